@@ -1,0 +1,221 @@
+// Package model is the board's domain: one AppView row per App built from plain
+// observed facts, the fleet store and its snapshots, the principal's scope, and
+// the board's filter and sort. It is pure: no IO, no clock (callers pass now),
+// no client-go.
+package model
+
+import (
+	"time"
+
+	"github.com/hanzoai/driftboard/drift"
+)
+
+// Key identifies one App on the board.
+type Key struct {
+	Cluster   string `json:"cluster"`
+	Namespace string `json:"namespace"`
+	Name      string `json:"name"`
+}
+
+func (k Key) String() string { return k.Cluster + "/" + k.Namespace + "/" + k.Name }
+
+// Condition is a Kubernetes-style condition, flattened.
+type Condition struct {
+	Type    string `json:"type"`
+	Status  string `json:"status"`
+	Reason  string `json:"reason,omitempty"`
+	Message string `json:"message,omitempty"`
+}
+
+// Container is a container's name and full image reference.
+type Container struct {
+	Name  string `json:"name"`
+	Image string `json:"image"`
+}
+
+// AppObject is what the kube layer observed of one App (or Service) custom
+// resource, already decoded from unstructured. DecodeErrors lists fields that
+// were present but malformed; the row still appears and says so.
+type AppObject struct {
+	Key
+	Kind              string // "App" or "Service"
+	UID               string
+	ResourceVersion   string
+	Generation        int64
+	CreatedAt         time.Time
+	Labels            map[string]string
+	Annotations       map[string]string
+	Role              string
+	ImageRepository   string // spec.image.repository, e.g. ghcr.io/hanzoai/iam
+	ImageTag          string // spec.image.tag, the declared tag
+	Replicas          *int32 // spec.replicas (nil means 1)
+	Phase             string // status.phase
+	ReadyReplicas     int32
+	AvailableReplicas int32
+	ObservedGen       int64
+	Conditions        []Condition
+	Endpoints         []string
+	LastGoodImage     string
+	DecodeErrors      []string
+}
+
+// WorkloadKind is the kind of workload the operator makes for an App.
+type WorkloadKind string
+
+const (
+	KindDeployment  WorkloadKind = "Deployment"
+	KindStatefulSet WorkloadKind = "StatefulSet"
+	KindNone        WorkloadKind = "" // the role makes no workload (ingress, unknown)
+)
+
+// PodSet is a group of pods running one pod template: a Deployment's
+// ReplicaSet, or a StatefulSet revision. During a rollout there are several.
+type PodSet struct {
+	Name       string      `json:"name"`
+	Containers []Container `json:"containers"`
+	Replicas   int32       `json:"replicas"`
+	Available  int32       `json:"available"`
+	Current    bool        `json:"current"` // runs the workload's current template
+	Digests    []string    `json:"digests,omitempty"`
+}
+
+// Workload is what the kube layer observed of the Deployment or StatefulSet
+// with the App's name in the App's namespace.
+type Workload struct {
+	Kind                WorkloadKind
+	Name                string
+	UID                 string
+	OwnedByApp          bool // has a controller ownerReference to the App
+	Generation          int64
+	ObservedGeneration  int64
+	Replicas            *int32 // spec.replicas (nil means 1)
+	ReadyReplicas       int32
+	UpdatedReplicas     int32
+	AvailableReplicas   int32
+	Paused              bool
+	Containers          []Container // spec.template: what the workload wants to run
+	TemplateAnnotations map[string]string
+	Conditions          []Condition
+	PodSets             []PodSet // what pods really run; nil when not observed
+	PodProblems         []string // e.g. "ImagePullBackOff: pulling ghcr.io/x:v9"
+}
+
+// ReleaseState says how much the release facts of a row can be trusted.
+type ReleaseState string
+
+const (
+	ReleaseOff         ReleaseState = "off"          // release checks switched off
+	ReleasePending     ReleaseState = "pending"      // not read yet
+	ReleaseFound       ReleaseState = "found"        // checked: release for the declared tag exists
+	ReleaseNone        ReleaseState = "none"         // checked: no release for the declared tag
+	ReleaseRateLimited ReleaseState = "rate-limited" // GitHub refused for now
+	ReleaseError       ReleaseState = "error"        // the check failed
+)
+
+// Release is what the release reader knows of one row's repo and declared tag.
+type Release struct {
+	State     ReleaseState `json:"state"`
+	LatestTag string       `json:"latestTag,omitempty"`
+	URL       string       `json:"url,omitempty"`
+	Assets    int          `json:"assets"`
+	Detail    string       `json:"detail,omitempty"` // why: error text, "until 14:05"
+	CheckedAt time.Time    `json:"checkedAt,omitzero"`
+	TagDigest string       `json:"tagDigest,omitempty"` // registry digest behind the declared tag
+}
+
+// Health of a row, from its workload.
+type Health string
+
+const (
+	HealthGreen   Health = "green"
+	HealthYellow  Health = "yellow"
+	HealthRed     Health = "red"
+	HealthUnknown Health = ""
+)
+
+// RolloutState summarises the workload's rollout.
+type RolloutState string
+
+const (
+	RolloutNone        RolloutState = ""            // no workload observed
+	RolloutComplete    RolloutState = "complete"    // every replica runs the current template
+	RolloutProgressing RolloutState = "progressing" // updated/ready below desired
+	RolloutStuck       RolloutState = "stuck"       // ProgressDeadlineExceeded or pods failing
+	RolloutPaused      RolloutState = "paused"
+)
+
+// WorkloadView is the board's view of the workload behind a row.
+type WorkloadView struct {
+	Kind        WorkloadKind `json:"kind"`
+	Name        string       `json:"name"`
+	Found       bool         `json:"found"`
+	OwnedByApp  bool         `json:"ownedByApp"`
+	SpecTag     string       `json:"specTag"` // tag in the workload's pod template
+	Desired     int32        `json:"desired"`
+	Ready       int32        `json:"ready"`
+	Updated     int32        `json:"updated"`
+	Available   int32        `json:"available"`
+	Paused      bool         `json:"paused"`
+	Rollout     RolloutState `json:"rollout"`
+	TargetTag   string       `json:"targetTag,omitempty"` // tag being rolled to
+	Message     string       `json:"message,omitempty"`   // why stuck, etc.
+	Conditions  []Condition  `json:"conditions,omitempty"`
+	RestartedAt string       `json:"restartedAt,omitempty"`
+	RestartedBy string       `json:"restartedBy,omitempty"`
+	Digests     []string     `json:"runningDigests,omitempty"`
+}
+
+// AppView is one row on the drift board. The first fields are the design
+// document's AppView JSON shape; the rest is what the board needs beyond it.
+type AppView struct {
+	ID          string      `json:"id"`  // <org>/<app>/<env>
+	Org         string      `json:"org"` // hanzo.ai/org, else the image namespace's brand
+	App         string      `json:"app"`
+	Env         string      `json:"env"`  // main|test|dev
+	Repo        string      `json:"repo"` // owner/repo
+	Registry    string      `json:"registry"`
+	DeclaredTag string      `json:"declaredTag"`
+	RunningTag  string      `json:"runningTag"`
+	LatestTag   string      `json:"latestTag"`
+	Health      Health      `json:"health"`
+	Phase       string      `json:"phase"`
+	Cluster     string      `json:"cluster"`
+	Namespace   string      `json:"namespace"`
+	Endpoints   []string    `json:"endpoints"`
+	Drift       drift.Drift `json:"drift"`
+
+	Kind       string            `json:"kind"` // App | Service
+	Role       string            `json:"role"`
+	Tenant     string            `json:"tenant"`
+	Workload   WorkloadView      `json:"workload"`
+	Release    Release           `json:"release"`
+	Problems   []string          `json:"problems,omitempty"` // malformed CR, missing workload, ...
+	Conditions []Condition       `json:"conditions,omitempty"`
+	Labels     map[string]string `json:"labels,omitempty"`
+	Stale      bool              `json:"stale"` // the cluster's watch is down; not live
+	ObservedAt time.Time         `json:"observedAt"`
+	DriftSince time.Time         `json:"driftSince,omitzero"` // kept by the store
+	CreatedAt  time.Time         `json:"createdAt,omitzero"`
+}
+
+// Key returns the row's identity in the store.
+func (v *AppView) Key() Key { return Key{Cluster: v.Cluster, Namespace: v.Namespace, Name: v.App} }
+
+// ConnPhase is a cluster's connection state.
+type ConnPhase string
+
+const (
+	ConnSyncing      ConnPhase = "syncing"
+	ConnLive         ConnPhase = "live"
+	ConnReconnecting ConnPhase = "reconnecting"
+	ConnFailed       ConnPhase = "failed"
+)
+
+// ClusterState is one cluster's connection state as the board shows it.
+type ClusterState struct {
+	Name    string    `json:"name"`
+	Phase   ConnPhase `json:"phase"`
+	Since   time.Time `json:"since"`
+	Reason  string    `json:"reason,omitempty"`  // why failed / reconnecting
+	Notices []string  `json:"notices,omitempty"` // e.g. "namespace tenant-x: forbidden"
+}
