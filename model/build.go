@@ -1,0 +1,144 @@
+package model
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/hanzoai/driftboard/drift"
+)
+
+// OrgLabel is the label or annotation on an App that names its display org.
+const OrgLabel = "hanzo.ai/org"
+
+// Restart annotations on the workload's pod template.
+const (
+	RestartedAtAnnotation = "hanzo.ai/restartedAt"
+	RestartedByAnnotation = "hanzo.ai/restartedBy"
+)
+
+// brands maps image namespaces to the org name the board shows.
+var brands = map[string]string{"hanzoai": "hanzo", "zooai": "zoo", "luxfi": "lux"}
+
+// Build makes one board row from an App, its workload (nil when missing) and
+// the release facts for its repo and declared tag. It never panics: anything
+// malformed or missing becomes a Problem on the row.
+func Build(app AppObject, wl *Workload, rel Release, now time.Time) AppView {
+	v := AppView{
+		App:         app.Name,
+		Env:         EnvOf(app.Namespace),
+		Registry:    app.ImageRepository,
+		DeclaredTag: app.ImageTag,
+		LatestTag:   rel.LatestTag,
+		Phase:       app.Phase,
+		Cluster:     app.Cluster,
+		Namespace:   app.Namespace,
+		Endpoints:   append([]string{}, app.Endpoints...),
+		Kind:        app.Kind,
+		Role:        app.Role,
+		Tenant:      TenantOf(app.Namespace),
+		Release:     rel,
+		Conditions:  app.Conditions,
+		Labels:      app.Labels,
+		ObservedAt:  now,
+		CreatedAt:   app.CreatedAt,
+	}
+	if v.Kind == "" {
+		v.Kind = "App"
+	}
+	for _, e := range app.DecodeErrors {
+		v.Problems = append(v.Problems, "Malformed field: "+e)
+	}
+
+	declared, imageOK := declaredImage(app, &v)
+	if imageOK {
+		v.Repo = declared.Repository
+	}
+	v.Org = orgOf(app, declared)
+	if v.Org == "" {
+		v.Org = v.Tenant // no label, no image: the namespace's tenant is the best guess
+	}
+	v.ID = v.Org + "/" + v.App + "/" + v.Env
+
+	v.Workload = workloadView(app, wl, declared, imageOK, &v)
+	if wl != nil {
+		v.RunningTag = runningTag(wl, declared, imageOK)
+	}
+	v.Health = healthOf(wl)
+	v.Drift = driftOf(v, rel)
+	return v
+}
+
+// declaredImage parses the App's repository and tag; problems go on the row.
+func declaredImage(app AppObject, v *AppView) (Image, bool) {
+	if app.ImageRepository == "" {
+		v.Problems = append(v.Problems, "No image declared (spec.image.repository is empty).")
+		return Image{}, false
+	}
+	repo, err := ParseImage(app.ImageRepository)
+	if err != nil {
+		v.Problems = append(v.Problems, "Malformed image reference: "+err.Error()+".")
+		return Image{}, false
+	}
+	if repo.Tag != "" || repo.Digest != "" {
+		v.Problems = append(v.Problems, fmt.Sprintf(
+			"spec.image.repository %q carries a tag or digest; the tag belongs in spec.image.tag.", app.ImageRepository))
+	}
+	if app.ImageTag == "" {
+		v.Problems = append(v.Problems, "No tag declared (spec.image.tag is empty).")
+		return repo, true
+	}
+	if err := checkTag(app.ImageTag); err != nil {
+		v.Problems = append(v.Problems, fmt.Sprintf("Malformed declared tag: %v.", err))
+	}
+	return repo, true
+}
+
+func orgOf(app AppObject, im Image) string {
+	if org := app.Labels[OrgLabel]; org != "" {
+		return org
+	}
+	if org := app.Annotations[OrgLabel]; org != "" {
+		return org
+	}
+	ns, _, ok := cutByte(im.Repository, '/')
+	if !ok {
+		return ""
+	}
+	if brand, ok := brands[ns]; ok {
+		return brand
+	}
+	return ns
+}
+
+func cutByte(s string, sep byte) (before, after string, found bool) {
+	for i := 0; i < len(s); i++ {
+		if s[i] == sep {
+			return s[:i], s[i+1:], true
+		}
+	}
+	return s, "", false
+}
+
+// driftOf applies the contract; with release checks off the release-derived
+// flags are hidden, because "not checked" must not read as "no release".
+func driftOf(v AppView, rel Release) drift.Drift {
+	d := drift.ComputeDrift(drift.Observed{
+		DeclaredTag:   v.DeclaredTag,
+		RunningTag:    v.RunningTag,
+		LatestTag:     rel.LatestTag,
+		ReleaseURL:    rel.URL,
+		ReleaseAssets: rel.Assets,
+	})
+	if rel.State != ReleaseOff {
+		return d
+	}
+	kept := d.Flags[:0]
+	for _, f := range d.Flags {
+		switch f.Kind {
+		case drift.DriftStale, drift.DriftNoRelease, drift.DriftZeroAssets:
+		default:
+			kept = append(kept, f)
+		}
+	}
+	return drift.Drift{Severity: drift.DriftSeverityOf(kept), Flags: kept}
+}

@@ -1,0 +1,211 @@
+package model
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Image is a parsed container image reference such as
+// ghcr.io/hanzoai/iam:v1.2.3 or localhost:5000/x/y:tag@sha256:….
+type Image struct {
+	Registry   string `json:"registry,omitempty"` // host[:port]; "" means Docker Hub
+	Repository string `json:"repository"`         // path without the host: hanzoai/iam
+	Tag        string `json:"tag,omitempty"`
+	Digest     string `json:"digest,omitempty"` // algorithm:hex
+}
+
+// Name is the registry host and repository, without tag or digest.
+func (im Image) Name() string {
+	if im.Registry == "" {
+		return im.Repository
+	}
+	return im.Registry + "/" + im.Repository
+}
+
+// String renders the reference back in canonical order.
+func (im Image) String() string {
+	s := im.Name()
+	if im.Tag != "" {
+		s += ":" + im.Tag
+	}
+	if im.Digest != "" {
+		s += "@" + im.Digest
+	}
+	return s
+}
+
+// SameRepository reports whether two images name the same repository, treating
+// Docker Hub's implicit host and "library/" prefix as equal to the explicit ones.
+func (im Image) SameRepository(other Image) bool {
+	h1, p1 := im.canonical()
+	h2, p2 := other.canonical()
+	return h1 == h2 && p1 == p2
+}
+
+func (im Image) canonical() (host, path string) {
+	host, path = im.Registry, im.Repository
+	switch host {
+	case "", "docker.io", "index.docker.io", "registry-1.docker.io":
+		host = "docker.io"
+		if !strings.Contains(path, "/") {
+			path = "library/" + path
+		}
+	}
+	return host, path
+}
+
+// ParseImage parses an image reference by hand (it runs for every container on
+// every event): [host[:port]/]path[:tag][@algorithm:hex].
+func ParseImage(ref string) (Image, error) {
+	var im Image
+	if ref == "" {
+		return im, errors.New("empty image reference")
+	}
+	if len(ref) > 4096 {
+		return im, errors.New("image reference longer than 4096 characters")
+	}
+	rest := ref
+	if at := strings.IndexByte(rest, '@'); at >= 0 {
+		im.Digest = rest[at+1:]
+		rest = rest[:at]
+		if err := checkDigest(im.Digest); err != nil {
+			return Image{}, fmt.Errorf("image %q: %w", ref, err)
+		}
+	}
+	if colon := strings.LastIndexByte(rest, ':'); colon > strings.LastIndexByte(rest, '/') {
+		im.Tag = rest[colon+1:]
+		rest = rest[:colon]
+		if err := checkTag(im.Tag); err != nil {
+			return Image{}, fmt.Errorf("image %q: %w", ref, err)
+		}
+	}
+	if slash := strings.IndexByte(rest, '/'); slash >= 0 {
+		if first := rest[:slash]; strings.ContainsAny(first, ".:[") || first == "localhost" {
+			im.Registry, rest = first, rest[slash+1:]
+			if err := checkHost(im.Registry); err != nil {
+				return Image{}, fmt.Errorf("image %q: %w", ref, err)
+			}
+		}
+	}
+	im.Repository = rest
+	if err := checkPath(rest); err != nil {
+		return Image{}, fmt.Errorf("image %q: %w", ref, err)
+	}
+	return im, nil
+}
+
+func checkPath(path string) error {
+	if path == "" {
+		return errors.New("no repository path")
+	}
+	for comp := range strings.SplitSeq(path, "/") {
+		if comp == "" {
+			return errors.New("empty path component")
+		}
+		if !isLowerAlnum(comp[0]) || !isLowerAlnum(comp[len(comp)-1]) {
+			return fmt.Errorf("path component %q must start and end with a lowercase letter or digit", comp)
+		}
+		for i := 0; i < len(comp); i++ {
+			c := comp[i]
+			if !isLowerAlnum(c) && c != '.' && c != '_' && c != '-' {
+				return fmt.Errorf("path component %q has invalid character %q", comp, c)
+			}
+		}
+	}
+	return nil
+}
+
+func checkTag(tag string) error {
+	if tag == "" {
+		return errors.New("empty tag after ':'")
+	}
+	if len(tag) > 128 {
+		return errors.New("tag longer than 128 characters")
+	}
+	for i := 0; i < len(tag); i++ {
+		c := tag[i]
+		ok := isLowerAlnum(c) || (c >= 'A' && c <= 'Z') || c == '_' || (i > 0 && (c == '.' || c == '-'))
+		if !ok {
+			return fmt.Errorf("tag %q has invalid character %q", tag, c)
+		}
+	}
+	return nil
+}
+
+func checkHost(host string) error {
+	name, port := host, ""
+	if strings.HasPrefix(host, "[") { // IPv6 literal
+		end := strings.IndexByte(host, ']')
+		if end < 0 {
+			return fmt.Errorf("registry host %q: unclosed '['", host)
+		}
+		name, port = host[1:end], strings.TrimPrefix(host[end+1:], ":")
+		if host[end+1:] != "" && !strings.HasPrefix(host[end+1:], ":") {
+			return fmt.Errorf("registry host %q: junk after ']'", host)
+		}
+		for i := 0; i < len(name); i++ {
+			if c := name[i]; !isHex(c) && c != ':' {
+				return fmt.Errorf("registry host %q: invalid IPv6 literal", host)
+			}
+		}
+	} else {
+		if c := strings.IndexByte(host, ':'); c >= 0 {
+			name, port = host[:c], host[c+1:]
+			if port == "" {
+				return fmt.Errorf("registry host %q: empty port", host)
+			}
+		}
+		if name == "" {
+			return fmt.Errorf("registry host %q: empty name", host)
+		}
+		for i := 0; i < len(name); i++ {
+			c := name[i]
+			if !isLowerAlnum(c) && !(c >= 'A' && c <= 'Z') && c != '.' && c != '-' {
+				return fmt.Errorf("registry host %q has invalid character %q", host, c)
+			}
+		}
+	}
+	if len(port) > 5 {
+		return fmt.Errorf("registry host %q: port out of range", host)
+	}
+	for i := 0; i < len(port); i++ {
+		if port[i] < '0' || port[i] > '9' {
+			return fmt.Errorf("registry host %q: port is not a number", host)
+		}
+	}
+	return nil
+}
+
+func checkDigest(d string) error {
+	algo, hex, ok := strings.Cut(d, ":")
+	if !ok || algo == "" || hex == "" {
+		return fmt.Errorf("digest %q is not algorithm:hex", d)
+	}
+	var want int
+	switch algo {
+	case "sha256":
+		want = 64
+	case "sha384":
+		want = 96
+	case "sha512":
+		want = 128
+	default:
+		return fmt.Errorf("digest %q: unsupported algorithm %q", d, algo)
+	}
+	if len(hex) != want {
+		return fmt.Errorf("digest %q: %s needs %d hex characters, got %d", d, algo, want, len(hex))
+	}
+	for i := 0; i < len(hex); i++ {
+		if !isHex(hex[i]) || (hex[i] >= 'A' && hex[i] <= 'F') {
+			return fmt.Errorf("digest %q: not lowercase hex", d)
+		}
+	}
+	return nil
+}
+
+func isLowerAlnum(c byte) bool { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') }
+
+func isHex(c byte) bool {
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
+}

@@ -1,0 +1,135 @@
+package model
+
+import (
+	"path"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Match reports whether the row satisfies every term of the query.
+func (q Query) Match(v *AppView) bool {
+	if v == nil {
+		return false
+	}
+	for i := range q.terms {
+		if q.terms[i].match(v) == q.terms[i].neg {
+			return false
+		}
+	}
+	return true
+}
+
+func (t *term) match(v *AppView) bool {
+	switch t.field {
+	case fieldText:
+		n := t.values[0] // the ID contains the app name, so the app needs no scan of its own
+		return fuzzy(v.ID, n) || (v.ID == "" && fuzzy(v.App, n)) || fuzzy(v.Namespace, n) ||
+			fuzzy(v.DeclaredTag, n) || fuzzy(v.RunningTag, n) || fuzzy(v.LatestTag, n)
+	case fieldSev:
+		if t.minSev >= 0 {
+			return v.Drift.Severity.Rank() >= t.minSev
+		}
+		return t.any(string(v.Drift.Severity), false)
+	case fieldFlag:
+		for _, f := range v.Drift.Flags {
+			for _, k := range t.kinds {
+				if f.Kind == k {
+					return true
+				}
+			}
+		}
+		return false
+	case fieldEnv:
+		return t.any(v.Env, false)
+	case fieldNS:
+		return t.any(v.Namespace, true)
+	case fieldOrg:
+		return t.any(v.Org, true)
+	case fieldHealth:
+		if v.Health == HealthUnknown {
+			return t.any("unknown", false)
+		}
+		return t.any(string(v.Health), false)
+	case fieldCluster:
+		return t.any(v.Cluster, true)
+	case fieldRole:
+		return t.any(v.Role, true)
+	case fieldRollout:
+		if v.Workload.Rollout == RolloutNone {
+			return t.any("none", false)
+		}
+		return t.any(string(v.Workload.Rollout), false)
+	case fieldRelease:
+		return t.any(string(v.Release.State), false)
+	}
+	return false
+}
+
+// any reports whether s equals one of the values (ignoring case) or, with
+// glob, matches one of the patterns.
+func (t *term) any(s string, glob bool) bool {
+	for _, val := range t.values {
+		if strings.EqualFold(s, val) {
+			return true
+		}
+	}
+	if glob {
+		for _, g := range t.globs {
+			if globMatch(g, s) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// globMatch matches a lowercase pattern against s ignoring ASCII case, with a
+// fast path for the common "prefix*" form.
+func globMatch(pattern, s string) bool {
+	meta := strings.IndexAny(pattern, "*?[\\")
+	if meta == len(pattern)-1 && pattern[meta] == '*' {
+		return len(s) >= meta && strings.EqualFold(s[:meta], pattern[:meta])
+	}
+	ok, _ := path.Match(pattern, lowerASCII(s))
+	return ok
+}
+
+func lowerASCII(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 'A' && c <= 'Z' {
+			return strings.ToLower(s)
+		}
+	}
+	return s // the common case: no allocation
+}
+
+// fuzzy reports whether needle (already lowercase) is a subsequence of hay,
+// ignoring case. Allocation-free; it runs per row per keystroke.
+func fuzzy(hay, needle string) bool {
+	if needle == "" {
+		return true
+	}
+	n := 0
+	want, wsz := utf8.DecodeRuneInString(needle)
+	for i := 0; i < len(hay); {
+		r, sz := rune(hay[i]), 1
+		if r < utf8.RuneSelf {
+			if 'A' <= r && r <= 'Z' {
+				r += 'a' - 'A'
+			}
+		} else {
+			r, sz = utf8.DecodeRuneInString(hay[i:])
+			r = unicode.ToLower(r)
+		}
+		i += sz
+		if r == want {
+			n += wsz
+			if n >= len(needle) {
+				return true
+			}
+			want, wsz = utf8.DecodeRuneInString(needle[n:])
+		}
+	}
+	return false
+}

@@ -1,0 +1,228 @@
+package model
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/hanzoai/driftboard/drift"
+)
+
+// Query is a parsed board filter: terms that must all match.
+type Query struct {
+	terms []term
+	text  string
+}
+
+// String returns the text the query was parsed from.
+func (q Query) String() string { return q.text }
+
+// Empty reports whether the query matches every row.
+func (q Query) Empty() bool { return len(q.terms) == 0 }
+
+type term struct {
+	key    string            // "" is free text
+	field  field             // key resolved once, so Match does not compare strings
+	neg    bool              // leading '-'
+	values []string          // lowercased; any may match (comma = OR)
+	minSev int               // sev:>=x; -1 when unused
+	kinds  []drift.DriftKind // flag: values resolved at parse time
+	globs  []string          // values with glob metacharacters (ns, org, cluster, role)
+}
+
+// queryKeys lists the keys and, for closed sets, their allowed values.
+var queryKeys = map[string][]string{
+	"sev":     {"ok", "yellow", "red"},
+	"flag":    nil, // checked by flagKinds
+	"env":     {"main", "test", "dev"},
+	"ns":      nil, // glob
+	"org":     nil, // glob
+	"health":  {"green", "yellow", "red", "unknown"},
+	"cluster": nil, // glob
+	"role":    nil, // glob
+	"rollout": {"complete", "progressing", "stuck", "paused", "none"},
+	"release": {"off", "pending", "found", "none", "rate-limited", "error"},
+}
+
+// field is a query key resolved to an integer for the hot Match loop.
+type field int
+
+const (
+	fieldText field = iota
+	fieldSev
+	fieldFlag
+	fieldEnv
+	fieldNS
+	fieldOrg
+	fieldHealth
+	fieldCluster
+	fieldRole
+	fieldRollout
+	fieldRelease
+)
+
+var fieldOf = map[string]field{
+	"sev": fieldSev, "flag": fieldFlag, "env": fieldEnv, "ns": fieldNS, "org": fieldOrg, "health": fieldHealth,
+	"cluster": fieldCluster, "role": fieldRole, "rollout": fieldRollout, "release": fieldRelease,
+}
+
+var keyAliases = map[string]string{"severity": "sev", "namespace": "ns", "drift": "flag"}
+
+// flagKinds maps flag: values (and short forms) to drift kinds.
+var flagKinds = map[string][]drift.DriftKind{
+	"stale":             {drift.DriftStale},
+	"un-rolled":         {drift.DriftUnrolled},
+	"unrolled":          {drift.DriftUnrolled},
+	"floating":          {drift.DriftFloatingDeclared, drift.DriftFloatingRunning},
+	"floating-declared": {drift.DriftFloatingDeclared},
+	"floating-running":  {drift.DriftFloatingRunning},
+	"no-release":        {drift.DriftNoRelease},
+	"norelease":         {drift.DriftNoRelease},
+	"zero-assets":       {drift.DriftZeroAssets},
+	"zeroassets":        {drift.DriftZeroAssets},
+	"any":               drift.Kinds,
+}
+
+// ParseQuery parses the board's one-line filter, e.g.
+//
+//	iam sev:red,yellow -env:dev ns:tenant-* flag:unrolled "org:lux fi"
+//
+// Free text matches app, id, namespace and tags fuzzily; key:value terms
+// match fields; '-' negates; terms AND; commas OR within a key. Unknown keys
+// and bad values are errors naming the term.
+func ParseQuery(s string) (Query, error) {
+	tokens, err := splitQuery(s)
+	if err != nil {
+		return Query{}, err
+	}
+	q := Query{text: s}
+	for _, tok := range tokens {
+		t, err := parseTerm(tok)
+		if err != nil {
+			return Query{}, err
+		}
+		q.terms = append(q.terms, t)
+	}
+	return q, nil
+}
+
+type token struct {
+	raw    string // as typed, for error messages
+	neg    bool
+	key    string
+	value  string
+	hasKey bool
+}
+
+// splitQuery splits on spaces outside double quotes; quotes may wrap a whole
+// term or a value ("a b", key:"a b").
+func splitQuery(s string) ([]token, error) {
+	var out []token
+	i := 0
+	for i < len(s) {
+		if s[i] == ' ' || s[i] == '\t' {
+			i++
+			continue
+		}
+		start := i
+		var b strings.Builder
+		quoted, sawQuote := false, false
+		colon := -1
+		for ; i < len(s); i++ {
+			c := s[i]
+			if c == '"' {
+				quoted, sawQuote = !quoted, true
+				continue
+			}
+			if !quoted && (c == ' ' || c == '\t') {
+				break
+			}
+			if c == ':' && !quoted && colon < 0 && !sawQuote {
+				colon = b.Len()
+			}
+			b.WriteByte(c)
+		}
+		raw := s[start:i]
+		if quoted {
+			return nil, fmt.Errorf("term %s: unclosed quote", raw)
+		}
+		t := token{raw: raw, value: b.String()}
+		if strings.HasPrefix(raw, "-") {
+			t.neg = true
+			t.value = t.value[1:]
+			colon--
+		}
+		if colon >= 0 {
+			t.key, t.value, t.hasKey = strings.ToLower(t.value[:colon]), t.value[colon+1:], true
+		}
+		if t.value == "" && !t.hasKey && !sawQuote {
+			return nil, fmt.Errorf("term %s: nothing after '-'", raw)
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+func parseTerm(tok token) (term, error) {
+	t := term{neg: tok.neg, minSev: -1}
+	if !tok.hasKey {
+		t.values = []string{strings.ToLower(tok.value)}
+		return t, nil
+	}
+	key := tok.key
+	if k, ok := keyAliases[key]; ok {
+		key = k
+	}
+	allowed, known := queryKeys[key]
+	if !known {
+		return t, fmt.Errorf("term %s: unknown key %q (keys: sev, flag, env, ns, org, health, cluster, role, rollout, release)", tok.raw, tok.key)
+	}
+	t.key, t.field = key, fieldOf[key]
+	if tok.value == "" {
+		return t, fmt.Errorf("term %s: %s needs a value", tok.raw, key)
+	}
+	if key == "sev" && strings.HasPrefix(tok.value, ">=") {
+		sev := drift.DriftSeverity(strings.ToLower(tok.value[2:]))
+		if sev.Rank() < 0 {
+			return t, fmt.Errorf("term %s: severity must be ok, yellow or red", tok.raw)
+		}
+		t.minSev = sev.Rank()
+		return t, nil
+	}
+	for v := range strings.SplitSeq(tok.value, ",") {
+		v = strings.ToLower(strings.TrimSpace(v))
+		if v == "" {
+			return t, fmt.Errorf("term %s: empty value in list", tok.raw)
+		}
+		switch {
+		case key == "flag":
+			kinds, ok := flagKinds[v]
+			if !ok {
+				return t, fmt.Errorf("term %s: unknown drift flag %q (stale, unrolled, floating, floating-declared, floating-running, no-release, zero-assets, any)", tok.raw, v)
+			}
+			t.kinds = append(t.kinds, kinds...)
+		case allowed != nil:
+			if !containsString(allowed, v) {
+				return t, fmt.Errorf("term %s: %s must be one of %s", tok.raw, key, strings.Join(allowed, ", "))
+			}
+		default:
+			if _, err := path.Match(v, ""); err != nil {
+				return t, fmt.Errorf("term %s: bad pattern %q", tok.raw, v)
+			}
+			if strings.ContainsAny(v, "*?[\\") {
+				t.globs = append(t.globs, v)
+			}
+		}
+		t.values = append(t.values, v)
+	}
+	return t, nil
+}
+
+func containsString(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,307 @@
+package model
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/hanzoai/driftboard/drift"
+)
+
+// fleet is a small board: built through Build so queries see real rows.
+func fleet(t testing.TB) []*AppView {
+	t.Helper()
+	type spec struct {
+		cluster, ns, name, role, repo, tag, running string
+		rel                                         Release
+		wl                                          bool
+		since                                       time.Duration
+	}
+	relOK := func(tag string) Release {
+		return Release{State: ReleaseFound, LatestTag: tag, URL: "https://github.com/r/" + tag, Assets: 1}
+	}
+	specs := []spec{
+		{"prod", "hanzo", "iam", "iam", "ghcr.io/hanzoai/iam", "v1.2.3", "v1.2.3", relOK("v1.2.3"), true, 0},
+		{"prod", "hanzo", "kms", "kms", "ghcr.io/hanzoai/kms", "v2.0.0", "v1.9.0", relOK("v2.0.0"), true, 2 * time.Hour},
+		{"prod", "hanzo-testnet", "chat", "", "ghcr.io/hanzoai/chat", "latest", "latest", Release{State: ReleaseNone}, true, time.Hour},
+		{"prod", "tenant-acme", "shop", "spa", "docker.io/acme/shop", "v1.0.0", "v1.0.0", relOK("v1.1.0"), true, 3 * time.Hour},
+		{"edge", "hanzo-devnet", "db", "sql", "ghcr.io/luxfi/db", "v3.0.0", "", Release{State: ReleaseOff}, false, 0},
+		{"edge", "tenant-Zoo", "Gate", "ingress", "ghcr.io/zooai/gate", "v0.1.0", "v0.1.0", Release{State: ReleaseRateLimited}, true, 30 * time.Minute},
+	}
+	rows := []*AppView{}
+	for _, sp := range specs {
+		a := baseApp()
+		a.Cluster, a.Namespace, a.Name, a.Role, a.ImageRepository, a.ImageTag = sp.cluster, sp.ns, sp.name, sp.role, sp.repo, sp.tag
+		var wl *Workload
+		if sp.wl {
+			wl = baseWorkload()
+			wl.Name = sp.name
+			wl.Containers = []Container{{Name: sp.name, Image: sp.repo + ":" + sp.running}}
+			if sp.running != sp.tag {
+				wl.UpdatedReplicas = 1
+			}
+		}
+		v := Build(a, wl, sp.rel, t0)
+		if v.Drift.Severity != drift.SeverityOK {
+			v.DriftSince = t0.Add(-sp.since)
+		}
+		rows = append(rows, &v)
+	}
+	return rows
+}
+
+func names(rows []*AppView) []string {
+	out := []string{}
+	for _, r := range rows {
+		out = append(out, r.App)
+	}
+	return out
+}
+
+func TestQuerySelect(t *testing.T) {
+	t.Parallel()
+	rows := fleet(t)
+	tests := []struct {
+		q    string
+		want []string // in severity order
+	}{
+		{"", []string{"Gate", "chat", "kms", "shop", "db", "iam"}},
+		{"   ", []string{"Gate", "chat", "kms", "shop", "db", "iam"}},
+		{"iam", []string{"iam"}},
+		{"IAM", []string{"iam"}},
+		{"km", []string{"kms"}},
+		{"hzia", []string{"iam"}}, // subsequence of "hanzo/iam/main"
+		{"acme", []string{"shop"}},
+		{"v1.9", []string{"kms"}}, // running tag
+		{"v11", []string{"shop"}}, // latest tag v1.1.0
+		{"gate", []string{"Gate"}},
+		{"nothing-matches-this", []string{}},
+		{"sev:red", []string{"Gate", "chat"}},
+		{"sev:yellow", []string{"kms", "shop"}},
+		{"sev:ok", []string{"db", "iam"}},
+		{"sev:>=yellow", []string{"Gate", "chat", "kms", "shop"}},
+		{"sev:>=ok", []string{"Gate", "chat", "kms", "shop", "db", "iam"}},
+		{"SEV:RED,yellow", []string{"Gate", "chat", "kms", "shop"}},
+		{"-sev:ok", []string{"Gate", "chat", "kms", "shop"}},
+		{"flag:stale", []string{"shop"}},
+		{"flag:unrolled", []string{"kms"}},
+		{"flag:un-rolled", []string{"kms"}},
+		{"flag:floating", []string{"chat"}},
+		{"flag:floating-running", []string{"chat"}},
+		{"flag:no-release", []string{"Gate", "chat"}},
+		{"flag:zero-assets", []string{}},
+		{"flag:any", []string{"Gate", "chat", "kms", "shop"}},
+		{"-flag:any", []string{"db", "iam"}},
+		{"env:main", []string{"Gate", "kms", "shop", "iam"}},
+		{"env:test,dev", []string{"chat", "db"}},
+		{"-env:main", []string{"chat", "db"}},
+		{"ns:hanzo", []string{"kms", "iam"}},
+		{"ns:hanzo*", []string{"chat", "kms", "db", "iam"}},
+		{"ns:tenant-*", []string{"Gate", "shop"}},
+		{`ns:"tenant-*"`, []string{"Gate", "shop"}},
+		{"namespace:hanzo-?estnet", []string{"chat"}},
+		{"org:lux", []string{"db"}},
+		{"org:hanzo", []string{"chat", "kms", "iam"}},
+		{"org:ZOO", []string{"Gate"}},
+		{"org:a*", []string{"shop"}},
+		{"health:green", []string{"Gate", "chat", "shop", "iam"}},
+		{"health:yellow", []string{"kms"}},
+		{"health:unknown", []string{"db"}},
+		{"health:red", []string{}},
+		{"cluster:edge", []string{"Gate", "db"}},
+		{"cluster:e*", []string{"Gate", "db"}},
+		{"role:sql", []string{"db"}},
+		{"role:ingress,spa", []string{"Gate", "shop"}},
+		{"rollout:progressing", []string{"kms"}},
+		{"rollout:none", []string{"db"}},
+		{"rollout:complete", []string{"Gate", "chat", "shop", "iam"}},
+		{"release:off", []string{"db"}},
+		{"release:rate-limited", []string{"Gate"}},
+		{"env:main sev:red", []string{"Gate"}},
+		{"env:main -sev:red -iam", []string{"kms", "shop"}},
+		{"cluster:prod flag:any -flag:floating", []string{"kms", "shop"}},
+		{`"hanzo/kms"`, []string{"kms"}},
+		{`"a:b"`, []string{}}, // quoted: free text, not a key
+		{`-"kms"`, []string{"Gate", "chat", "shop", "db", "iam"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.q, func(t *testing.T) {
+			t.Parallel()
+			q, err := ParseQuery(tt.q)
+			if err != nil {
+				t.Fatalf("ParseQuery(%q): %v", tt.q, err)
+			}
+			if diff := cmp.Diff(tt.want, names(Select(rows, q, SortSeverity))); diff != "" {
+				t.Errorf("Select(%q) (-want +got):\n%s", tt.q, diff)
+			}
+			if q.String() != tt.q {
+				t.Errorf("String() = %q, want %q", q.String(), tt.q)
+			}
+		})
+	}
+}
+
+func TestQueryErrors(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ q, want string }{
+		{"color:red", `term color:red: unknown key "color"`},
+		{"sev:purple", "term sev:purple: sev must be one of ok, yellow, red"},
+		{"sev:>=purple", "term sev:>=purple: severity must be"},
+		{"sev:", "term sev:: sev needs a value"},
+		{"sev:red,", "term sev:red,: empty value in list"},
+		{"flag:drifty", `term flag:drifty: unknown drift flag "drifty"`},
+		{"env:prod", "term env:prod: env must be one of main, test, dev"},
+		{"health:blue", "term health:blue: health must be one of"},
+		{"rollout:done", "term rollout:done: rollout must be one of"},
+		{"release:maybe", "term release:maybe: release must be one of"},
+		{"ns:[", `term ns:[: bad pattern "["`},
+		{`"unclosed`, `term "unclosed: unclosed quote`},
+		{`org:"a b`, `term org:"a b: unclosed quote`},
+		{"-", "term -: nothing after '-'"},
+		{"iam http://x", `term http://x: unknown key "http"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.q, func(t *testing.T) {
+			t.Parallel()
+			_, err := ParseQuery(tt.q)
+			if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
+				t.Errorf("ParseQuery(%q) error = %v, want prefix %q", tt.q, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestSortKeys(t *testing.T) {
+	t.Parallel()
+	rows := fleet(t)
+	tests := []struct {
+		by   SortKey
+		name string
+		want []string
+	}{
+		{SortSeverity, "severity", []string{"Gate", "chat", "kms", "shop", "db", "iam"}},
+		{SortName, "name", []string{"Gate", "chat", "db", "iam", "kms", "shop"}},
+		{SortEnv, "env", []string{"Gate", "iam", "kms", "shop", "chat", "db"}},
+		{SortNamespace, "namespace", []string{"iam", "kms", "db", "chat", "Gate", "shop"}},
+		{SortDriftAge, "drift-age", []string{"shop", "kms", "chat", "Gate", "db", "iam"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			if tt.by.String() != tt.name {
+				t.Errorf("String() = %q, want %q", tt.by.String(), tt.name)
+			}
+			if k, err := ParseSortKey(tt.name); err != nil || k != tt.by {
+				t.Errorf("ParseSortKey(%q) = %v, %v", tt.name, k, err)
+			}
+			before := names(rows)
+			got := Select(rows, Query{}, tt.by)
+			if diff := cmp.Diff(tt.want, names(got)); diff != "" {
+				t.Errorf("sort %s (-want +got):\n%s", tt.name, diff)
+			}
+			if diff := cmp.Diff(before, names(rows)); diff != "" {
+				t.Errorf("Select reordered its input (-before +after):\n%s", diff)
+			}
+		})
+	}
+	if _, err := ParseSortKey("size"); err == nil {
+		t.Error("ParseSortKey(size) accepted")
+	}
+	if SortKey(9).String() != "SortKey(9)" || SortDriftAge.Next() != SortSeverity {
+		t.Error("String/Next out of range")
+	}
+}
+
+func TestMatchNil(t *testing.T) {
+	t.Parallel()
+	if (Query{}).Match(nil) {
+		t.Error("nil row matched")
+	}
+}
+
+func FuzzParseQuery(f *testing.F) {
+	for _, s := range []string{"iam sev:red", `-env:main,test "org:a b" ns:tenant-*`, `"`, "-", "flag:any -flag:floating", "sev:>=yellow", "ns:[", "a:b:c", "é:ü"} {
+		f.Add(s)
+	}
+	rows := fleet(f)
+	f.Fuzz(func(t *testing.T, s string) {
+		q, err := ParseQuery(s)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "term ") {
+				t.Fatalf("error does not name the term: %v", err)
+			}
+			return
+		}
+		got := Select(rows, q, SortSeverity)
+		for _, r := range got {
+			if !q.Match(r) {
+				t.Fatalf("Select returned a row that does not match %q", s)
+			}
+		}
+		if len(got) > len(rows) {
+			t.Fatal("Select grew the board")
+		}
+	})
+}
+
+func TestFuzzyAndGlob(t *testing.T) {
+	t.Parallel()
+	fz := []struct {
+		hay, needle string
+		want        bool
+	}{
+		{"hanzo/iam/main", "", true},
+		{"hanzo/iam/main", "iam", true},
+		{"hanzo/iam/main", "hzim", true},
+		{"hanzo/iam/main", "mai", true},
+		{"hanzo/iam/main", "maim", false},
+		{"Hanzo/IAM", "iam", true},
+		{"ÄPP-Ünï", "äpp", true},
+		{"äpp", "äppx", false},
+		{"", "a", false},
+		{"\xff\xfe", "a", false}, // invalid UTF-8 must not panic
+	}
+	for _, tt := range fz {
+		if got := fuzzy(tt.hay, tt.needle); got != tt.want {
+			t.Errorf("fuzzy(%q, %q) = %v, want %v", tt.hay, tt.needle, got, tt.want)
+		}
+	}
+	gl := []struct {
+		pattern, s string
+		want       bool
+	}{
+		{"tenant-*", "tenant-acme", true},
+		{"tenant-*", "Tenant-ACME", true},
+		{"tenant-*", "tenant", false},
+		{"*-testnet", "hanzo-testnet", true},
+		{"h?nzo", "HANZO", true},
+		{"[ab]*", "beta", true},
+		{"[ab]*", "gamma", false},
+	}
+	for _, tt := range gl {
+		if got := globMatch(tt.pattern, tt.s); got != tt.want {
+			t.Errorf("globMatch(%q, %q) = %v, want %v", tt.pattern, tt.s, got, tt.want)
+		}
+	}
+}
+
+func TestQuotedValues(t *testing.T) {
+	t.Parallel()
+	rows := fleet(t)
+	rows[0] = ptr(*rows[0])
+	rows[0].Org = "lux fi"
+	for _, q := range []string{`org:"lux fi"`, `"org:lux fi"`, `org:"LUX FI",nobody`} {
+		got, err := ParseQuery(q)
+		if err != nil {
+			t.Fatalf("ParseQuery(%q): %v", q, err)
+		}
+		want := []string{"iam"}
+		if q == `"org:lux fi"` { // a quoted whole term is free text
+			want = []string{}
+		}
+		if diff := cmp.Diff(want, names(Select(rows, got, SortName))); diff != "" {
+			t.Errorf("Select(%q) (-want +got):\n%s", q, diff)
+		}
+	}
+}

@@ -1,0 +1,195 @@
+package model
+
+import (
+	"cmp"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/hanzoai/driftboard/drift"
+)
+
+// Summary counts rows like the platform server does.
+type Summary struct {
+	Total   int                         `json:"total"`
+	ByDrift map[drift.DriftSeverity]int `json:"byDrift"` // always has ok, yellow and red
+}
+
+// Snapshot is an immutable view of the fleet. Rows are sorted by Key and are
+// never mutated after publication, so a snapshot may be shared freely.
+type Snapshot struct {
+	Version  uint64         `json:"version"`
+	Rows     []*AppView     `json:"rows"`
+	Summary  Summary        `json:"summary"`
+	Clusters []ClusterState `json:"clusters"`
+	TakenAt  time.Time      `json:"takenAt"` // newest observation it contains (the store has no clock)
+}
+
+// Store is the fleet: one row per App, kept sorted by Key. One writer and many
+// readers may use it concurrently. Rows are replaced, never mutated.
+type Store struct {
+	mu       sync.Mutex
+	rows     []*AppView // sorted by Key
+	counts   [3]int     // by severity rank; an unknown severity counts as ok
+	stale    map[string]bool
+	clusters []ClusterState
+	version  uint64
+	latest   time.Time
+	snap     atomic.Pointer[Snapshot] // nil when something changed since the last one
+}
+
+// NewStore returns an empty store.
+func NewStore() *Store { return &Store{stale: map[string]bool{}} }
+
+func compareKeys(a, b Key) int {
+	if c := cmp.Compare(a.Cluster, b.Cluster); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Namespace, b.Namespace); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Name, b.Name)
+}
+
+func (s *Store) find(k Key) (int, bool) {
+	return slices.BinarySearchFunc(s.rows, k, func(v *AppView, k Key) int { return compareKeys(v.Key(), k) })
+}
+
+func sevIndex(v *AppView) int { return max(v.Drift.Severity.Rank(), 0) }
+
+func (s *Store) changed() {
+	s.version++
+	s.snap.Store(nil)
+}
+
+// Upsert stores a copy of v. DriftSince is set when the row's drift becomes
+// non-ok (to its ObservedAt) and kept while it stays non-ok. A row of a
+// cluster marked stale is stored stale.
+func (s *Store) Upsert(v AppView) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	row := &v
+	if s.stale[row.Cluster] {
+		row.Stale = true
+	}
+	i, found := s.find(row.Key())
+	if sevIndex(row) == 0 {
+		row.DriftSince = time.Time{}
+	} else if found && sevIndex(s.rows[i]) > 0 && !s.rows[i].DriftSince.IsZero() {
+		row.DriftSince = s.rows[i].DriftSince
+	} else if row.DriftSince.IsZero() {
+		row.DriftSince = row.ObservedAt
+	}
+	if found {
+		s.counts[sevIndex(s.rows[i])]--
+		s.rows[i] = row
+	} else {
+		s.rows = slices.Insert(s.rows, i, row)
+	}
+	s.counts[sevIndex(row)]++
+	if row.ObservedAt.After(s.latest) {
+		s.latest = row.ObservedAt
+	}
+	s.changed()
+}
+
+// Delete removes the row with key k, if any.
+func (s *Store) Delete(k Key) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	i, found := s.find(k)
+	if !found {
+		return
+	}
+	s.counts[sevIndex(s.rows[i])]--
+	s.rows = slices.Delete(s.rows, i, i+1)
+	s.changed()
+}
+
+// SetStale marks every row of cluster stale (its watch is down) or live again.
+// Affected rows are copied, never mutated.
+func (s *Store) SetStale(cluster string, stale bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if stale {
+		s.stale[cluster] = true
+	} else {
+		delete(s.stale, cluster)
+	}
+	lo, _ := slices.BinarySearchFunc(s.rows, cluster, func(v *AppView, c string) int { return cmp.Compare(v.Cluster, c) })
+	touched := false
+	for i := lo; i < len(s.rows) && s.rows[i].Cluster == cluster; i++ {
+		if s.rows[i].Stale != stale {
+			cp := *s.rows[i]
+			cp.Stale = stale
+			s.rows[i] = &cp
+			touched = true
+		}
+	}
+	if touched {
+		s.changed()
+	}
+}
+
+// SetClusters replaces the clusters' connection states.
+func (s *Store) SetClusters(cs []ClusterState) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.clusters = make([]ClusterState, len(cs))
+	for i, c := range cs {
+		c.Notices = slices.Clone(c.Notices)
+		s.clusters[i] = c
+		if c.Since.After(s.latest) {
+			s.latest = c.Since
+		}
+	}
+	s.changed()
+}
+
+// Snapshot returns the current immutable view. It is cached until the next
+// change, and a rebuild only copies the row pointers.
+func (s *Store) Snapshot() *Snapshot {
+	if snap := s.snap.Load(); snap != nil {
+		return snap
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if snap := s.snap.Load(); snap != nil {
+		return snap
+	}
+	snap := &Snapshot{
+		Version: s.version,
+		Rows:    slices.Clone(s.rows),
+		Summary: Summary{Total: len(s.rows), ByDrift: map[drift.DriftSeverity]int{
+			drift.SeverityOK:     s.counts[0],
+			drift.SeverityYellow: s.counts[1],
+			drift.SeverityRed:    s.counts[2],
+		}},
+		Clusters: slices.Clone(s.clusters),
+		TakenAt:  s.latest,
+	}
+	if snap.Rows == nil {
+		snap.Rows = []*AppView{}
+	}
+	if snap.Clusters == nil {
+		snap.Clusters = []ClusterState{}
+	}
+	s.snap.Store(snap)
+	return snap
+}
+
+// Summarize counts rows like the server's summary; for filtered views.
+func Summarize(rows []*AppView) Summary {
+	sum := Summary{Total: len(rows), ByDrift: map[drift.DriftSeverity]int{
+		drift.SeverityOK: 0, drift.SeverityYellow: 0, drift.SeverityRed: 0,
+	}}
+	for _, v := range rows {
+		sev := v.Drift.Severity
+		if sev.Rank() < 0 {
+			sev = drift.SeverityOK
+		}
+		sum.ByDrift[sev]++
+	}
+	return sum
+}

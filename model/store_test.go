@@ -1,0 +1,204 @@
+package model
+
+import (
+	"encoding/json"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/hanzoai/driftboard/drift"
+)
+
+// row builds a minimal row with the given severity, observed at t0+minutes.
+func row(cluster, ns, name string, sev drift.DriftSeverity, minutes int) AppView {
+	return AppView{App: name, Cluster: cluster, Namespace: ns, ObservedAt: t0.Add(time.Duration(minutes) * time.Minute),
+		Drift: drift.Drift{Severity: sev, Flags: []drift.DriftFlag{}}, Endpoints: []string{}}
+}
+
+func keys(s *Snapshot) []string {
+	out := []string{}
+	for _, r := range s.Rows {
+		out = append(out, r.Key().String())
+	}
+	return out
+}
+
+func TestStoreOrderAndSummary(t *testing.T) {
+	t.Parallel()
+	s := NewStore()
+	empty := s.Snapshot()
+	if diff := cmp.Diff(Summary{Total: 0, ByDrift: map[drift.DriftSeverity]int{"ok": 0, "yellow": 0, "red": 0}}, empty.Summary); diff != "" {
+		t.Errorf("empty summary (-want +got):\n%s", diff)
+	}
+	if b, _ := json.Marshal(empty); string(b) != `{"version":0,"rows":[],"summary":{"total":0,"byDrift":{"ok":0,"red":0,"yellow":0}},"clusters":[],"takenAt":"0001-01-01T00:00:00Z"}` {
+		t.Errorf("empty snapshot JSON = %s", b)
+	}
+	s.Upsert(row("b", "hanzo", "iam", drift.SeverityRed, 1))
+	s.Upsert(row("a", "tenant-x", "api", drift.SeverityOK, 2))
+	s.Upsert(row("a", "hanzo", "zeta", drift.SeverityYellow, 3))
+	s.Upsert(row("a", "hanzo", "alpha", drift.SeverityYellow, 0))
+	s.Upsert(row("a", "hanzo", "zeta", drift.SeverityOK, 4)) // replace
+	s.Delete(Key{"b", "hanzo", "iam"})
+	s.Delete(Key{"b", "hanzo", "nope"}) // absent: no-op
+	snap := s.Snapshot()
+	if diff := cmp.Diff([]string{"a/hanzo/alpha", "a/hanzo/zeta", "a/tenant-x/api"}, keys(snap)); diff != "" {
+		t.Errorf("order (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(Summary{Total: 3, ByDrift: map[drift.DriftSeverity]int{"ok": 2, "yellow": 1, "red": 0}}, snap.Summary); diff != "" {
+		t.Errorf("summary (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(snap.Summary, Summarize(snap.Rows)); diff != "" {
+		t.Errorf("Summarize disagrees with the store (-store +summarize):\n%s", diff)
+	}
+	if snap.Version != 6 {
+		t.Errorf("version = %d, want 6 (one per change)", snap.Version)
+	}
+	if !snap.TakenAt.Equal(t0.Add(4 * time.Minute)) {
+		t.Errorf("TakenAt = %v, want the newest observation", snap.TakenAt)
+	}
+}
+
+func TestStoreSnapshotIsCachedAndImmutable(t *testing.T) {
+	t.Parallel()
+	s := NewStore()
+	v := row("a", "hanzo", "iam", drift.SeverityOK, 0)
+	s.Upsert(v)
+	v.Phase = "Mutated by caller"
+	first := s.Snapshot()
+	if s.Snapshot() != first {
+		t.Error("an unchanged store rebuilt its snapshot")
+	}
+	if first.Rows[0].Phase != "" {
+		t.Error("Upsert kept the caller's value instead of a copy")
+	}
+	kept := first.Rows[0]
+	s.Upsert(row("a", "hanzo", "iam", drift.SeverityRed, 1))
+	s.Upsert(row("a", "hanzo", "new", drift.SeverityRed, 1))
+	s.SetStale("a", true)
+	second := s.Snapshot()
+	if second == first || second.Version <= first.Version {
+		t.Error("a changed store returned the old snapshot")
+	}
+	if len(first.Rows) != 1 || first.Rows[0] != kept || kept.Drift.Severity != drift.SeverityOK || kept.Stale {
+		t.Errorf("an older snapshot changed under its reader: %+v", first.Rows)
+	}
+}
+
+func TestStoreDriftSince(t *testing.T) {
+	t.Parallel()
+	k := Key{"a", "hanzo", "iam"}
+	steps := []struct {
+		sev    drift.DriftSeverity
+		minute int
+		preset time.Duration // a DriftSince the caller passes in (0 = none)
+		want   time.Time
+	}{
+		{drift.SeverityOK, 0, 0, time.Time{}},
+		{drift.SeverityYellow, 5, 0, t0.Add(5 * time.Minute)}, // drift starts
+		{drift.SeverityRed, 9, 0, t0.Add(5 * time.Minute)},    // still drifting: kept
+		{drift.SeverityYellow, 12, time.Hour, t0.Add(5 * time.Minute)},
+		{drift.SeverityOK, 15, 0, time.Time{}},               // healed: cleared
+		{drift.SeverityOK, 16, time.Hour, time.Time{}},       // ok never carries one
+		{drift.SeverityRed, 20, 0, t0.Add(20 * time.Minute)}, // drifts again: new start
+	}
+	s := NewStore()
+	for i, st := range steps {
+		v := row(k.Cluster, k.Namespace, k.Name, st.sev, st.minute)
+		if st.preset != 0 {
+			v.DriftSince = t0.Add(st.preset)
+		}
+		s.Upsert(v)
+		if got := s.Snapshot().Rows[0].DriftSince; !got.Equal(st.want) {
+			t.Errorf("step %d (%s at +%dm): DriftSince = %v, want %v", i, st.sev, st.minute, got, st.want)
+		}
+	}
+	s.Delete(k)
+	s.Upsert(row(k.Cluster, k.Namespace, k.Name, drift.SeverityRed, 30))
+	if got := s.Snapshot().Rows[0].DriftSince; !got.Equal(t0.Add(30 * time.Minute)) {
+		t.Errorf("after delete and re-add, DriftSince = %v, want +30m", got)
+	}
+}
+
+func TestStoreStaleAndClusters(t *testing.T) {
+	t.Parallel()
+	s := NewStore()
+	for _, r := range []AppView{row("a", "hanzo", "x", "ok", 0), row("b", "hanzo", "x", "ok", 0), row("b", "tenant-z", "y", "ok", 0), row("c", "hanzo", "x", "ok", 0)} {
+		s.Upsert(r)
+	}
+	before := s.Snapshot()
+	s.SetStale("b", true)
+	s.Upsert(row("b", "hanzo", "late", "ok", 1)) // arrives while the cluster is stale
+	stale := func(snap *Snapshot) []bool {
+		out := []bool{}
+		for _, r := range snap.Rows {
+			out = append(out, r.Stale)
+		}
+		return out
+	}
+	snap := s.Snapshot()
+	if diff := cmp.Diff([]bool{false, true, true, true, false}, stale(snap)); diff != "" {
+		t.Errorf("stale after SetStale(b) (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]bool{false, false, false, false}, stale(before)); diff != "" {
+		t.Errorf("earlier snapshot mutated (-want +got):\n%s", diff)
+	}
+	s.SetStale("b", false)
+	if diff := cmp.Diff([]bool{false, false, false, false, false}, stale(s.Snapshot())); diff != "" {
+		t.Errorf("stale after recovery (-want +got):\n%s", diff)
+	}
+	v := s.Snapshot().Version
+	s.SetStale("nope", false)
+	if s.Snapshot().Version != v {
+		t.Error("SetStale on an unknown cluster changed the version")
+	}
+
+	cs := []ClusterState{{Name: "a", Phase: ConnLive, Since: t0.Add(time.Hour), Notices: []string{"n"}}}
+	s.SetClusters(cs)
+	cs[0].Notices[0] = "mutated"
+	got := s.Snapshot()
+	if diff := cmp.Diff([]ClusterState{{Name: "a", Phase: ConnLive, Since: t0.Add(time.Hour), Notices: []string{"n"}}}, got.Clusters); diff != "" {
+		t.Errorf("clusters (-want +got):\n%s", diff)
+	}
+	if !got.TakenAt.Equal(t0.Add(time.Hour)) {
+		t.Errorf("TakenAt = %v, want the cluster's newer Since", got.TakenAt)
+	}
+}
+
+func TestStoreConcurrentReaders(t *testing.T) {
+	t.Parallel()
+	s := NewStore()
+	var wg sync.WaitGroup
+	done := make(chan struct{})
+	for range 4 {
+		wg.Go(func() {
+			for {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				snap := s.Snapshot()
+				if snap.Summary.Total != len(snap.Rows) {
+					t.Errorf("torn snapshot: total %d, rows %d", snap.Summary.Total, len(snap.Rows))
+					return
+				}
+				for i := 1; i < len(snap.Rows); i++ {
+					if compareKeys(snap.Rows[i-1].Key(), snap.Rows[i].Key()) >= 0 {
+						t.Errorf("snapshot not sorted at %d", i)
+						return
+					}
+				}
+			}
+		})
+	}
+	for i := range 2000 {
+		s.Upsert(row("c", "hanzo", string(rune('a'+i%26))+string(rune('a'+i/26%26)), drift.SeverityYellow, i))
+		if i%7 == 0 {
+			s.Delete(Key{"c", "hanzo", string(rune('a' + i%26))})
+			s.SetStale("c", i%2 == 0)
+		}
+	}
+	close(done)
+	wg.Wait()
+}

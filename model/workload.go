@@ -1,0 +1,184 @@
+package model
+
+import (
+	"fmt"
+	"strings"
+)
+
+// ExpectedKind is the workload kind the operator makes for a role.
+func ExpectedKind(role string) WorkloadKind {
+	switch role {
+	case "", "generic", "service", "llm", "iam", "kms", "explorer", "function",
+		"indexer", "observability", "queue", "spa", "static":
+		return KindDeployment
+	case "sql", "kv", "docdb", "s3", "datastore":
+		return KindStatefulSet
+	}
+	return KindNone // ingress makes shards, unknown roles make nothing
+}
+
+func desiredOf(wl *Workload) int32 {
+	if wl.Replicas == nil {
+		return 1
+	}
+	return *wl.Replicas
+}
+
+// workloadView summarises the workload and adds workload problems to the row.
+func workloadView(app AppObject, wl *Workload, declared Image, imageOK bool, v *AppView) WorkloadView {
+	want := ExpectedKind(app.Role)
+	if wl == nil {
+		w := WorkloadView{Kind: want, Name: app.Name}
+		if want != KindNone {
+			v.Problems = append(v.Problems, fmt.Sprintf("%s %s not found.", want, app.Name))
+		}
+		return w
+	}
+	w := WorkloadView{
+		Kind:        wl.Kind,
+		Name:        wl.Name,
+		Found:       true,
+		OwnedByApp:  wl.OwnedByApp,
+		Desired:     desiredOf(wl),
+		Ready:       wl.ReadyReplicas,
+		Updated:     wl.UpdatedReplicas,
+		Available:   wl.AvailableReplicas,
+		Paused:      wl.Paused,
+		Conditions:  wl.Conditions,
+		RestartedAt: wl.TemplateAnnotations[RestartedAtAnnotation],
+		RestartedBy: wl.TemplateAnnotations[RestartedByAnnotation],
+	}
+	if c, ok := pickContainer(wl.Containers, declared, imageOK); ok {
+		if im, err := ParseImage(c.Image); err == nil {
+			w.SpecTag = im.Tag
+		} else {
+			v.Problems = append(v.Problems, fmt.Sprintf("Workload container %s: malformed image reference: %v.", c.Name, err))
+		}
+	}
+	if ps := runningPodSet(wl); ps != nil {
+		w.Digests = ps.Digests
+	}
+	if !wl.OwnedByApp {
+		v.Problems = append(v.Problems, fmt.Sprintf("%s %s is not owned by the App (legacy workload).", wl.Kind, wl.Name))
+	}
+	if wl.Kind != want {
+		if want == KindNone {
+			v.Problems = append(v.Problems, fmt.Sprintf("Role %q makes no workload, but %s %s exists.", app.Role, wl.Kind, wl.Name))
+		} else {
+			v.Problems = append(v.Problems, fmt.Sprintf("Workload is a %s; role %q expects a %s.", wl.Kind, app.Role, want))
+		}
+	}
+	w.Rollout, w.Message = rolloutOf(wl, w)
+	if w.Rollout == RolloutProgressing || w.Rollout == RolloutStuck {
+		w.TargetTag = w.SpecTag
+	}
+	return w
+}
+
+// pickContainer returns the container running the App's repository, else the first.
+func pickContainer(cs []Container, declared Image, imageOK bool) (Container, bool) {
+	if len(cs) == 0 {
+		return Container{}, false
+	}
+	if imageOK {
+		for _, c := range cs {
+			if im, err := ParseImage(c.Image); err == nil && im.SameRepository(declared) {
+				return c, true
+			}
+		}
+	}
+	return cs[0], true
+}
+
+// runningPodSet is the pod set with most available pods (ties: the current
+// one, then the first), or nil when none is observed available.
+func runningPodSet(wl *Workload) *PodSet {
+	var best *PodSet
+	for i := range wl.PodSets {
+		ps := &wl.PodSets[i]
+		if ps.Available <= 0 {
+			continue
+		}
+		if best == nil || ps.Available > best.Available || (ps.Available == best.Available && ps.Current && !best.Current) {
+			best = ps
+		}
+	}
+	return best
+}
+
+// runningTag is what the pods really run during a rollout when pod sets are
+// known, else what the workload's template asks for.
+func runningTag(wl *Workload, declared Image, imageOK bool) string {
+	cs := wl.Containers
+	if ps := runningPodSet(wl); ps != nil {
+		cs = ps.Containers
+	}
+	c, ok := pickContainer(cs, declared, imageOK)
+	if !ok {
+		return ""
+	}
+	im, err := ParseImage(c.Image)
+	if err != nil {
+		return ""
+	}
+	return im.Tag
+}
+
+// healthOf follows hanzo-facts: desired 0 → yellow; ready ≥ desired → green;
+// ready > 0 → yellow; else red; a rollout in progress is at best yellow.
+func healthOf(wl *Workload) Health {
+	if wl == nil {
+		return HealthUnknown
+	}
+	desired := desiredOf(wl)
+	var h Health
+	switch {
+	case desired <= 0:
+		return HealthYellow
+	case wl.ReadyReplicas >= desired:
+		h = HealthGreen
+	case wl.ReadyReplicas > 0:
+		h = HealthYellow
+	default:
+		h = HealthRed
+	}
+	if h == HealthGreen && wl.UpdatedReplicas < desired {
+		h = HealthYellow
+	}
+	return h
+}
+
+func rolloutOf(wl *Workload, w WorkloadView) (RolloutState, string) {
+	if wl.Paused {
+		return RolloutPaused, "Rollout is paused."
+	}
+	for _, c := range wl.Conditions {
+		if c.Type == "Progressing" && c.Status == "False" && c.Reason == "ProgressDeadlineExceeded" {
+			msg := c.Message
+			if msg == "" {
+				msg = "Progress deadline exceeded."
+			}
+			return RolloutStuck, msg
+		}
+	}
+	if len(wl.PodProblems) > 0 {
+		return RolloutStuck, strings.Join(wl.PodProblems, "; ")
+	}
+	oldPods := int32(0)
+	for _, ps := range wl.PodSets {
+		if !ps.Current {
+			oldPods += ps.Replicas
+		}
+	}
+	switch {
+	case wl.ObservedGeneration < wl.Generation:
+		return RolloutProgressing, "Waiting for the controller to observe the new spec."
+	case w.Updated < w.Desired || w.Ready < w.Desired || oldPods > 0:
+		msg := fmt.Sprintf("%d/%d updated, %d/%d ready", w.Updated, w.Desired, w.Ready, w.Desired)
+		if oldPods > 0 {
+			msg += fmt.Sprintf(", %d old pods", oldPods)
+		}
+		return RolloutProgressing, msg + "."
+	}
+	return RolloutComplete, ""
+}

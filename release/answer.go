@@ -1,0 +1,63 @@
+package release
+
+import "time"
+
+// Results of one check.
+const (
+	resultFound = "found"
+	resultNone  = "none"
+	resultError = "error"
+)
+
+// answer is what one check last said. A failed refresh of a known answer
+// keeps the answer and records Err, so the row keeps its facts and says the
+// refresh failed; Result is "error" only when nothing was ever learned.
+type answer struct {
+	Result    string    `json:"result"`
+	Tag       string    `json:"tag,omitempty"` // latest release's tag, or the registry's highest semver tag
+	URL       string    `json:"url,omitempty"` // release html_url
+	Assets    int       `json:"assets,omitempty"`
+	Digest    string    `json:"digest,omitempty"` // registry digest behind a tag
+	Req       string    `json:"req,omitempty"`    // request URL, whose ETag the cache keeps
+	CheckedAt time.Time `json:"checkedAt"`
+	Err       string    `json:"err,omitempty"`
+	ErrAt     time.Time `json:"errAt,omitzero"`
+}
+
+// Kinds of checks.
+const (
+	kindGitHubLatest   = "gh-latest"
+	kindGitHubTag      = "gh-tag"
+	kindRegistryDigest = "reg-digest"
+	kindRegistryLatest = "reg-latest"
+)
+
+// target is one check: a GitHub release read or a registry read.
+type target struct {
+	kind   string
+	gitHub string // owner/repo
+	image  string // host/path
+	tag    string
+}
+
+func (t target) key() string {
+	switch t.kind {
+	case kindGitHubLatest:
+		return t.kind + " " + t.gitHub
+	case kindGitHubTag:
+		return t.kind + " " + t.gitHub + " " + t.tag
+	case kindRegistryDigest:
+		return t.kind + " " + t.image + " " + t.tag
+	default:
+		return t.kind + " " + t.image
+	}
+}
+
+func (t target) isGitHub() bool { return t.kind == kindGitHubLatest || t.kind == kindGitHubTag }
+
+func gitHubLatest(repo string) target   { return target{kind: kindGitHubLatest, gitHub: repo} }
+func gitHubTag(repo, tag string) target { return target{kind: kindGitHubTag, gitHub: repo, tag: tag} }
+func registryDigest(im, tag string) target {
+	return target{kind: kindRegistryDigest, image: im, tag: tag}
+}
+func registryLatest(im string) target { return target{kind: kindRegistryLatest, image: im} }
