@@ -1,0 +1,165 @@
+package auth_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hanzoai/driftboard/auth"
+	"github.com/hanzoai/driftboard/auth/internal/testidp"
+)
+
+// deviceLogin runs the device flow; approve decides what the user does with
+// the code it is shown.
+func deviceLogin(t *testing.T, s *auth.Session, opts auth.LoginOptions, approve func(auth.Prompt)) (auth.WhoAmI, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	opts.Prompt = func(p auth.Prompt) {
+		if p.Kind == auth.PromptDeviceCode {
+			go approve(p)
+		}
+	}
+	return s.Login(ctx, opts)
+}
+
+func TestDeviceFlowEndToEnd(t *testing.T) {
+	t.Parallel()
+	idp := testidp.Start(t, testidp.Options{})
+	dir := t.TempDir()
+	s := newSession(idp, dir, nil)
+	var shown auth.Prompt
+	who, err := deviceLogin(t, s, auth.LoginOptions{Device: true}, func(p auth.Prompt) {
+		shown = p
+		if err := idp.Browser().ApproveDevice(context.Background(), p.VerificationURIComplete, "alice", "alice-pw", true); err != nil {
+			t.Errorf("approve: %v", err)
+		}
+	})
+	if err != nil {
+		t.Fatalf("device login: %v", err)
+	}
+	if shown.UserCode == "" || !strings.HasPrefix(shown.VerificationURI, idp.Issuer+"/device") ||
+		!strings.Contains(shown.VerificationURIComplete, "user_code=") {
+		t.Errorf("prompt lacks code or URIs: %+v", shown)
+	}
+	if who.Subject != "u-alice" || who.User != "alice" || who.HomeOrg != "acme" || !who.OrgAdmin || who.SuperAdmin || who.Role != "OrgAdmin of acme" {
+		t.Errorf("whoami after device login = %+v", who)
+	}
+	c := readCreds(t, dir)
+	if c.AccessToken == "" || c.RefreshToken == "" || c.Subject != "u-alice" || c.Owner != "hanzo" || c.Expiry.Before(time.Now()) {
+		t.Errorf("stored credentials = %v", c)
+	}
+	// Device-flow refresh tokens must be bound to the client: refresh works.
+	writeExpiry(t, dir, time.Now().Add(time.Minute))
+	if _, err := s.Token(context.Background()); err != nil {
+		t.Fatalf("refresh after device login: %v", err)
+	}
+	if got := idp.Refreshes(); got != 1 {
+		t.Errorf("refresh requests = %d, want 1", got)
+	}
+}
+
+func TestDeviceFlowDeniedAndExpired(t *testing.T) {
+	t.Parallel()
+	idp := testidp.Start(t, testidp.Options{DeviceLifetime: 2 * time.Second})
+	s := newSession(idp, t.TempDir(), nil)
+	_, err := deviceLogin(t, s, auth.LoginOptions{Device: true}, func(p auth.Prompt) {
+		if err := idp.Browser().ApproveDevice(context.Background(), p.VerificationURIComplete, "bob", "bob-pw", false); err != nil {
+			t.Errorf("deny: %v", err)
+		}
+	})
+	if !errors.Is(err, auth.ErrAccessDenied) {
+		t.Errorf("denied login: err = %v, want ErrAccessDenied", err)
+	}
+	_, err = deviceLogin(t, s, auth.LoginOptions{Device: true}, func(auth.Prompt) {})
+	if !errors.Is(err, auth.ErrDeviceCodeExpired) {
+		t.Errorf("unanswered login: err = %v, want ErrDeviceCodeExpired", err)
+	}
+}
+
+func TestPKCEEndToEnd(t *testing.T) {
+	t.Parallel()
+	idp := testidp.Start(t, testidp.Options{})
+	dir := t.TempDir()
+	s := newSession(idp, dir, nil)
+	who := browserLogin(t, idp, s, "root", "root-pw")
+	if !who.SuperAdmin || who.Role != "SuperAdmin" || who.Email != "root@hanzo.test" {
+		t.Errorf("whoami after browser login = %+v", who)
+	}
+	if n := idp.TokenRequests("authorization_code"); n != 1 {
+		t.Errorf("code exchanges = %d, want 1", n)
+	}
+	info, err := os.Stat(filepath.Join(dir, "credentials.json"))
+	if err != nil || info.Mode().Perm() != 0o600 {
+		t.Errorf("credentials.json mode: %v %v", info, err)
+	}
+}
+
+func TestBrowserUnavailableFallsBackToDeviceFlow(t *testing.T) {
+	t.Parallel()
+	idp := testidp.Start(t, testidp.Options{})
+	s := newSession(idp, t.TempDir(), nil)
+	var note string
+	who, err := deviceLogin(t, s, auth.LoginOptions{
+		OpenBrowser: func(string) error { return errors.New("no display") },
+	}, func(p auth.Prompt) {
+		note = p.Note
+		if err := idp.Browser().ApproveDevice(context.Background(), p.VerificationURIComplete, "bob", "bob-pw", true); err != nil {
+			t.Errorf("approve: %v", err)
+		}
+	})
+	if err != nil {
+		t.Fatalf("fallback login: %v", err)
+	}
+	if who.OrgAdmin || who.Role != "member of acme" || !strings.Contains(note, "no browser") {
+		t.Errorf("who = %+v, note = %q", who, note)
+	}
+}
+
+func TestPKCETimeoutAndStateMismatch(t *testing.T) {
+	t.Parallel()
+	idp := testidp.Start(t, testidp.Options{})
+	s := newSession(idp, t.TempDir(), nil)
+	ctx := context.Background()
+	_, err := s.Login(ctx, auth.LoginOptions{OpenBrowser: func(string) error { return nil }, Timeout: 200 * time.Millisecond})
+	if !errors.Is(err, auth.ErrLoginTimeout) {
+		t.Errorf("no redirect: err = %v, want ErrLoginTimeout", err)
+	}
+	// A redirect carrying another state (a forged or stale callback) fails the login.
+	_, err = s.Login(ctx, auth.LoginOptions{OpenBrowser: func(u string) error {
+		go func() {
+			redirect := queryParam(u, "redirect_uri")
+			_, _ = idp.HTTPClient().Get(redirect + "?code=forged&state=wrong")
+		}()
+		return nil
+	}})
+	if !errors.Is(err, auth.ErrLoginFailed) || !strings.Contains(err.Error(), "state") {
+		t.Errorf("forged redirect: err = %v", err)
+	}
+}
+
+func TestDiscoveryFallsBackToHanzoPaths(t *testing.T) {
+	t.Parallel()
+	idp := testidp.Start(t, testidp.Options{HanzoPaths: true})
+	dir := t.TempDir()
+	s := newSession(idp, dir, nil)
+	who, err := deviceLogin(t, s, auth.LoginOptions{Device: true}, func(p auth.Prompt) {
+		if err := idp.Browser().ApproveDevice(context.Background(), p.VerificationURIComplete, "alice", "alice-pw", true); err != nil {
+			t.Errorf("approve: %v", err)
+		}
+	})
+	if err != nil {
+		t.Fatalf("login without discovery: %v", err)
+	}
+	if who.Subject != "u-alice" {
+		t.Errorf("who = %+v", who)
+	}
+	res, err := s.Logout(context.Background())
+	if err != nil || !res.Revoked {
+		t.Errorf("logout via /v1/iam/oauth/revoke: %+v %v", res, err)
+	}
+}

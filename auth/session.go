@@ -1,0 +1,138 @@
+package auth
+
+import (
+	"context"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/coreos/go-oidc/v3/oidc"
+	"golang.org/x/oauth2"
+)
+
+// DefaultRefreshMargin is how long before expiry the access token is refreshed.
+const DefaultRefreshMargin = 2 * time.Minute
+
+// Options configure a Session. Everything with side effects is injected.
+type Options struct {
+	Settings      Settings
+	Store         *Store
+	HTTPClient    *http.Client     // nil: a client with a 30 s timeout
+	Now           func() time.Time // nil: time.Now
+	RefreshMargin time.Duration    // 0: DefaultRefreshMargin
+	// EnvToken is the value of HANZO_TOKEN: when set it is the access token,
+	// used as is and never refreshed or written.
+	EnvToken string
+}
+
+// Session is the board's IAM identity: login, the stored token, refresh,
+// the verified principal. Safe for concurrent use.
+type Session struct {
+	settings Settings
+	store    *Store
+	hc       *http.Client
+	now      func() time.Time
+	margin   time.Duration
+	envToken string
+
+	mu         sync.Mutex // guards discovered
+	discovered *endpoints
+	refreshMu  sync.Mutex // one refresher per process (the file lock covers other processes)
+}
+
+// NewSession returns a session; it does no IO.
+func NewSession(o Options) *Session {
+	s := &Session{
+		settings: ResolveSettings(o.Settings, Settings{}, nil),
+		store:    o.Store,
+		hc:       o.HTTPClient,
+		now:      o.Now,
+		margin:   o.RefreshMargin,
+		envToken: strings.TrimSpace(o.EnvToken),
+	}
+	if s.hc == nil {
+		s.hc = &http.Client{Timeout: 30 * time.Second}
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if s.margin <= 0 {
+		s.margin = DefaultRefreshMargin
+	}
+	if s.store == nil {
+		dir, _ := DefaultStoreDir(os.Getenv)
+		s.store = NewStore(dir)
+	}
+	return s
+}
+
+// Issuer is the IAM issuer URL this session trusts.
+func (s *Session) Issuer() string { return s.settings.Issuer }
+
+// ClientID is the OAuth client id this session uses.
+func (s *Session) ClientID() string { return s.settings.ClientID }
+
+// withClient puts the injected HTTP client where x/oauth2 and go-oidc look.
+func (s *Session) withClient(ctx context.Context) context.Context {
+	ctx = context.WithValue(ctx, oauth2.HTTPClient, s.hc)
+	return oidc.ClientContext(ctx, s.hc)
+}
+
+// endpoints of the IAM: OIDC discovery, else Hanzo's own paths.
+type endpoints struct {
+	provider   *oidc.Provider
+	oauth      oauth2.Endpoint
+	revoke     string
+	userinfo   string
+	discovered bool
+}
+
+func (s *Session) endpoints(ctx context.Context) *endpoints {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.discovered != nil {
+		return s.discovered
+	}
+	ctx = s.withClient(ctx)
+	p, err := oidc.NewProvider(ctx, s.settings.Issuer)
+	if err == nil {
+		var extra struct {
+			Device   string `json:"device_authorization_endpoint"`
+			Revoke   string `json:"revocation_endpoint"`
+			UserInfo string `json:"userinfo_endpoint"`
+		}
+		_ = p.Claims(&extra)
+		ep := &endpoints{provider: p, oauth: p.Endpoint(), revoke: extra.Revoke, userinfo: extra.UserInfo, discovered: true}
+		if ep.oauth.DeviceAuthURL == "" {
+			ep.oauth.DeviceAuthURL = extra.Device
+		}
+		ep.oauth.AuthStyle = oauth2.AuthStyleInParams // a public client: client_id in the form, one request each
+		s.discovered = ep
+		return ep
+	}
+	// Not cached: the IdP may be down for now and serve discovery later.
+	base := s.settings.Issuer + "/v1/iam"
+	cfg := oidc.ProviderConfig{
+		IssuerURL:     s.settings.Issuer,
+		AuthURL:       base + "/oauth/authorize",
+		TokenURL:      base + "/oauth/token",
+		DeviceAuthURL: base + "/oauth/device",
+		UserInfoURL:   base + "/oauth/userinfo",
+		JWKSURL:       base + "/.well-known/jwks",
+	}
+	p = cfg.NewProvider(ctx)
+	ep := &endpoints{provider: p, oauth: p.Endpoint(), revoke: base + "/oauth/revoke", userinfo: cfg.UserInfoURL}
+	ep.oauth.AuthStyle = oauth2.AuthStyleInParams
+	return ep
+}
+
+func (s *Session) oauthConfig(ep *endpoints, redirect string) *oauth2.Config {
+	return &oauth2.Config{
+		ClientID:    s.settings.ClientID,
+		Endpoint:    ep.oauth,
+		RedirectURL: redirect,
+		Scopes:      Scopes(),
+	}
+}

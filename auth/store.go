@@ -1,0 +1,177 @@
+package auth
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/gofrs/flock"
+)
+
+const (
+	credentialsFile = "credentials.json"
+	identitiesFile  = "identities.json"
+	lockFile        = "credentials.lock"
+)
+
+// Store is the hanzo CLI's login directory (~/.hanzo, or HANZO_HOME).
+type Store struct {
+	Dir string
+}
+
+// DefaultStoreDir is HANZO_HOME, else ~/.hanzo. getenv is os.Getenv in production.
+func DefaultStoreDir(getenv func(string) string) (string, error) {
+	if getenv != nil {
+		if d := getenv(EnvHome); d != "" {
+			return d, nil
+		}
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("find home directory for ~/.hanzo: %w", err)
+	}
+	return filepath.Join(home, ".hanzo"), nil
+}
+
+// NewStore returns the store in dir.
+func NewStore(dir string) *Store { return &Store{Dir: dir} }
+
+// Load reads credentials.json, else the active entry of identities.json.
+// It returns ErrNotLoggedIn when neither holds a login.
+func (s *Store) Load() (*Credentials, error) {
+	b, err := os.ReadFile(filepath.Join(s.Dir, credentialsFile))
+	switch {
+	case err == nil:
+		c := new(Credentials)
+		if err := json.Unmarshal(b, c); err != nil {
+			return nil, fmt.Errorf("read %s: %w", filepath.Join(s.Dir, credentialsFile), err)
+		}
+		if c.AccessToken == "" && c.RefreshToken == "" {
+			return nil, ErrNotLoggedIn
+		}
+		return c, nil
+	case !errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("read credentials: %w", err)
+	}
+	ids, err := s.readIdentities()
+	if err != nil || ids.Active == "" {
+		return nil, ErrNotLoggedIn
+	}
+	raw, ok := ids.Identities[ids.Active]
+	if !ok {
+		return nil, ErrNotLoggedIn
+	}
+	c := new(Credentials)
+	if err := json.Unmarshal(raw, c); err != nil || (c.AccessToken == "" && c.RefreshToken == "") {
+		return nil, ErrNotLoggedIn
+	}
+	return c, nil
+}
+
+// Save writes credentials.json and the matching entry of identities.json,
+// each to a temp file in the same directory renamed into place.
+func (s *Store) Save(c *Credentials) error {
+	if err := s.ensureDir(); err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(c, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode credentials: %w", err)
+	}
+	if err := writeFileAtomic(s.Dir, credentialsFile, b); err != nil {
+		return err
+	}
+	ids, err := s.readIdentities()
+	if err != nil {
+		return nil // an unreadable identities.json is the hanzo CLI's; leave it alone
+	}
+	key := ids.keyFor(c.Subject)
+	merged := *c
+	if old, ok := ids.Identities[key]; ok {
+		var prev Credentials
+		if json.Unmarshal(old, &prev) == nil && len(prev.extra) > 0 {
+			merged.extra = mergeExtra(prev.extra, c.extra)
+		}
+	}
+	entry, err := json.Marshal(merged)
+	if err != nil {
+		return fmt.Errorf("encode identity: %w", err)
+	}
+	ids.Identities[key] = entry
+	ids.Active = key
+	return s.writeIdentities(ids)
+}
+
+// Remove deletes credentials.json and the active identity.
+func (s *Store) Remove() error {
+	err := os.Remove(filepath.Join(s.Dir, credentialsFile))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("remove credentials: %w", err)
+	}
+	ids, err := s.readIdentities()
+	if err != nil || ids.Active == "" {
+		return nil
+	}
+	delete(ids.Identities, ids.Active)
+	ids.Active = ""
+	return s.writeIdentities(ids)
+}
+
+// Lock takes the exclusive refresh lock shared by every process using this
+// store. The returned func releases it.
+func (s *Store) Lock(ctx context.Context) (func(), error) {
+	if err := s.ensureDir(); err != nil {
+		return nil, err
+	}
+	l := flock.New(filepath.Join(s.Dir, lockFile), flock.SetPermissions(0o600))
+	ok, err := l.TryLockContext(ctx, 20*time.Millisecond)
+	if err != nil {
+		return nil, fmt.Errorf("lock %s: %w", l.Path(), err)
+	}
+	if !ok {
+		return nil, fmt.Errorf("lock %s: not acquired", l.Path())
+	}
+	return func() { _ = l.Unlock() }, nil
+}
+
+func (s *Store) ensureDir() error {
+	if err := os.MkdirAll(s.Dir, 0o700); err != nil {
+		return fmt.Errorf("create %s: %w", s.Dir, err)
+	}
+	return nil
+}
+
+// writeFileAtomic writes name in dir with mode 0600 via a temp file and rename,
+// so a reader never sees half a file.
+func writeFileAtomic(dir, name string, data []byte) error {
+	f, err := os.CreateTemp(dir, "."+name+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", name, err)
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp) // no-op after a successful rename
+	if err := f.Chmod(0o600); err != nil {
+		f.Close()
+		return fmt.Errorf("write %s: %w", name, err)
+	}
+	if _, err := f.Write(append(data, '\n')); err != nil {
+		f.Close()
+		return fmt.Errorf("write %s: %w", name, err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return fmt.Errorf("write %s: %w", name, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", name, err)
+	}
+	if err := os.Rename(tmp, filepath.Join(dir, name)); err != nil {
+		return fmt.Errorf("write %s: %w", name, err)
+	}
+	return nil
+}

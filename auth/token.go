@@ -1,0 +1,154 @@
+package auth
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"strings"
+	"time"
+
+	"golang.org/x/oauth2"
+)
+
+// Token returns the current IAM access token, refreshing it first when it
+// expires within the refresh margin. It never opens a browser: a refresh that
+// fails is ErrSessionExpired (log in again) or ErrIdPUnavailable (try later).
+func (s *Session) Token(ctx context.Context) (string, error) {
+	if s.envToken != "" {
+		return s.envToken, nil
+	}
+	c, err := s.store.Load()
+	if err != nil {
+		return "", err
+	}
+	if s.fresh(c) {
+		return c.AccessToken, nil
+	}
+	next, err := s.refresh(ctx)
+	if err != nil {
+		// Refreshing early must not cost a token that still works: with the
+		// IdP unreachable, use the current one until it really expires.
+		if errors.Is(err, ErrIdPUnavailable) && c.AccessToken != "" && s.now().Before(expiryOf(c)) {
+			return c.AccessToken, nil
+		}
+		return "", err
+	}
+	return next.AccessToken, nil
+}
+
+// fresh reports whether c's access token outlives now + margin.
+func (s *Session) fresh(c *Credentials) bool {
+	if c.AccessToken == "" {
+		return false
+	}
+	exp := expiryOf(c)
+	if exp.IsZero() {
+		return true // unknown: let the server judge
+	}
+	return s.now().Add(s.margin).Before(exp)
+}
+
+// expiryOf is the stored expiry, else the token's own exp claim (read only
+// to decide when to refresh; never trusted for anything else).
+func expiryOf(c *Credentials) time.Time {
+	if !c.Expiry.IsZero() {
+		return c.Expiry
+	}
+	parts := strings.Split(c.AccessToken, ".")
+	if len(parts) != 3 {
+		return time.Time{}
+	}
+	b, err := base64.RawURLEncoding.DecodeString(parts[1])
+	if err != nil {
+		return time.Time{}
+	}
+	var claims struct {
+		Exp int64 `json:"exp"`
+	}
+	if json.Unmarshal(b, &claims) != nil || claims.Exp == 0 {
+		return time.Time{}
+	}
+	return time.Unix(claims.Exp, 0)
+}
+
+// refresh runs under the in-process mutex and the store's file lock, and
+// re-reads the store once it holds the lock: another process may have
+// refreshed already, and its refresh token has replaced ours (single use).
+func (s *Session) refresh(ctx context.Context) (*Credentials, error) {
+	s.refreshMu.Lock()
+	defer s.refreshMu.Unlock()
+	unlock, err := s.store.Lock(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+
+	c, err := s.store.Load()
+	if err != nil {
+		return nil, err
+	}
+	if s.fresh(c) {
+		return c, nil
+	}
+	if c.RefreshToken == "" {
+		return nil, newError(ErrSessionExpired, "the access token expired and there is no refresh token", nil)
+	}
+	ep := s.endpoints(ctx)
+	src := s.oauthConfig(ep, "").TokenSource(s.withClient(ctx), &oauth2.Token{RefreshToken: c.RefreshToken})
+	tok, err := src.Token()
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, refreshError(err, c.secrets()...)
+	}
+	next := *c
+	next.AccessToken = tok.AccessToken
+	next.TokenType = tok.TokenType
+	next.Expiry = tok.Expiry
+	if tok.RefreshToken != "" {
+		next.RefreshToken = tok.RefreshToken
+	}
+	if claims, _, err := s.verify(ctx, tok.AccessToken); err == nil {
+		next.Subject = claims.Subject
+		next.Owner = claims.Owner
+	}
+	if err := s.store.Save(&next); err != nil {
+		return nil, err
+	}
+	return &next, nil
+}
+
+// refreshError turns a failed refresh into ErrSessionExpired (the grant is
+// gone: log in again) or ErrIdPUnavailable (network, 5xx, rate limit).
+func refreshError(err error, secrets ...string) error {
+	var re *oauth2.RetrieveError
+	if errors.As(err, &re) {
+		detail := oauthErrorText(re)
+		status := 0
+		if re.Response != nil {
+			status = re.Response.StatusCode
+		}
+		if re.ErrorCode == "" && (status >= 500 || status == 429) || re.ErrorCode == "temporarily_unavailable" || re.ErrorCode == "server_error" {
+			return newError(ErrIdPUnavailable, detail, nil, secrets...)
+		}
+		return newError(ErrSessionExpired, "refresh refused: "+detail, nil, secrets...)
+	}
+	// No OAuth answer at all: network, TLS, timeout. Nothing says the grant is gone.
+	return newError(ErrIdPUnavailable, "refresh", err, secrets...)
+}
+
+// oauthErrorText is the RFC 6749 error code and description, never the body.
+func oauthErrorText(re *oauth2.RetrieveError) string {
+	if re.ErrorCode == "" {
+		if re.Response != nil {
+			return "HTTP " + re.Response.Status
+		}
+		return "unexpected response"
+	}
+	if re.ErrorDescription != "" {
+		return re.ErrorCode + " (" + re.ErrorDescription + ")"
+	}
+	return re.ErrorCode
+}
