@@ -1,0 +1,180 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"syscall"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/hanzoai/driftboard/model"
+)
+
+// bigFleet is n rows over 50 namespaces with a mix of severities.
+func bigFleet(n int) []model.AppView {
+	nss := make([]string, 0, 50)
+	for _, ns := range []string{"hanzo", "hanzo-mainnet", "hanzo-testnet", "hanzo-devnet"} {
+		nss = append(nss, ns)
+	}
+	for i := len(nss); i < 50; i++ {
+		nss = append(nss, fmt.Sprintf("tenant-org%02d", i))
+	}
+	out := make([]model.AppView, 0, n)
+	for i := range n {
+		a := app{ns: nss[i%len(nss)], name: fmt.Sprintf("svc-%05d", i), declared: "v1.2.3", running: "v1.2.3", latest: "v1.2.3",
+			ready: 2, updated: 2, assets: 1}
+		switch i % 7 {
+		case 1:
+			a.running = "v1.2.2" // un-rolled
+		case 3:
+			a.latest = "v1.3.0" // stale
+		case 5:
+			a.declared, a.running = "latest", "latest" // floating
+		}
+		out = append(out, a.build())
+	}
+	return out
+}
+
+func benchModel(b *testing.B, n int, query string) *Model {
+	src := newStoreSource()
+	src.upsert(bigFleet(n)...)
+	dark := true
+	m := newModel(context.Background(), src, allowed(), orgAdmin(), Options{Now: fixedNow, DarkBackground: &dark, InitialQuery: query})
+	b.Cleanup(m.cancel)
+	m.Update(identityMsg{orgAdmin().Current()})
+	m.Update(tea.WindowSizeMsg{Width: 160, Height: 50})
+	m.Update(snapshotMsg{src.Snapshot()})
+	return m
+}
+
+// BenchmarkView10k is one frame over 10,000 apps with a filter active
+// (target < 2 ms/frame).
+func BenchmarkView10k(b *testing.B) {
+	m := benchModel(b, 10_000, "sev:red,yellow ns:tenant-*")
+	if len(m.board.rows) < 1000 {
+		b.Fatalf("filter left %d rows; the benchmark needs a big filtered set", len(m.board.rows))
+	}
+	m.board.moveTo(len(m.board.rows) / 2)
+	b.ReportAllocs()
+	cpu := startCPU(b)
+	for b.Loop() {
+		_ = m.View()
+	}
+	cpu.report()
+}
+
+// BenchmarkFilterSort10k re-filters and re-sorts 10,000 apps, what a new
+// snapshot or a keystroke in the query line costs (target < 5 ms).
+func BenchmarkFilterSort10k(b *testing.B) {
+	m := benchModel(b, 10_000, "")
+	q, err := model.ParseQuery("sev:red,yellow ns:tenant-*")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	cpu := startCPU(b)
+	for b.Loop() {
+		m.board.setQuery("x", q)
+	}
+	cpu.report()
+}
+
+// burst applies n store updates as a watch storm would and runs the board's
+// real wait/coalesce loop until the last one is on screen. It returns the
+// frames (applied snapshots) and how long the burst lasted.
+func burst(t testing.TB, m *Model, src *storeSource, l *loop, n int, gap time.Duration) (int, time.Duration) {
+	rows := bigFleet(n)
+	before := m.frames
+	// Every upsert bumps the store version by one: the last frame is the
+	// one carrying last.
+	last := src.Snapshot().Version + uint64(n)
+	start := time.Now()
+	took := make(chan time.Duration, 1)
+	go func() {
+		for i := range rows {
+			rows[i].Phase = fmt.Sprintf("Running-%d", time.Now().UnixNano())
+			src.upsert(rows[i])
+			if gap > 0 {
+				time.Sleep(gap)
+			}
+		}
+		took <- time.Since(start)
+	}()
+	l.until(func(msg tea.Msg) bool {
+		s, ok := msg.(snapshotMsg)
+		return ok && s.snap != nil && s.snap.Version >= last
+	})
+	return m.frames - before, <-took
+}
+
+func TestBurstIsCoalesced(t *testing.T) {
+	src := newStoreSource()
+	dark := true
+	m := newModel(context.Background(), src, nil, nil, Options{Now: fixedNow, DarkBackground: &dark})
+	t.Cleanup(m.cancel)
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	l := newLoop(t, m)
+	l.spawn(m.Init())
+	l.until(func(msg tea.Msg) bool { _, ok := msg.(snapshotMsg); return ok })
+
+	frames, took := burst(t, m, src, l, 1000, 100*time.Microsecond)
+	// Snapshots are at least coalesceDelay apart, so a burst of 1,000
+	// updates becomes about took/33ms frames, never one per update.
+	limit := int(took/coalesceDelay) + 3
+	t.Logf("1000 updates over %v → %d frames (limit %d)", took.Round(time.Millisecond), frames, limit)
+	if frames > limit || frames < 1 {
+		t.Fatalf("%d frames for 1000 updates over %v; want 1..%d", frames, took, limit)
+	}
+	if len(m.board.rows) != 1000 {
+		t.Fatalf("board shows %d rows after the burst, want 1000", len(m.board.rows))
+	}
+}
+
+// BenchmarkEventToFrame is a burst of 1,000 updates to the frame showing
+// the last one; frames/burst says how many redraws it cost.
+func BenchmarkEventToFrame(b *testing.B) {
+	src := newStoreSource()
+	dark := true
+	m := newModel(context.Background(), src, nil, nil, Options{Now: fixedNow, DarkBackground: &dark})
+	b.Cleanup(m.cancel)
+	m.Update(tea.WindowSizeMsg{Width: 160, Height: 50})
+	l := newLoop(b, m)
+	l.spawn(m.Init())
+	frames := 0
+	b.ResetTimer()
+	for b.Loop() {
+		f, _ := burst(b, m, src, l, 1000, 0)
+		frames += f
+		_ = m.View()
+	}
+	b.ReportMetric(float64(frames)/float64(b.N), "frames/burst")
+}
+
+// cpuMeter reports process CPU time per op beside wall time: on a shared,
+// loaded machine wall time mostly measures waiting for a core.
+type cpuMeter struct {
+	b     *testing.B
+	start time.Duration
+}
+
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func startCPU(b *testing.B) cpuMeter {
+	b.ResetTimer()
+	return cpuMeter{b: b, start: processCPU()}
+}
+
+func (c cpuMeter) report() {
+	if c.b.N > 0 {
+		c.b.ReportMetric(float64(processCPU()-c.start)/float64(c.b.N), "cpu-ns/op")
+	}
+}

@@ -1,0 +1,205 @@
+package ui
+
+import (
+	"github.com/hanzoai/driftboard/drift"
+	"github.com/hanzoai/driftboard/model"
+)
+
+// sortOrder is the cycle of the "s" key.
+var sortOrder = []model.SortKey{model.SortSeverity, model.SortName, model.SortEnv, model.SortNamespace, model.SortDriftAge}
+
+// envOrder is the cycle of the "e" key ("" = all envs).
+var envOrder = []string{"", "main", "test", "dev"}
+
+// board is the table's state: the snapshot, the filtered and sorted rows
+// (cached until snapshot, query, sort or toggles change), the selection (by
+// key, so it follows an app when rows move) and the scroll window.
+type board struct {
+	snap        *model.Snapshot
+	queryText   string
+	query       model.Query
+	sort        model.SortKey
+	onlyDrifted bool
+	env         string
+
+	rows     []*model.AppView
+	want     [numCols]int // content width per column over rows
+	clusters int          // clusters the snapshot spans
+	dirty    bool
+
+	sel    model.Key
+	hasSel bool
+	cursor int
+	offset int
+	height int // visible rows
+	top    int // screen line of the first row (for clicks)
+	keys   keyMap
+}
+
+func newBoard(keys keyMap) board {
+	q, _ := model.ParseQuery("")
+	return board{query: q, sort: model.SortSeverity, dirty: true, height: 1, keys: keys}
+}
+
+func (b *board) setSnapshot(s *model.Snapshot) {
+	if s == nil {
+		return
+	}
+	if b.snap != nil && s.Version == b.snap.Version && len(s.Rows) == len(b.snap.Rows) {
+		b.snap = s
+		return
+	}
+	b.snap = s
+	b.clusters = countClusters(s)
+	b.dirty = true
+	b.refresh()
+}
+
+func (b *board) setQuery(text string, q model.Query) {
+	b.queryText, b.query, b.dirty = text, q, true
+	b.refresh()
+}
+
+func (b *board) cycleSort() {
+	i := 0
+	for j, k := range sortOrder {
+		if k == b.sort {
+			i = j
+		}
+	}
+	b.sort = sortOrder[(i+1)%len(sortOrder)]
+	b.dirty = true
+	b.refresh()
+}
+
+func (b *board) cycleEnv() {
+	i := 0
+	for j, e := range envOrder {
+		if e == b.env {
+			i = j
+		}
+	}
+	b.env = envOrder[(i+1)%len(envOrder)]
+	b.dirty = true
+	b.refresh()
+}
+
+func (b *board) toggleDrifted() {
+	b.onlyDrifted = !b.onlyDrifted
+	b.dirty = true
+	b.refresh()
+}
+
+// refresh recomputes the visible row set and puts the cursor back on the
+// selected app.
+func (b *board) refresh() {
+	if !b.dirty || b.snap == nil {
+		return
+	}
+	b.dirty = false
+	rows := model.Select(b.snap.Rows, b.query, b.sort)
+	if b.env != "" || b.onlyDrifted {
+		kept := make([]*model.AppView, 0, len(rows))
+		for _, r := range rows {
+			if b.env != "" && r.Env != b.env {
+				continue
+			}
+			if b.onlyDrifted && r.Drift.Severity == drift.SeverityOK {
+				continue
+			}
+			kept = append(kept, r)
+		}
+		rows = kept
+	}
+	b.rows = rows
+	b.want = contentWidths(rows)
+	if b.hasSel {
+		for i, r := range rows {
+			if r.Cluster == b.sel.Cluster && r.App == b.sel.Name && r.Namespace == b.sel.Namespace {
+				b.cursor = i
+				b.ensureVisible()
+				return
+			}
+		}
+	}
+	b.moveTo(b.cursor)
+}
+
+// moveTo puts the cursor on row i (clamped) and selects that row's app.
+func (b *board) moveTo(i int) {
+	if len(b.rows) == 0 {
+		b.cursor, b.offset = 0, 0
+		return
+	}
+	b.cursor = max(0, min(i, len(b.rows)-1))
+	b.sel, b.hasSel = b.rows[b.cursor].Key(), true
+	b.ensureVisible()
+}
+
+func (b *board) move(delta int) { b.moveTo(b.cursor + delta) }
+
+func (b *board) setHeight(h int) {
+	b.height = max(1, h)
+	b.ensureVisible()
+}
+
+func (b *board) ensureVisible() {
+	if b.cursor < b.offset {
+		b.offset = b.cursor
+	}
+	if b.cursor >= b.offset+b.height {
+		b.offset = b.cursor - b.height + 1
+	}
+	b.offset = max(0, min(b.offset, len(b.rows)-b.height))
+}
+
+// selected is the row under the cursor, or nil.
+func (b *board) selected() *model.AppView {
+	if b.cursor < 0 || b.cursor >= len(b.rows) {
+		return nil
+	}
+	return b.rows[b.cursor]
+}
+
+// jumpProblem moves to the next (dir 1) or previous (dir -1) red or yellow
+// row, wrapping around. It reports whether one was found.
+func (b *board) jumpProblem(dir int) bool {
+	n := len(b.rows)
+	for step := 1; step <= n; step++ {
+		i := ((b.cursor+dir*step)%n + n) % n
+		if s := b.rows[i].Drift.Severity; s == drift.SeverityRed || s == drift.SeverityYellow {
+			b.moveTo(i)
+			return true
+		}
+	}
+	return false
+}
+
+// find returns the snapshot's current row for k (nil if gone). Rows in a
+// snapshot are sorted by key, but a linear scan is cheap and assumes less.
+func (b *board) find(k model.Key) *model.AppView {
+	if b.snap == nil {
+		return nil
+	}
+	for _, r := range b.snap.Rows {
+		if r.App == k.Name && r.Namespace == k.Namespace && r.Cluster == k.Cluster {
+			return r
+		}
+	}
+	return nil
+}
+
+// countClusters is how many clusters a snapshot spans (for the cluster column).
+func countClusters(s *model.Snapshot) int {
+	if len(s.Clusters) > 0 {
+		return len(s.Clusters)
+	}
+	seen := map[string]bool{}
+	for _, r := range s.Rows {
+		seen[r.Cluster] = true
+		if len(seen) > 1 {
+			break
+		}
+	}
+	return len(seen)
+}

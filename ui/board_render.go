@@ -1,0 +1,274 @@
+package ui
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/hanzoai/driftboard/drift"
+	"github.com/hanzoai/driftboard/model"
+)
+
+// flagShort is the two-letter form of each drift kind (legend in help).
+var flagShort = map[drift.DriftKind]string{
+	drift.DriftFloatingDeclared: "FD",
+	drift.DriftFloatingRunning:  "FR",
+	drift.DriftStale:            "ST",
+	drift.DriftUnrolled:         "UR",
+	drift.DriftNoRelease:        "NR",
+	drift.DriftZeroAssets:       "ZA",
+}
+
+// rowDecor is per-frame extra state the table shows on rows.
+type rowDecor struct {
+	inFlight map[model.Key]*inflight
+	spinner  string
+}
+
+// renderTable writes the column header and the visible window of rows:
+// only height rows are rendered whatever the fleet size.
+func (b *board) renderTable(sb *strings.Builder, st *styles, width, height int, d rowDecor) {
+	cols := layoutColumns(width, b.clusters > 1, &b.want)
+	used := gutterWidth + len(cols) - 1
+	for _, c := range cols {
+		used += c.width
+	}
+	var hb strings.Builder
+	writeSpaces(&hb, gutterWidth)
+	for i, c := range cols {
+		if i > 0 {
+			hb.WriteByte(' ')
+		}
+		title := c.title
+		if c.id == colTags && c.width >= textWidth("DECLARED→RUNNING") {
+			title = "DECLARED→RUNNING"
+		}
+		writeCell(&hb, title, c.width)
+	}
+	writeSpaces(&hb, width-used)
+	sb.WriteString(st.colHeader.Render(hb.String()))
+	sb.WriteByte('\n')
+
+	body := height - 1
+	if len(b.rows) == 0 {
+		msg := "no apps yet"
+		if b.snap != nil && len(b.snap.Rows) > 0 {
+			msg = "no apps match the filter (esc clears it)"
+		}
+		writeCell(sb, "  "+msg, width)
+		for i := 1; i < body; i++ {
+			sb.WriteByte('\n')
+			writeSpaces(sb, width)
+		}
+		return
+	}
+	end := min(len(b.rows), b.offset+body)
+	var line strings.Builder
+	for i := b.offset; i < b.offset+body; i++ {
+		if i > b.offset {
+			sb.WriteByte('\n')
+		}
+		if i >= end {
+			writeSpaces(sb, width)
+			continue
+		}
+		r := b.rows[i]
+		selected := i == b.cursor
+		fl := d.inFlight[r.Key()]
+		plainRow := selected || r.Stale // whole-line style; no inner colours
+		line.Reset()
+		switch {
+		case selected:
+			line.WriteString(st.selected.pre)
+			line.WriteString("› ")
+		case fl != nil:
+			line.WriteString(d.spinner)
+			line.WriteByte(' ')
+		default:
+			if r.Stale {
+				line.WriteString(st.faint.pre)
+			}
+			line.WriteString("  ")
+		}
+		for ci, c := range cols {
+			if ci > 0 {
+				line.WriteByte(' ')
+			}
+			writeColumn(&line, st, c, r, fl, !plainRow)
+		}
+		writeSpaces(&line, width-used)
+		if selected {
+			line.WriteString(st.selected.post)
+		} else if r.Stale {
+			line.WriteString(st.faint.post)
+		}
+		sb.WriteString(line.String())
+	}
+}
+
+func writeColumn(b *strings.Builder, st *styles, c placed, r *model.AppView, fl *inflight, coloured bool) {
+	w := c.width
+	switch c.id {
+	case colSeverity:
+		st.writeSeverity(b, sevIndex(r.Drift.Severity), w, coloured)
+	case colApp:
+		writeCell(b, r.App, w)
+	case colEnv:
+		writeCell(b, orDash(r.Env), w)
+	case colNamespace:
+		writeCell(b, r.Namespace, w)
+	case colCluster:
+		writeCell(b, r.Cluster, w)
+	case colTags:
+		writeCell(b, tagsCell(r), w)
+	case colLatest:
+		writeCell(b, orDash(r.LatestTag), w)
+	case colHealth:
+		if r.Stale {
+			writeCell(b, "stale", w)
+			return
+		}
+		h := string(r.Health)
+		if h == "" {
+			h = "?"
+		}
+		if coloured {
+			hw := st.health[r.Health]
+			b.WriteString(hw.pre)
+			writeCell(b, h, w)
+			b.WriteString(hw.post)
+			return
+		}
+		writeCell(b, h, w)
+	case colPhase:
+		writeCell(b, orDash(r.Phase), w)
+	case colRollout:
+		if coloured && (r.Workload.Rollout == model.RolloutStuck || r.Workload.Rollout == model.RolloutPaused) {
+			hw := st.health[model.HealthYellow]
+			if r.Workload.Rollout == model.RolloutStuck {
+				hw = st.health[model.HealthRed]
+			}
+			b.WriteString(hw.pre)
+			writeCell(b, rolloutCell(r, fl), w)
+			b.WriteString(hw.post)
+			return
+		}
+		writeCell(b, rolloutCell(r, fl), w)
+	case colFlags:
+		writeFlags(b, r, w)
+	}
+}
+
+func tagsCell(r *model.AppView) string {
+	d, run := r.DeclaredTag, r.RunningTag
+	switch {
+	case d == run && d != "":
+		return d
+	case d == "" && run == "":
+		return "-"
+	}
+	return orDash(d) + "→" + orDash(run)
+}
+
+// rolloutCell is "3/3" at rest, "2/3 ↻ v1.4.0" while rolling, and says so
+// when stuck, paused, or a restart of ours has not started rolling yet.
+func rolloutCell(r *model.AppView, fl *inflight) string {
+	w := r.Workload
+	if !w.Found {
+		if fl != nil {
+			return "restarting…"
+		}
+		return "no workload"
+	}
+	ready := strconv.Itoa(int(w.Ready)) + "/" + strconv.Itoa(int(w.Desired))
+	switch w.Rollout {
+	case model.RolloutProgressing:
+		// new pods that are also ready: "3/3 ↻" only once the rollout is through
+		upd := strconv.Itoa(int(min(w.Updated, w.Ready))) + "/" + strconv.Itoa(int(w.Desired))
+		if w.TargetTag != "" {
+			return upd + " ↻ " + w.TargetTag
+		}
+		return upd + " ↻"
+	case model.RolloutStuck:
+		return "stuck " + ready
+	case model.RolloutPaused:
+		return "paused " + ready
+	}
+	if fl != nil && !fl.sawProgress {
+		return "restarting…"
+	}
+	return ready
+}
+
+func writeFlags(b *strings.Builder, r *model.AppView, w int) {
+	if len(r.Drift.Flags) == 0 {
+		writeCell(b, "-", w)
+		return
+	}
+	n := 0
+	for i, f := range r.Drift.Flags {
+		s, ok := flagShort[f.Kind]
+		if !ok {
+			s = string(f.Kind)
+		}
+		need := len(s)
+		if i > 0 {
+			need++
+		}
+		if n+need > w {
+			break
+		}
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(s)
+		n += need
+	}
+	writeSpaces(b, w-n)
+}
+
+// contentWidths measures what each column's content wants over rows, with
+// length arithmetic rather than building the cells (it runs over every
+// filtered row when the row set changes).
+func contentWidths(rows []*model.AppView) [numCols]int {
+	var w [numCols]int
+	w[colSeverity] = 8
+	w[colEnv] = 4
+	w[colHealth] = 6
+	// Past 1,000 rows a sample is enough: outliers are truncated with "…".
+	step := max(1, len(rows)/1000)
+	for i := 0; i < len(rows); i += step {
+		r := rows[i]
+		w[colApp] = max(w[colApp], textWidth(r.App))
+		w[colNamespace] = max(w[colNamespace], textWidth(r.Namespace))
+		w[colCluster] = max(w[colCluster], textWidth(r.Cluster))
+		w[colLatest] = max(w[colLatest], textWidth(r.LatestTag))
+		w[colPhase] = max(w[colPhase], textWidth(r.Phase))
+		tags := textWidth(r.DeclaredTag)
+		if r.DeclaredTag != r.RunningTag {
+			tags += 1 + max(1, textWidth(r.RunningTag))
+		}
+		w[colTags] = max(w[colTags], tags)
+		ro := 3 + digits(r.Workload.Ready) + digits(r.Workload.Desired)
+		switch {
+		case !r.Workload.Found:
+			ro = len("no workload")
+		case r.Workload.Rollout != model.RolloutComplete:
+			ro = textWidth(rolloutCell(r, nil))
+		}
+		w[colRollout] = max(w[colRollout], ro)
+		w[colFlags] = max(w[colFlags], 3*len(r.Drift.Flags)-1)
+	}
+	return w
+}
+
+func digits(n int32) int {
+	d := 1
+	for n >= 10 || n <= -10 {
+		n /= 10
+		d++
+	}
+	if n < 0 {
+		d++
+	}
+	return d
+}

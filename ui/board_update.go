@@ -1,0 +1,53 @@
+package ui
+
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
+
+// Update handles what only concerns the table: moving the selection (keys,
+// wheel, click), the sort and the quick filters. Actions stay with the root.
+func (b board) Update(msg tea.Msg) (board, tea.Cmd) {
+	k := b.keys
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		switch {
+		case key.Matches(msg, k.Up):
+			b.move(-1)
+		case key.Matches(msg, k.Down):
+			b.move(1)
+		case key.Matches(msg, k.PageUp):
+			b.move(-b.height)
+		case key.Matches(msg, k.PageDown):
+			b.move(b.height)
+		case key.Matches(msg, k.Home):
+			b.moveTo(0)
+		case key.Matches(msg, k.End):
+			b.moveTo(len(b.rows) - 1)
+		case key.Matches(msg, k.Sort):
+			b.cycleSort()
+		case key.Matches(msg, k.OnlyDrifted):
+			b.toggleDrifted()
+		case key.Matches(msg, k.Env):
+			b.cycleEnv()
+		}
+	case tea.MouseWheelMsg:
+		switch msg.Mouse().Button {
+		case tea.MouseWheelUp:
+			b.move(-3)
+		case tea.MouseWheelDown:
+			b.move(3)
+		}
+	case tea.MouseClickMsg:
+		if row := msg.Mouse().Y - b.top; row >= 0 && row < b.height {
+			b.moveTo(b.offset + row)
+		}
+	}
+	return b, nil
+}
+
+// handles reports whether Update acts on this key.
+func (b *board) handles(msg tea.KeyPressMsg) bool {
+	k := b.keys
+	return key.Matches(msg, k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End, k.Sort, k.OnlyDrifted, k.Env)
+}

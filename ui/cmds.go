@@ -1,0 +1,114 @@
+package ui
+
+import (
+	"context"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/hanzoai/driftboard/model"
+)
+
+// coalesceDelay spaces snapshots at least this far apart: bursts of watch
+// events become at most ~30 frames per second.
+const coalesceDelay = 33 * time.Millisecond
+
+type (
+	// snapshotMsg carries a fresh snapshot taken off the event loop.
+	snapshotMsg struct{ snap *model.Snapshot }
+	// checkedMsg is CheckRestart's answer for the dialog.
+	checkedMsg struct {
+		key model.Key
+		dec model.Decision
+	}
+	// restartedMsg is Restart's result.
+	restartedMsg struct {
+		key model.Key
+		err error
+	}
+	identityMsg     struct{ state IdentityState }
+	expiryMsg       struct{}
+	loginPromptMsg  struct{ prompt LoginPrompt }
+	loginDoneMsg    struct{ err error }
+	loginChanClosed struct{}
+)
+
+// takeSnapshot reads the source once, right away (first frame).
+func takeSnapshot(src Source) tea.Cmd {
+	return func() tea.Msg { return snapshotMsg{src.Snapshot()} }
+}
+
+// waitForChange blocks until the source signals, waits coalesceDelay so
+// further signals collapse into the capacity-1 channel, then snapshots.
+// It returns nil (no message) when ctx ends.
+func waitForChange(ctx context.Context, src Source) tea.Cmd {
+	return func() tea.Msg {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-src.Changed():
+		}
+		t := time.NewTimer(coalesceDelay)
+		defer t.Stop()
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C:
+		}
+		return snapshotMsg{src.Snapshot()}
+	}
+}
+
+func checkRestart(ctx context.Context, r Restarter, k model.Key) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+		defer cancel()
+		return checkedMsg{key: k, dec: r.CheckRestart(ctx, k)}
+	}
+}
+
+func doRestart(ctx context.Context, r Restarter, k model.Key) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		defer cancel()
+		return restartedMsg{key: k, err: r.Restart(ctx, k)}
+	}
+}
+
+func readIdentity(id Identity) tea.Cmd {
+	return func() tea.Msg { return identityMsg{id.Current()} }
+}
+
+// expiryTimer fires once when the token expires, so the board says so even
+// when nothing else happens. It is a single timer, not a periodic redraw.
+func expiryTimer(at, now time.Time) tea.Cmd {
+	d := at.Sub(now)
+	if at.IsZero() || d <= 0 || d > 48*time.Hour {
+		return nil
+	}
+	return tea.Tick(d+time.Second, func(time.Time) tea.Msg { return expiryMsg{} })
+}
+
+// runLogin runs the identity's login; prompts arrive on ch, closed at the end.
+func runLogin(ctx context.Context, id Identity, ch chan LoginPrompt) tea.Cmd {
+	return func() tea.Msg {
+		defer close(ch)
+		err := id.Login(ctx, func(p LoginPrompt) {
+			select {
+			case ch <- p:
+			case <-ctx.Done():
+			}
+		})
+		return loginDoneMsg{err: err}
+	}
+}
+
+func waitLoginPrompt(ch chan LoginPrompt) tea.Cmd {
+	return func() tea.Msg {
+		p, ok := <-ch
+		if !ok {
+			return loginChanClosed{}
+		}
+		return loginPromptMsg{p}
+	}
+}

@@ -1,0 +1,113 @@
+package ui
+
+import "sort"
+
+// colID names a board column; the constants are in display order.
+type colID int
+
+const (
+	colSeverity colID = iota
+	colApp
+	colEnv
+	colNamespace
+	colCluster
+	colTags
+	colLatest
+	colHealth
+	colPhase
+	colRollout
+	colFlags
+)
+
+// column is a column's title and how it shrinks: columns with a higher prio
+// number are dropped first on narrow terminals.
+type column struct {
+	id       colID
+	title    string
+	min, max int
+	prio     int
+}
+
+var columns = []column{
+	{colSeverity, "DRIFT", 8, 8, 0},
+	{colApp, "APP", 10, 32, 0},
+	{colEnv, "ENV", 4, 4, 1},
+	{colNamespace, "NAMESPACE", 10, 20, 4},
+	{colCluster, "CLUSTER", 8, 16, 4},
+	{colTags, "DECLARED→RUN", 12, 27, 1},
+	{colLatest, "LATEST", 8, 12, 3},
+	{colHealth, "HEALTH", 6, 6, 2},
+	{colPhase, "PHASE", 8, 9, 5},
+	{colRollout, "ROLLOUT", 5, 16, 3},
+	{colFlags, "FLAGS", 8, 17, 2},
+}
+
+// gutterWidth is the selection marker column ("› ").
+const gutterWidth = 2
+
+// placed is a column with the width it got.
+type placed struct {
+	column
+	width int
+}
+
+// numCols is the number of column ids.
+const numCols = int(colFlags) + 1
+
+// layoutColumns picks the columns that fit width (most important first), then
+// widens each towards the width its content wants (want, by column id) in
+// priority order; what is left goes to the app column. The cluster column
+// only appears when the board spans more than one cluster.
+func layoutColumns(width int, multiCluster bool, want *[numCols]int) []placed {
+	avail := width - gutterWidth
+	cand := make([]column, 0, len(columns))
+	for _, c := range columns {
+		if c.id == colCluster && !multiCluster {
+			continue
+		}
+		cand = append(cand, c)
+	}
+	byPrio := append([]column(nil), cand...)
+	sort.SliceStable(byPrio, func(i, j int) bool { return byPrio[i].prio < byPrio[j].prio })
+
+	var chosen [numCols]int // 0 = not shown
+	used := 0
+	for _, c := range byPrio {
+		need := c.min
+		if used > 0 {
+			need++ // separator
+		}
+		if used+need > avail {
+			continue
+		}
+		chosen[c.id] = c.min
+		used += need
+	}
+	extra := avail - used
+	grow := func(c column, to int) {
+		if chosen[c.id] == 0 || extra <= 0 {
+			return
+		}
+		g := max(0, min(min(to, c.max)-chosen[c.id], extra))
+		chosen[c.id] += g
+		extra -= g
+	}
+	for _, c := range byPrio {
+		grow(c, max(want[c.id], textWidth(c.title)))
+	}
+	for _, c := range byPrio {
+		if c.id == colApp {
+			grow(c, c.max)
+		}
+	}
+	for _, c := range byPrio {
+		grow(c, c.max)
+	}
+	out := make([]placed, 0, len(cand))
+	for _, c := range cand {
+		if w := chosen[c.id]; w > 0 {
+			out = append(out, placed{column: c, width: w})
+		}
+	}
+	return out
+}

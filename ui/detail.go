@@ -1,0 +1,270 @@
+package ui
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/hanzoai/driftboard/model"
+)
+
+// detailView shows one app in full. It re-reads the app from each new
+// snapshot, so a rollout is followed live while it is open.
+type detailView struct {
+	key      model.Key
+	offset   int
+	height   int
+	lines    int             // lines in the last render, to bound scrolling
+	decision *model.Decision // what this user may do here (from CheckRestart)
+	keys     keyMap
+}
+
+// Update scrolls; the root handles the actions offered in the detail.
+func (d detailView) Update(msg tea.Msg) (detailView, tea.Cmd) {
+	k := d.keys
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		switch {
+		case key.Matches(msg, k.Up):
+			d.scroll(-1)
+		case key.Matches(msg, k.Down):
+			d.scroll(1)
+		case key.Matches(msg, k.PageUp):
+			d.scroll(-d.height)
+		case key.Matches(msg, k.PageDown):
+			d.scroll(d.height)
+		case key.Matches(msg, k.Home):
+			d.offset = 0
+		case key.Matches(msg, k.End):
+			d.scroll(d.lines)
+		}
+	case tea.MouseWheelMsg:
+		switch msg.Mouse().Button {
+		case tea.MouseWheelUp:
+			d.scroll(-3)
+		case tea.MouseWheelDown:
+			d.scroll(3)
+		}
+	}
+	return d, nil
+}
+
+func (d *detailView) scroll(delta int) {
+	d.offset = max(0, min(d.offset+delta, d.lines-d.height))
+}
+
+func (m *Model) openDetail() tea.Cmd {
+	r := m.board.selected()
+	if r == nil {
+		return nil
+	}
+	m.detail = detailView{key: r.Key(), keys: m.keys}
+	m.screen = screenDetail
+	if m.refusal(r) == "" {
+		return checkRestart(m.ctx, m.restarter, r.Key())
+	}
+	return nil
+}
+
+func (m *Model) detailKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.Quit):
+		return m.quit()
+	case key.Matches(msg, k.Back), msg.String() == "backspace":
+		m.screen = screenBoard
+	case key.Matches(msg, k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End):
+		m.detail, _ = m.detail.Update(msg)
+	case key.Matches(msg, k.Restart):
+		return m.openRestart(m.board.find(m.detail.key))
+	case key.Matches(msg, k.Login):
+		return m.startLogin()
+	case key.Matches(msg, k.Help):
+		m.screen = screenHelp
+	}
+	return nil
+}
+
+// detailLines renders every fact of the app, one logical line per entry.
+func (m *Model) detailLines(r *model.AppView, width int) []string {
+	st := &m.st
+	now := m.now()
+	var out []string
+	add := func(s ...string) { out = append(out, s...) }
+	section := func(t string) { add("", st.bold.Render(t)) }
+	kv := func(k, v string) { add(wrapText(st.dim.Render(fmt.Sprintf("%-16s", k))+v, width)...) }
+
+	sev := sevIndex(r.Drift.Severity)
+	add(st.sev[sev].pre + sevLabel[sev] + st.sev[sev].post + "  " + st.title.Render(r.App) +
+		st.dim.Render(fmt.Sprintf("  %s · %s/%s · cluster %s", r.Kind, r.Namespace, r.App, orDash(r.Cluster))))
+	if r.Stale {
+		add(st.warnText.Render("▲ stale: this cluster's watch is down; the facts below may be out of date"))
+	}
+	kv("id", r.ID)
+	kv("env / tenant", orDash(r.Env)+" / "+orDash(r.Tenant))
+	kv("org / role", orDash(r.Org)+" / "+orDash(r.Role))
+	kv("image", orDash(r.Registry))
+	if !r.DriftSince.IsZero() {
+		kv("drifting", "since "+clock(r.DriftSince, now)+" ("+shortDuration(now.Sub(r.DriftSince))+")")
+	}
+
+	section("Tags")
+	add(m.tagTable(r, width)...)
+	kv("release", releaseWords(r.Release))
+	if r.Release.URL != "" {
+		kv("release URL", r.Release.URL)
+	}
+
+	section("Drift")
+	if len(r.Drift.Flags) == 0 {
+		add(st.okText.Render("✓ no drift"))
+	}
+	for _, f := range r.Drift.Flags {
+		i := sevIndex(f.Severity)
+		add(wrapText(st.sev[i].pre+sevGlyph[i]+" "+string(f.Kind)+st.sev[i].post+"  "+f.Message, width)...)
+	}
+
+	w := r.Workload
+	section("Workload")
+	if !w.Found {
+		kv("workload", "not found ("+orDash(string(w.Kind))+" "+orDash(w.Name)+")")
+	} else {
+		owned := "not owned by the App"
+		if w.OwnedByApp {
+			owned = "owned by the App"
+		}
+		kv("workload", fmt.Sprintf("%s %s (%s)", w.Kind, w.Name, owned))
+		kv("replicas", fmt.Sprintf("%d desired · %d ready · %d updated · %d available", w.Desired, w.Ready, w.Updated, w.Available))
+		kv("rollout", rolloutWords(r))
+		kv("health / phase", orDash(string(r.Health))+" / "+orDash(r.Phase))
+		if w.RestartedAt != "" {
+			kv("last restart", restartWords(w.RestartedAt, w.RestartedBy, now))
+		} else {
+			kv("last restart", "none recorded")
+		}
+		if len(w.Digests) > 0 {
+			kv("digests", strings.Join(w.Digests, " "))
+		}
+	}
+	if f := m.inflight[r.Key()]; f != nil {
+		kv("restarting", "requested by you at "+clock(f.started, now))
+	}
+
+	section("Conditions")
+	conds := append(append([]model.Condition(nil), r.Conditions...), w.Conditions...)
+	if len(conds) == 0 {
+		add(st.dim.Render("none"))
+	}
+	for _, c := range conds {
+		add(wrapText(fmt.Sprintf("%s=%s %s %s", c.Type, c.Status, c.Reason, c.Message), width)...)
+	}
+	section("Endpoints")
+	if len(r.Endpoints) == 0 {
+		add(st.dim.Render("none"))
+	}
+	add(r.Endpoints...)
+	if len(r.Problems) > 0 {
+		section("Problems")
+		for _, p := range r.Problems {
+			add(wrapText(st.errText.Render("✖ ")+p, width)...)
+		}
+	}
+	section("Labels")
+	add(labelLines(r.Labels, width)...)
+
+	section("What you may do")
+	add(wrapText(m.mayDo(r), width)...)
+	return out
+}
+
+func (m *Model) tagTable(r *model.AppView, width int) []string {
+	cells := [][2]string{
+		{"declared (App)", r.DeclaredTag}, {"workload spec", r.Workload.SpecTag},
+		{"running", r.RunningTag}, {"latest release", r.LatestTag},
+	}
+	colW := max(12, min(22, (width-2)/4))
+	var h, v strings.Builder
+	for _, c := range cells {
+		writeCell(&h, c[0], colW)
+		writeCell(&v, orDash(c[1]), colW)
+	}
+	return []string{m.st.dim.Render(h.String()), v.String()}
+}
+
+func releaseWords(rel model.Release) string {
+	switch rel.State {
+	case model.ReleaseOff:
+		return "checks off"
+	case model.ReleasePending, "":
+		return "not read yet"
+	case model.ReleaseNone:
+		return "none found for the declared tag"
+	case model.ReleaseRateLimited:
+		return "rate-limited by GitHub " + rel.Detail
+	case model.ReleaseError:
+		return "check failed: " + rel.Detail
+	}
+	return fmt.Sprintf("found (%d assets)", rel.Assets)
+}
+
+func rolloutWords(r *model.AppView) string {
+	w := r.Workload
+	s := string(w.Rollout)
+	if w.Rollout == model.RolloutProgressing {
+		s = "progressing " + rolloutCell(r, nil)
+	}
+	if w.Message != "" {
+		s += ": " + w.Message
+	}
+	return orDash(s)
+}
+
+func restartWords(at, by string, now time.Time) string {
+	s := at
+	if t, err := time.Parse(time.RFC3339, at); err == nil {
+		s = clock(t, now) + " (" + shortDuration(now.Sub(t)) + " ago)"
+	}
+	if by != "" {
+		s += " by " + by
+	}
+	return s
+}
+
+func labelLines(labels map[string]string, width int) []string {
+	if len(labels) == 0 {
+		return []string{"none"}
+	}
+	keys := make([]string, 0, len(labels))
+	for k := range labels {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := make([]string, 0, len(keys))
+	for _, k := range keys {
+		out = append(out, wrapText(k+"="+labels[k], width)...)
+	}
+	return out
+}
+
+// mayDo says in words whether this user may restart this app, and why not.
+func (m *Model) mayDo(r *model.AppView) string {
+	if why := m.refusal(r); why != "" {
+		return "restart: no — " + why
+	}
+	d := m.detail.decision
+	switch {
+	case d == nil:
+		return "restart: checking permission…"
+	case d.Allowed:
+		via := ""
+		if m.ident.Source != "" {
+			via = ", login from " + m.ident.Source
+		}
+		return "restart: yes, as " + m.user() + " (" + m.ident.Principal.RoleName() + via + ") — press r"
+	}
+	return "restart: no — " + d.Reason
+}

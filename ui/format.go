@@ -1,0 +1,129 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+const ellipsis = "…"
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// textWidth is the display width of plain (unstyled) text.
+func textWidth(s string) int {
+	if isASCII(s) {
+		return len(s)
+	}
+	return ansi.StringWidth(s)
+}
+
+// writeCell writes plain text s truncated (with …) or padded to exactly w
+// columns. ASCII text, the common case, takes a path without width tables.
+func writeCell(b *strings.Builder, s string, w int) {
+	if w <= 0 {
+		return
+	}
+	sw := textWidth(s)
+	if sw > w {
+		if isASCII(s) {
+			b.WriteString(s[:w-1])
+			b.WriteString(ellipsis)
+			return
+		}
+		s = ansi.Truncate(s, w, ellipsis)
+		sw = ansi.StringWidth(s)
+	}
+	b.WriteString(s)
+	writeSpaces(b, w-sw)
+}
+
+const spaces = "                                                                                "
+
+func writeSpaces(b *strings.Builder, n int) {
+	for n > 0 {
+		k := min(n, len(spaces))
+		b.WriteString(spaces[:k])
+		n -= k
+	}
+}
+
+// fitLine truncates a styled line to w columns and pads it to exactly w.
+func fitLine(s string, w int) string {
+	sw := ansi.StringWidth(s)
+	if sw > w {
+		return ansi.Truncate(s, w, ellipsis)
+	}
+	return s + strings.Repeat(" ", w-sw)
+}
+
+// shortDuration renders d as "45s", "12m", "3h", "2d".
+func shortDuration(d time.Duration) string {
+	if d < 0 {
+		d = -d
+	}
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d.Minutes()))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh", int(d.Hours()))
+	}
+	return fmt.Sprintf("%dd", int(d.Hours()/24))
+}
+
+// clock renders t as a wall-clock time, with the date when not today.
+func clock(t, now time.Time) string {
+	if t.IsZero() {
+		return "never"
+	}
+	t = t.In(now.Location())
+	y1, m1, d1 := t.Date()
+	y2, m2, d2 := now.Date()
+	if y1 == y2 && m1 == m2 && d1 == d2 {
+		return t.Format("15:04:05")
+	}
+	return t.Format("Jan 2 15:04")
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// overlay draws box centred over base (both multi-line, base exactly w×h).
+func overlay(base []string, box string, w int) []string {
+	lines := strings.Split(box, "\n")
+	bw := 0
+	for _, l := range lines {
+		bw = max(bw, ansi.StringWidth(l))
+	}
+	bw = min(bw, w)
+	x := max(0, (w-bw)/2)
+	y := max(0, (len(base)-len(lines))/2)
+	out := append([]string(nil), base...)
+	for i, l := range lines {
+		if y+i >= len(out) {
+			break
+		}
+		row := out[y+i]
+		left := ansi.Truncate(row, x, "")
+		left += strings.Repeat(" ", max(0, x-ansi.StringWidth(left)))
+		l = fitLine(l, bw)
+		right := ansi.TruncateLeft(row, x+bw, "")
+		out[y+i] = left + "\x1b[m" + l + "\x1b[m" + right
+	}
+	return out
+}

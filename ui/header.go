@@ -1,0 +1,176 @@
+package ui
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/hanzoai/driftboard/drift"
+	"github.com/hanzoai/driftboard/model"
+)
+
+// titleLine: name, read-only badge, who you are and the token's time left,
+// then each cluster's connection state.
+func (m *Model) titleLine(width int) string {
+	st := &m.st
+	parts := []string{st.title.Render("driftboard")}
+	if m.opts.ReadOnly {
+		parts = append(parts, st.badge.Render(" READ-ONLY "))
+	}
+	if m.spinning && m.busy() {
+		parts = append(parts, m.spin.View())
+	}
+	sep := st.dim.Render(" │ ")
+	cl := m.clusterWords()
+	for _, compact := range []bool{false, true} {
+		line := strings.Join(append(parts, m.identityWords(compact)), sep)
+		if cl != "" {
+			line += sep + cl
+		}
+		if compact || ansi.StringWidth(line) <= width {
+			return fitLine(line, width)
+		}
+	}
+	return ""
+}
+
+// identityWords is who you are; compact drops the role for narrow terminals.
+func (m *Model) identityWords(compact bool) string {
+	st := &m.st
+	now := m.now()
+	id := m.ident
+	switch {
+	case m.identity == nil:
+		return st.warnText.Render("not logged in — read only")
+	case !m.identKnown:
+		return st.dim.Render("checking login…")
+	case id.LoggedIn(now):
+		p := id.Principal
+		s := st.bold.Render(p.User)
+		if !compact {
+			s += st.dim.Render(" (" + p.RoleName() + ")")
+		}
+		if !id.Expiry.IsZero() {
+			left := id.Expiry.Sub(now)
+			w := "token " + shortDuration(left) + " left"
+			if compact {
+				w = shortDuration(left) + " left"
+			}
+			if left < 5*time.Minute {
+				s += " " + st.warnText.Render(w)
+			} else {
+				s += " " + st.dim.Render(w)
+			}
+		}
+		return s
+	case id.Principal != nil && id.Err == nil:
+		return st.errText.Render("session expired") + st.dim.Render(" — L to log in")
+	case id.Err != nil:
+		return st.errText.Render(oneLine(id.Err.Error())) + st.dim.Render(" — L to log in")
+	}
+	return st.warnText.Render("not logged in — read only") + st.dim.Render(" (L to log in)")
+}
+
+// clusterWords is each cluster's state: live, syncing, reconnecting since, failed: why.
+func (m *Model) clusterWords() string {
+	st := &m.st
+	s := m.board.snap
+	if s == nil || len(s.Clusters) == 0 {
+		if len(m.opts.Contexts) > 0 {
+			return st.dim.Render(strings.Join(m.opts.Contexts, " ") + " connecting")
+		}
+		return ""
+	}
+	now := m.now()
+	out := make([]string, 0, len(s.Clusters))
+	for _, c := range s.Clusters {
+		switch c.Phase {
+		case model.ConnLive:
+			out = append(out, c.Name+" "+st.okText.Render("live"))
+		case model.ConnSyncing:
+			out = append(out, c.Name+" "+st.warnText.Render("syncing"))
+		case model.ConnReconnecting:
+			w := "reconnecting since " + clock(c.Since, now) + " (" + shortDuration(now.Sub(c.Since)) + ")"
+			out = append(out, c.Name+" "+st.warnText.Render(w))
+		case model.ConnFailed:
+			out = append(out, c.Name+" "+st.errText.Render("failed: "+oneLine(orDash(c.Reason))))
+		default:
+			out = append(out, c.Name+" "+string(c.Phase))
+		}
+	}
+	return strings.Join(out, " · ")
+}
+
+// summaryLine: counts by severity, how many rows are shown, sort, filters,
+// and how fresh the data is.
+func (m *Model) summaryLine(width int) string {
+	st := &m.st
+	b := &m.board
+	var parts []string
+	if s := b.snap; s != nil {
+		counts := make([]string, 0, 3)
+		for _, sev := range []drift.DriftSeverity{drift.SeverityRed, drift.SeverityYellow, drift.SeverityOK} {
+			i := sevIndex(sev)
+			counts = append(counts, st.sev[i].pre+sevGlyph[i]+" "+strconv.Itoa(s.Summary.ByDrift[sev])+" "+sevWord[i]+st.sev[i].post)
+		}
+		parts = append(parts, strings.Join(counts, "  "))
+		shown := strconv.Itoa(len(b.rows)) + "/" + strconv.Itoa(s.Summary.Total) + " shown"
+		if len(b.rows) > b.height { // where am I, when the rows do not fit
+			shown = "row " + strconv.Itoa(b.cursor+1) + " · " + shown
+		}
+		parts = append(parts, shown)
+	} else {
+		parts = append(parts, "loading…")
+	}
+	parts = append(parts, "sort: "+b.sort.String())
+	var f []string
+	if q := m.filter.text(); q != "" {
+		f = append(f, "/"+q)
+	}
+	if b.env != "" {
+		f = append(f, "env="+b.env)
+	}
+	if b.onlyDrifted {
+		f = append(f, "only drifted")
+	}
+	if len(f) > 0 {
+		parts = append(parts, st.accent.Render("filter: "+strings.Join(f, " ")))
+	}
+	if s := b.snap; s != nil && !s.TakenAt.IsZero() {
+		parts = append(parts, st.dim.Render("updated "+clock(s.TakenAt, m.now())))
+	}
+	return fitLine(strings.Join(parts, st.dim.Render(" │ ")), width)
+}
+
+// statusBar is the query line while typing, else the last message, else a
+// notice about stale clusters.
+func (m *Model) statusBar(width int) string {
+	st := &m.st
+	if m.filter.active || m.filter.err != nil {
+		return m.filter.Render(st, width)
+	}
+	if m.status.text != "" {
+		if m.status.bad {
+			return fitLine(st.errText.Render("✖ ")+m.status.text, width)
+		}
+		return fitLine(m.status.text, width)
+	}
+	if s := m.board.snap; s != nil {
+		for _, c := range s.Clusters {
+			switch c.Phase {
+			case model.ConnReconnecting:
+				now := m.now()
+				return fitLine(st.warnText.Render("▲ "+c.Name+" reconnecting since "+clock(c.Since, now)+
+					" ("+shortDuration(now.Sub(c.Since))+"): its rows are stale (dimmed)"), width)
+			case model.ConnFailed:
+				return fitLine(st.warnText.Render("▲ "+c.Name+" failed: "+oneLine(orDash(c.Reason))+" — its rows are stale (dimmed)"), width)
+			}
+			if len(c.Notices) > 0 {
+				return fitLine(st.dim.Render(c.Name+": "+strings.Join(c.Notices, "; ")), width)
+			}
+		}
+	}
+	return strings.Repeat(" ", width)
+}

@@ -1,0 +1,79 @@
+package ui
+
+import "charm.land/bubbles/v2/key"
+
+// keyMap holds every binding of the board; help is generated from it.
+type keyMap struct {
+	Up, Down, PageUp, PageDown, Home, End key.Binding
+	Filter, Back, Sort, NextProblem       key.Binding
+	PrevProblem, OnlyDrifted, Env, Saved  key.Binding
+	Detail, Actions, Restart, Login, Help key.Binding
+	Quit                                  key.Binding
+}
+
+func newKeyMap() keyMap {
+	return keyMap{
+		Up:          key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
+		Down:        key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+		PageUp:      key.NewBinding(key.WithKeys("pgup", "ctrl+b", "ctrl+u"), key.WithHelp("pgup", "page up")),
+		PageDown:    key.NewBinding(key.WithKeys("pgdown", "ctrl+f", "ctrl+d", "space"), key.WithHelp("pgdn", "page down")),
+		Home:        key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g/home", "first")),
+		End:         key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G/end", "last")),
+		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
+		Back:        key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back/clear")),
+		Sort:        key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort")),
+		NextProblem: key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next problem")),
+		PrevProblem: key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "previous problem")),
+		OnlyDrifted: key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "drifted only")),
+		Env:         key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "env")),
+		Saved:       key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "saved filters")),
+		Detail:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "detail")),
+		Actions:     key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "actions")),
+		Restart:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "restart…")),
+		Login:       key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "log in")),
+		Help:        key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Quit:        key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+	}
+}
+
+// ShortHelp is the one-line help under the board.
+func (k keyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Filter, k.Sort, k.NextProblem, k.Detail, k.Restart, k.OnlyDrifted, k.Env, k.Saved, k.Login, k.Help, k.Quit}
+}
+
+// FullHelp is the "?" screen, grouped in columns, with longer words than
+// the one-line help.
+func (k keyMap) FullHelp() [][]key.Binding {
+	long := func(b key.Binding, desc string) key.Binding {
+		b.SetHelp(b.Help().Key, desc)
+		return b
+	}
+	k.NextProblem = long(k.NextProblem, "next red/yellow row")
+	k.PrevProblem = long(k.PrevProblem, "previous red/yellow row")
+	k.OnlyDrifted = long(k.OnlyDrifted, "only drifted rows (toggle)")
+	k.Env = long(k.Env, "env: all → main → test → dev")
+	k.Sort = long(k.Sort, "cycle sort order")
+	k.Detail = long(k.Detail, "open the app's detail")
+	if k.Restart.Help().Desc == "restart…" {
+		k.Restart = long(k.Restart, "rolling restart (asks first)")
+	}
+	k.Login = long(k.Login, "log in again (device code)")
+	k.Actions = long(k.Actions, "action menu for the app")
+	return [][]key.Binding{
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End},
+		{k.Filter, k.Back, k.Sort, k.NextProblem, k.PrevProblem, k.OnlyDrifted, k.Env, k.Saved},
+		{k.Detail, k.Actions, k.Restart, k.Login, k.Help, k.Quit},
+	}
+}
+
+// withState enables or disables bindings to match what the board can do now,
+// so help never offers a dead key.
+func (k keyMap) withState(readOnly, canLogin, hasSaved bool) keyMap {
+	k.Restart.SetEnabled(true)
+	if readOnly {
+		k.Restart.SetHelp("r", "restart: off (read-only)")
+	}
+	k.Login.SetEnabled(canLogin)
+	k.Saved.SetEnabled(hasSaved)
+	return k
+}

@@ -1,0 +1,64 @@
+package ui
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+func TestLoginFromInsideTheBoard(t *testing.T) {
+	id := orgAdmin()
+	id.state.Expiry = t0.Add(-time.Minute)
+	id.prompt = LoginPrompt{UserCode: "WDJB-MJHT", VerificationURI: "https://hanzo.id/device", ExpiresAt: t0.Add(15 * time.Minute), BrowserOpened: true}
+	m, src := newTestModel(t, allowed(), id, Options{}, 100, 30)
+	if v := plainView(m); !strings.Contains(v, "session expired") || !strings.Contains(v, "L to log in") {
+		t.Fatalf("expired session not reported:\n%s", v)
+	}
+	l := newLoop(t, m)
+	_, cmd := m.Update(keyMsg("L"))
+	if m.login == nil {
+		t.Fatal("L opens no login dialog")
+	}
+	l.spawn(cmd)
+	l.until(func(msg tea.Msg) bool { _, ok := msg.(loginPromptMsg); return ok })
+	v := dialogText(m)
+	for _, want := range []string{"WDJB-MJHT", "https://hanzo.id/device", "opened in your browser"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("login dialog lacks %q: %s", want, v)
+		}
+	}
+	// The board keeps running under the dialog.
+	src.upsert(app{ns: "hanzo", name: "zzz", declared: "v1.0.0", running: "v1.0.0", latest: "v1.0.0", ready: 2, updated: 2, assets: 1}.build())
+	m.Update(snapshotMsg{src.Snapshot()})
+	if len(m.board.rows) != len(fleet())+1 {
+		t.Fatalf("board did not update under the dialog: %d rows", len(m.board.rows))
+	}
+	// Approve: the identity is fresh again and re-read.
+	id.state.Expiry = t0.Add(time.Hour)
+	id.login <- nil
+	l.until(func(msg tea.Msg) bool { _, ok := msg.(identityMsg); return ok })
+	if m.login != nil {
+		t.Fatal("login dialog still open after success")
+	}
+	if v := plainView(m); !strings.Contains(v, "alice") || !strings.Contains(v, "token 1h left") {
+		t.Fatalf("fresh identity not shown:\n%s", v)
+	}
+}
+
+func TestLoginFailureShownAndClosable(t *testing.T) {
+	id := orgAdmin()
+	id.state.Principal = nil
+	m, _ := newTestModel(t, nil, id, Options{}, 100, 30)
+	m.Update(keyMsg("L"))
+	m.Update(loginDoneMsg{err: errors.New("device code expired")})
+	if m.login == nil || !strings.Contains(dialogText(m), "device code expired") {
+		t.Fatalf("login failure not shown: %s", dialogText(m))
+	}
+	m.Update(keyMsg("esc"))
+	if m.login != nil {
+		t.Fatal("esc does not close the login dialog")
+	}
+}

@@ -1,0 +1,79 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"charm.land/bubbles/v2/spinner"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/hanzoai/driftboard/model"
+)
+
+func TestSavedFilters(t *testing.T) {
+	saved := map[string]string{"prod red": "env:main sev:red", "devnet": "ns:hanzo-devnet"}
+	m, _ := newTestModel(t, nil, nil, Options{SavedFilters: saved}, 100, 30)
+	press(m, "f")
+	if m.picker == nil {
+		t.Fatal("f opens no list")
+	}
+	if v := plainView(m); !strings.Contains(v, "Saved filters") || !strings.Contains(v, "prod red") {
+		t.Fatalf("list not shown:\n%s", v)
+	}
+	press(m, "j", "enter") // sorted: devnet, prod red
+	if m.picker != nil || m.filter.text() != "env:main sev:red" {
+		t.Fatalf("after enter: list open=%v filter %q", m.picker != nil, m.filter.text())
+	}
+	if got := rowNames(m); len(got) != 1 || got[0] != "console" {
+		t.Fatalf("rows %v, want [console]", got)
+	}
+
+	none, _ := newTestModel(t, nil, nil, Options{}, 100, 30)
+	press(none, "f")
+	if none.picker != nil {
+		t.Fatal("f without saved filters opened a list")
+	}
+	if strings.Contains(plainView(none), "saved filters") {
+		t.Fatal("help offers saved filters when there are none")
+	}
+}
+
+func TestInitialQueryAndClick(t *testing.T) {
+	m, _ := newTestModel(t, nil, nil, Options{InitialQuery: "env:test"}, 100, 30)
+	if got := rowNames(m); len(got) != 2 {
+		t.Fatalf("initial query: rows %v", got)
+	}
+	m.Update(tea.MouseClickMsg{X: 10, Y: 4}) // second row (two title lines, header)
+	if m.board.cursor != 1 {
+		t.Fatalf("click: cursor %d, want 1", m.board.cursor)
+	}
+	bad, _ := newTestModel(t, nil, nil, Options{InitialQuery: "sev:purple"}, 100, 30)
+	if !bad.status.bad || len(bad.board.rows) != len(fleet()) {
+		t.Fatalf("bad initial query: status %+v rows %d", bad.status, len(bad.board.rows))
+	}
+}
+
+// The spinner ticks only while something is in progress and stops after.
+func TestSpinnerOnlyWhileBusy(t *testing.T) {
+	m, src := newTestModel(t, nil, nil, Options{}, 100, 30)
+	if m.busy() || m.spinning {
+		t.Fatal("idle board is busy")
+	}
+	src.SetClusters([]model.ClusterState{{Name: "prod", Phase: model.ConnSyncing, Since: t0}})
+	_, cmd := m.Update(snapshotMsg{src.Snapshot()})
+	if !m.spinning || cmd == nil {
+		t.Fatal("syncing cluster: no spinner")
+	}
+	if !strings.Contains(plainView(m), "prod syncing") {
+		t.Fatalf("syncing not shown:\n%s", plainView(m))
+	}
+	if _, next := m.Update(spinner.TickMsg{ID: m.spin.ID(), Time: time.Now()}); next == nil {
+		t.Fatal("busy spinner did not schedule its next tick")
+	}
+	src.SetClusters([]model.ClusterState{{Name: "prod", Phase: model.ConnLive, Since: t0}})
+	m.Update(snapshotMsg{src.Snapshot()})
+	if _, next := m.Update(spinner.TickMsg{ID: m.spin.ID(), Time: time.Now()}); next != nil || m.spinning {
+		t.Fatal("idle board keeps ticking")
+	}
+}

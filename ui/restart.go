@@ -1,0 +1,147 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/hanzoai/driftboard/model"
+)
+
+// refusal is why the board will not even ask about a restart, checked before
+// calling the cluster: read-only, no restarter, no identity, one in flight,
+// nothing to restart. "" means ask the Restarter.
+func (m *Model) refusal(r *model.AppView) string {
+	now := m.now()
+	switch {
+	case m.opts.ReadOnly:
+		return "read-only mode (--readonly): every action is disabled"
+	case m.restarter == nil:
+		return "restarts are not available in this session (no cluster access for actions)"
+	case m.identity == nil:
+		return "not logged in — read only"
+	case !m.ident.LoggedIn(now):
+		why := "not logged in"
+		if m.ident.Err != nil {
+			why = m.ident.Err.Error()
+		} else if m.ident.Principal != nil {
+			why = "session expired at " + clock(m.ident.Expiry, now)
+		}
+		return why + " — press L to log in"
+	}
+	if f := m.inflight[r.Key()]; f != nil {
+		return fmt.Sprintf("a restart of %s/%s is already in flight (since %s); wait for its rollout to finish",
+			r.Namespace, r.App, clock(f.started, now))
+	}
+	if r.Workload.Kind == model.KindNone {
+		role := r.Role
+		if role == "" {
+			role = "unknown"
+		}
+		return "no workload: role " + role + " makes no Deployment or StatefulSet to restart"
+	}
+	if !r.Workload.Found {
+		return fmt.Sprintf("no workload: %s %s/%s was not found", r.Workload.Kind, r.Namespace, orDash(r.Workload.Name))
+	}
+	if r.Workload.Paused {
+		return "the " + string(r.Workload.Kind) + " is paused; resume it before restarting"
+	}
+	return ""
+}
+
+// openRestart opens the dialog for row r: refused at once, or checking with
+// the Restarter (scope, RBAC) in a Cmd.
+func (m *Model) openRestart(r *model.AppView) tea.Cmd {
+	if r == nil {
+		m.status = statusLine{text: "no app selected"}
+		return nil
+	}
+	d := newConfirm(r, m.user(), &m.st)
+	m.confirm = d
+	if why := m.refusal(r); why != "" {
+		d.refuse(why)
+		return nil
+	}
+	d.phase = confirmChecking
+	return tea.Batch(checkRestart(m.ctx, m.restarter, d.key), m.startSpinner())
+}
+
+func (m *Model) onChecked(msg checkedMsg) tea.Cmd {
+	if m.screen == screenDetail && m.detail.key == msg.key {
+		dec := msg.dec
+		m.detail.decision = &dec
+	}
+	d := m.confirm
+	if d == nil || d.key != msg.key || d.phase != confirmChecking {
+		return nil
+	}
+	if !msg.dec.Allowed {
+		reason := msg.dec.Reason
+		if reason == "" {
+			reason = "refused (no reason given)"
+		}
+		d.refuse(reason)
+		return nil
+	}
+	return d.ask()
+}
+
+func (m *Model) confirmKey(msg tea.KeyPressMsg) tea.Cmd {
+	var cmd tea.Cmd
+	*m.confirm, cmd = m.confirm.Update(msg)
+	d := m.confirm
+	switch d.result {
+	case resultClose:
+		m.confirm = nil
+	case resultConfirm:
+		return m.fireRestart(d)
+	}
+	return cmd
+}
+
+// fireRestart sends the restart once; the in-flight entry guards against a
+// second one until the rollout ends.
+func (m *Model) fireRestart(d *confirmDialog) tea.Cmd {
+	if m.inflight[d.key] != nil || m.restarter == nil || m.opts.ReadOnly {
+		d.refuse("a restart is already in flight")
+		return nil
+	}
+	m.inflight[d.key] = &inflight{key: d.key, started: m.now(), prevRestart: d.row.Workload.RestartedAt}
+	d.phase = confirmSending
+	return tea.Batch(doRestart(m.ctx, m.restarter, d.key), m.startSpinner())
+}
+
+func (m *Model) onRestarted(msg restartedMsg) tea.Cmd {
+	name := msg.key.Namespace + "/" + msg.key.Name
+	d := m.confirm
+	if msg.err != nil {
+		delete(m.inflight, msg.key)
+		m.status = statusLine{text: "restart of " + name + " failed: " + oneLine(msg.err.Error()), bad: true}
+		if d != nil && d.key == msg.key {
+			d.phase, d.reason = confirmFailed, oneLine(msg.err.Error())
+		}
+		return nil
+	}
+	if f := m.inflight[msg.key]; f != nil {
+		f.requested = true
+		if out := f.observe(m.board.find(msg.key), m.now()); out.done {
+			delete(m.inflight, msg.key)
+			m.status = statusLine{text: out.msg, bad: out.bad}
+		} else {
+			m.status = statusLine{text: "restart of " + name + " accepted — following the rollout"}
+		}
+	}
+	if d != nil && d.key == msg.key {
+		m.confirm = nil
+	}
+	return nil
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// wrapText word-wraps (ANSI-aware) s to width columns.
+func wrapText(s string, width int) []string {
+	return strings.Split(ansi.Wrap(s, max(10, width), ""), "\n")
+}

@@ -1,0 +1,260 @@
+package ui
+
+import (
+	"context"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/spinner"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+
+	"github.com/hanzoai/driftboard/model"
+)
+
+// screen is what fills the body: the table, one app's detail, or full help.
+type screen int
+
+const (
+	screenBoard screen = iota
+	screenDetail
+	screenHelp
+)
+
+// Model is the root tea.Model. Children are plain structs; the root routes
+// messages to them, pushes sizes down and owns every Cmd that does IO.
+type Model struct {
+	ctx       context.Context
+	cancel    context.CancelFunc
+	src       Source
+	restarter Restarter
+	identity  Identity
+	opts      Options
+	now       func() time.Time
+
+	keys          keyMap
+	st            styles
+	dark, plain   bool
+	width, height int
+
+	board   board
+	filter  filterLine
+	screen  screen
+	detail  detailView
+	confirm *confirmDialog
+	login   *loginDialog
+	picker  *picker
+	help    help.Model
+	// helpLine caches the rendered short help; it changes only with the
+	// width or the styles.
+	helpLine struct {
+		width int
+		text  string
+	}
+
+	ident      IdentityState
+	identKnown bool // the first identityMsg has arrived
+	inflight   map[model.Key]*inflight
+	spin       spinner.Model
+	spinning   bool
+	status     statusLine
+	frames     int // snapshots applied; the coalescing benchmark counts them
+}
+
+// statusLine is the last message for the user, in words.
+type statusLine struct {
+	text string
+	bad  bool
+}
+
+// emptySource stands in for a missing Source: an empty board, never a panic.
+type emptySource struct{}
+
+func (emptySource) Changed() <-chan struct{} { return nil }
+func (emptySource) Snapshot() *model.Snapshot {
+	return &model.Snapshot{Rows: []*model.AppView{}, Summary: model.Summarize(nil)}
+}
+
+func newModel(ctx context.Context, src Source, r Restarter, id Identity, opts Options) *Model {
+	if src == nil {
+		src = emptySource{}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	m := &Model{
+		ctx: ctx, cancel: cancel, src: src, restarter: r, identity: id, opts: opts,
+		now: opts.Now, dark: true, plain: opts.NoColor,
+		board: newBoard(keyMap{}), inflight: map[model.Key]*inflight{}, help: help.New(),
+		spin: spinner.New(spinner.WithSpinner(spinner.MiniDot)),
+	}
+	if m.now == nil {
+		m.now = time.Now
+	}
+	if opts.DarkBackground != nil {
+		m.dark = *opts.DarkBackground
+	}
+	m.keys = newKeyMap().withState(opts.ReadOnly, id != nil, len(opts.SavedFilters) > 0)
+	m.board.keys = m.keys
+	m.restyle()
+	m.filter = newFilterLine(&m.st)
+	if opts.InitialQuery != "" {
+		m.filter.set(opts.InitialQuery)
+		if m.filter.err != nil {
+			m.status = statusLine{text: "initial filter ignored: " + m.filter.err.Error(), bad: true}
+			m.filter.set("")
+		}
+		m.applyFilter()
+	}
+	return m
+}
+
+func (m *Model) restyle() {
+	m.st = newStyles(m.dark, m.plain)
+	m.help.Styles = m.st.help
+	m.helpLine.text = ""
+	m.filter.setStyles(&m.st)
+}
+
+// Init takes the first snapshot, asks the terminal for its background and
+// reads the identity.
+func (m *Model) Init() tea.Cmd {
+	cmds := []tea.Cmd{takeSnapshot(m.src)}
+	if m.opts.DarkBackground == nil {
+		cmds = append(cmds, tea.RequestBackgroundColor)
+	}
+	if m.identity != nil {
+		cmds = append(cmds, readIdentity(m.identity))
+	}
+	return tea.Batch(cmds...)
+}
+
+// Update routes one message. No IO happens here: Cmds do it.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.layout()
+		return m, nil
+	case tea.BackgroundColorMsg:
+		if m.opts.DarkBackground == nil && msg.IsDark() != m.dark {
+			m.dark = msg.IsDark()
+			m.restyle()
+		}
+		return m, nil
+	case tea.ColorProfileMsg:
+		if plain := m.opts.NoColor || msg.Profile <= colorprofile.ASCII; plain != m.plain {
+			m.plain = plain
+			m.restyle()
+		}
+		return m, nil
+	case snapshotMsg:
+		return m, m.onSnapshot(msg.snap)
+	case spinner.TickMsg:
+		if !m.busy() {
+			m.spinning = false
+			return m, nil
+		}
+		var cmd tea.Cmd
+		m.spin, cmd = m.spin.Update(msg)
+		return m, cmd
+	case identityMsg:
+		m.ident, m.identKnown = msg.state, true
+		return m, expiryTimer(m.ident.Expiry, m.now())
+	case expiryMsg:
+		if m.identity != nil {
+			return m, readIdentity(m.identity)
+		}
+		return m, nil
+	case checkedMsg:
+		return m, m.onChecked(msg)
+	case restartedMsg:
+		return m, m.onRestarted(msg)
+	case loginPromptMsg, loginDoneMsg, loginChanClosed:
+		return m, m.onLogin(msg)
+	case tea.MouseWheelMsg, tea.MouseClickMsg:
+		return m, m.onMouse(msg)
+	case tea.KeyPressMsg:
+		return m, m.onKey(msg)
+	case tea.PasteMsg:
+		if m.filter.active {
+			var cmd tea.Cmd
+			m.filter, cmd = m.filter.Update(msg)
+			m.applyFilter()
+			return m, cmd
+		}
+	}
+	return m, nil
+}
+
+// onSnapshot applies a snapshot, follows restarts in flight and re-arms the
+// wait for the next change.
+func (m *Model) onSnapshot(s *model.Snapshot) tea.Cmd {
+	if s == nil {
+		return waitForChange(m.ctx, m.src)
+	}
+	m.board.setSnapshot(s)
+	m.frames++
+	now := m.now()
+	for k, f := range m.inflight {
+		if out := f.observe(m.board.find(k), now); out.done {
+			delete(m.inflight, k)
+			m.status = statusLine{text: out.msg, bad: out.bad}
+		}
+	}
+	return tea.Batch(waitForChange(m.ctx, m.src), m.startSpinner())
+}
+
+// busy is true while something is in progress; only then does the spinner tick.
+func (m *Model) busy() bool {
+	if len(m.inflight) > 0 || (m.confirm != nil && m.confirm.waiting()) || (m.login != nil && m.login.waiting()) {
+		return true
+	}
+	if s := m.board.snap; s != nil {
+		for _, c := range s.Clusters {
+			if c.Phase == model.ConnSyncing {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (m *Model) startSpinner() tea.Cmd {
+	if m.spinning || !m.busy() {
+		return nil
+	}
+	m.spinning = true
+	return m.spin.Tick
+}
+
+// layout pushes sizes down to the children.
+func (m *Model) layout() {
+	m.board.top = 3 // title, summary, column header
+	m.board.setHeight(m.tableHeight() - 1)
+	m.help.SetWidth(m.width)
+}
+
+// tableHeight is the rows left for the table (column header included) after
+// two title lines, the status line and the help line.
+func (m *Model) tableHeight() int { return max(2, m.height-4) }
+
+func (m *Model) applyFilter() {
+	if m.filter.changed {
+		m.filter.changed = false
+		m.board.setQuery(m.filter.text(), m.filter.applied)
+	}
+}
+
+func (m *Model) quit() tea.Cmd {
+	m.cancel()
+	if m.login != nil {
+		m.login.cancel()
+	}
+	return tea.Quit
+}
+
+func (m *Model) user() string {
+	if p := m.ident.Principal; p != nil {
+		return p.User
+	}
+	return ""
+}

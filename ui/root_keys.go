@@ -1,0 +1,121 @@
+package ui
+
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
+
+// onKey routes a key press to whatever has focus: dialogs first, then the
+// query line, then the current screen.
+func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
+	if msg.String() == "ctrl+c" {
+		return m.quit()
+	}
+	switch {
+	case m.login != nil:
+		return m.loginKey(msg)
+	case m.confirm != nil:
+		return m.confirmKey(msg)
+	case m.picker != nil:
+		return m.pickerKey(msg)
+	case m.filter.active:
+		return m.filterKey(msg)
+	}
+	switch m.screen {
+	case screenHelp:
+		if key.Matches(msg, m.keys.Quit) {
+			return m.quit()
+		}
+		if key.Matches(msg, m.keys.Help, m.keys.Back) {
+			m.screen = screenBoard
+		}
+		return nil
+	case screenDetail:
+		return m.detailKey(msg)
+	}
+	return m.boardKey(msg)
+}
+
+func (m *Model) boardKey(msg tea.KeyPressMsg) tea.Cmd {
+	b := &m.board
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.Quit):
+		return m.quit()
+	case b.handles(msg):
+		*b, _ = b.Update(msg)
+	case key.Matches(msg, k.Filter):
+		return m.filter.open()
+	case key.Matches(msg, k.Back):
+		m.clearFilters()
+	case key.Matches(msg, k.NextProblem), key.Matches(msg, k.PrevProblem):
+		dir := 1
+		if key.Matches(msg, k.PrevProblem) {
+			dir = -1
+		}
+		if !b.jumpProblem(dir) {
+			m.status = statusLine{text: "no red or yellow rows in view"}
+		}
+	case key.Matches(msg, k.Saved): // enabled only when there are saved filters
+		m.picker = newSavedPicker(m.opts.SavedFilters, m.filter.text())
+	case key.Matches(msg, k.Actions):
+		m.picker = m.actionMenu()
+	case key.Matches(msg, k.Detail):
+		return m.openDetail()
+	case key.Matches(msg, k.Restart):
+		return m.openRestart(b.selected())
+	case key.Matches(msg, k.Login):
+		return m.startLogin()
+	case key.Matches(msg, k.Help):
+		m.screen = screenHelp
+	}
+	return nil
+}
+
+// clearFilters is esc on the board: drop the query and the quick toggles.
+func (m *Model) clearFilters() {
+	b := &m.board
+	if m.filter.text() == "" && b.env == "" && !b.onlyDrifted {
+		m.status = statusLine{}
+		return
+	}
+	m.filter.close(false)
+	m.applyFilter()
+	b.env, b.onlyDrifted, b.dirty = "", false, true
+	b.refresh()
+	m.status = statusLine{text: "filters cleared"}
+}
+
+func (m *Model) filterKey(msg tea.KeyPressMsg) tea.Cmd {
+	switch msg.String() {
+	case "esc":
+		m.filter.close(false)
+		m.applyFilter()
+		return nil
+	case "enter":
+		m.filter.close(true)
+		m.applyFilter()
+		return nil
+	case "up", "down", "pgup", "pgdown":
+		return m.boardKey(msg) // move the selection while typing
+	}
+	var cmd tea.Cmd
+	m.filter, cmd = m.filter.Update(msg)
+	m.applyFilter()
+	return cmd
+}
+
+// onMouse sends wheel and clicks to the screen in front, not under a dialog.
+func (m *Model) onMouse(msg tea.Msg) tea.Cmd {
+	if m.confirm != nil || m.login != nil || m.picker != nil {
+		return nil
+	}
+	var cmd tea.Cmd
+	switch m.screen {
+	case screenDetail:
+		m.detail, cmd = m.detail.Update(msg)
+	case screenBoard:
+		m.board, cmd = m.board.Update(msg)
+	}
+	return cmd
+}

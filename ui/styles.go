@@ -1,0 +1,151 @@
+package ui
+
+import (
+	"image/color"
+	"strings"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/textinput"
+	"charm.land/lipgloss/v2"
+
+	"github.com/hanzoai/driftboard/drift"
+	"github.com/hanzoai/driftboard/model"
+)
+
+// wrap is a style pre-rendered to its SGR prefix and suffix, so the row hot
+// path writes two strings instead of calling lipgloss per cell.
+type wrap struct{ pre, post string }
+
+func wrapOf(s lipgloss.Style) wrap {
+	r := s.Render("X") // SGR sequences never contain 'X'
+	i := strings.IndexByte(r, 'X')
+	if i < 0 {
+		return wrap{}
+	}
+	return wrap{pre: r[:i], post: r[i+1:]}
+}
+
+// severity indexes: ok, yellow, red, unknown.
+const (
+	sevOK = iota
+	sevYellow
+	sevRed
+	sevUnknown
+)
+
+func sevIndex(s drift.DriftSeverity) int {
+	switch s {
+	case drift.SeverityOK:
+		return sevOK
+	case drift.SeverityYellow:
+		return sevYellow
+	case drift.SeverityRed:
+		return sevRed
+	}
+	return sevUnknown
+}
+
+// Colour-blind safe: each severity has its own glyph and word besides colour.
+var (
+	sevGlyph = [4]string{"✓", "▲", "✖", "?"}
+	sevWord  = [4]string{"ok", "yellow", "red", "n/a"}
+	sevLabel = [4]string{"✓ ok", "▲ yellow", "✖ red", "? n/a"}
+	// sevLabelWidth is each label's display width.
+	sevLabelWidth = [4]int{4, 8, 5, 5}
+)
+
+// styles is every style of the board, built once per background/profile.
+type styles struct {
+	plain bool
+	dark  bool
+
+	sev      [4]wrap // severity colours for glyph+word cells
+	health   map[model.Health]wrap
+	faint    wrap // stale rows
+	selected wrap // cursor row
+
+	title, badge, dim, bold, accent lipgloss.Style
+	errText, warnText, okText       lipgloss.Style
+	colHeader, dialog, dialogTitle  lipgloss.Style
+	help                            help.Styles
+	input                           textinput.Styles
+}
+
+func newStyles(dark, plain bool) styles {
+	ld := lipgloss.LightDark(dark)
+	c := func(light, darkHex string) color.Color {
+		if plain {
+			return nil
+		}
+		return ld(lipgloss.Color(light), lipgloss.Color(darkHex))
+	}
+	fg := func(col color.Color) lipgloss.Style {
+		s := lipgloss.NewStyle()
+		if col != nil {
+			s = s.Foreground(col)
+		}
+		return s
+	}
+	red, yellow, green := c("#B42318", "#FF6B6B"), c("#8A5A00", "#F2C94C"), c("#1A7F37", "#56D364")
+	muted, accent := c("#57606A", "#8B949E"), c("#0550AE", "#79C0FF")
+
+	st := styles{plain: plain, dark: dark}
+	st.sev = [4]wrap{wrapOf(fg(green)), wrapOf(fg(yellow).Bold(true)), wrapOf(fg(red).Bold(true)), wrapOf(fg(muted))}
+	st.health = map[model.Health]wrap{
+		model.HealthGreen: wrapOf(fg(green)), model.HealthYellow: wrapOf(fg(yellow)),
+		model.HealthRed: wrapOf(fg(red)), model.HealthUnknown: wrapOf(fg(muted)),
+	}
+	st.faint = wrapOf(lipgloss.NewStyle().Faint(true))
+	sel := lipgloss.NewStyle().Reverse(true)
+	if !plain {
+		sel = lipgloss.NewStyle().Background(c("#DDF4FF", "#1F3A5F")).Foreground(c("#0B1F33", "#FFFFFF"))
+	}
+	st.selected = wrapOf(sel)
+
+	st.title = fg(accent).Bold(true)
+	st.badge = lipgloss.NewStyle().Bold(true).Reverse(true)
+	st.dim = fg(muted)
+	if plain {
+		st.dim = lipgloss.NewStyle().Faint(true)
+	}
+	st.bold = lipgloss.NewStyle().Bold(true)
+	st.accent = fg(accent)
+	st.errText = fg(red).Bold(true)
+	st.warnText = fg(yellow)
+	st.okText = fg(green)
+	st.colHeader = fg(muted).Bold(true)
+	border := lipgloss.RoundedBorder()
+	if plain {
+		border = lipgloss.NormalBorder()
+	}
+	st.dialog = lipgloss.NewStyle().Border(border).Padding(0, 1)
+	if !plain {
+		st.dialog = st.dialog.BorderForeground(accent)
+	}
+	st.dialogTitle = st.title
+
+	st.help = help.Styles{
+		Ellipsis: st.dim, ShortKey: st.accent, ShortDesc: st.dim, ShortSeparator: st.dim,
+		FullKey: st.accent, FullDesc: lipgloss.NewStyle(), FullSeparator: st.dim,
+	}
+	in := textinput.DefaultStyles(dark)
+	in.Cursor.Blink = false // no timer redraws while typing
+	if plain {
+		in = textinput.Styles{}
+	}
+	in.Focused.Prompt = st.accent
+	st.input = in
+	return st
+}
+
+// severityCell is "✖ red" in the severity's colour, padded to w.
+func (st *styles) writeSeverity(b *strings.Builder, sev int, w int, coloured bool) {
+	if coloured {
+		b.WriteString(st.sev[sev].pre)
+	}
+	b.WriteString(sevLabel[sev]) // glyphs are one column wide
+	writeSpaces(b, w-sevLabelWidth[sev])
+	if coloured {
+		b.WriteString(st.sev[sev].post)
+	}
+}

@@ -1,0 +1,98 @@
+// Package ui is the driftboard terminal program: one root bubbletea model with
+// plain child components (board table, filter line, detail, confirm dialog,
+// login dialog, help, status bar). It consumes the fleet through the small
+// interfaces declared here and never imports kube or auth.
+package ui
+
+import (
+	"context"
+	"errors"
+	"os"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+
+	"github.com/hanzoai/driftboard/model"
+)
+
+// Source is the fleet as the board reads it: a coalescing change signal and
+// cheap immutable snapshots.
+type Source interface {
+	Changed() <-chan struct{}
+	Snapshot() *model.Snapshot
+}
+
+// Restarter performs the board's one action.
+type Restarter interface {
+	CheckRestart(ctx context.Context, key model.Key) model.Decision
+	Restart(ctx context.Context, key model.Key) error
+}
+
+// IdentityState is who the board acts as right now.
+type IdentityState struct {
+	Principal *model.Principal // nil when not logged in
+	Expiry    time.Time        // access token expiry; zero if unknown
+	Err       error            // why there is no usable identity (expired, unreadable, ...)
+	Source    string           // where the identity came from, e.g. "~/.hanzo", "HANZO_TOKEN", "demo"
+}
+
+// LoggedIn reports whether the state carries a usable principal at now.
+func (s IdentityState) LoggedIn(now time.Time) bool {
+	return s.Principal != nil && s.Err == nil && (s.Expiry.IsZero() || now.Before(s.Expiry))
+}
+
+// LoginPrompt is what the user must do to finish a device-code login.
+type LoginPrompt struct {
+	UserCode                string
+	VerificationURI         string
+	VerificationURIComplete string
+	ExpiresAt               time.Time
+	BrowserOpened           bool
+}
+
+// Identity reports the current identity and logs in again from inside the
+// board. Login blocks until done; it reports prompts through the callback.
+type Identity interface {
+	Current() IdentityState
+	Login(ctx context.Context, prompt func(LoginPrompt)) error
+}
+
+// Options configure the board.
+type Options struct {
+	ReadOnly       bool              // disable every action, visibly
+	NoColor        bool              // no colours (glyphs and words remain)
+	Contexts       []string          // kube contexts shown, for the title when no cluster state is known yet
+	SavedFilters   map[string]string // name → query, offered under "f"
+	InitialQuery   string
+	Now            func() time.Time // injected clock; nil means time.Now
+	DarkBackground *bool            // force the background; nil means ask the terminal (dark until it answers)
+}
+
+// New builds the root model. r and id may be nil: actions are then refused
+// with the reason.
+func New(src Source, r Restarter, id Identity, opts Options) tea.Model {
+	return newModel(context.Background(), src, r, id, opts)
+}
+
+// Run runs the board full-screen until the user quits or ctx ends. Colour is
+// decided by colorprofile (NO_COLOR, TERM=dumb) or Options.NoColor.
+func Run(ctx context.Context, src Source, r Restarter, id Identity, opts Options) error {
+	if src == nil {
+		return errors.New("ui: no fleet source")
+	}
+	profile := colorprofile.Detect(os.Stdout, os.Environ())
+	if opts.NoColor || profile <= colorprofile.ASCII {
+		opts.NoColor = true
+		if profile > colorprofile.ASCII || profile == colorprofile.Unknown {
+			profile = colorprofile.ASCII
+		}
+	}
+	m := newModel(ctx, src, r, id, opts)
+	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithColorProfile(profile))
+	_, err := p.Run()
+	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+		return nil // cancelled from outside (signal): a normal exit
+	}
+	return err
+}

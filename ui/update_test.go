@@ -1,0 +1,291 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/hanzoai/driftboard/drift"
+	"github.com/hanzoai/driftboard/model"
+)
+
+func rowNames(m *Model) []string {
+	out := make([]string, 0, len(m.board.rows))
+	for _, r := range m.board.rows {
+		out = append(out, r.App)
+	}
+	return out
+}
+
+func selectApp(t *testing.T, m *Model, name string) {
+	t.Helper()
+	for i, r := range m.board.rows {
+		if r.App == name {
+			m.board.moveTo(i)
+			return
+		}
+	}
+	t.Fatalf("app %q not on the board (rows %v)", name, rowNames(m))
+}
+
+func TestFilterAppliesLiveAndShowsErrorsInPlace(t *testing.T) {
+	m, _ := newTestModel(t, nil, nil, Options{}, 100, 30)
+	press(m, "/")
+	if !m.filter.active {
+		t.Fatal("/ did not open the query line")
+	}
+	typeText(m, "iam")
+	if got := rowNames(m); len(got) != 1 || got[0] != "iam" {
+		t.Fatalf("rows after typing iam = %v, want [iam]", got)
+	}
+	press(m, "backspace", "backspace", "backspace")
+	typeText(m, "kms")
+	good := rowNames(m)
+	typeText(m, ":bogus")
+	if m.filter.err == nil {
+		t.Fatal("invalid query: no error")
+	}
+	if got := rowNames(m); strings.Join(got, ",") != strings.Join(good, ",") || len(good) == 0 {
+		t.Fatalf("an invalid query must keep the last good one; rows = %v, want %v", got, good)
+	}
+	if v := plainView(m); !strings.Contains(v, "✖ ") || !strings.Contains(v, "bogus") {
+		t.Fatalf("error not shown in place:\n%s", v)
+	}
+	press(m, "q") // typing, not quitting
+	if !m.filter.active || !strings.HasSuffix(m.filter.input.Value(), "q") {
+		t.Fatalf("q while typing must type; value %q", m.filter.input.Value())
+	}
+	press(m, "esc")
+	if m.filter.active || m.filter.text() != "" || len(m.board.rows) != len(fleet()) {
+		t.Fatalf("esc must clear: active=%v text=%q rows=%d", m.filter.active, m.filter.text(), len(m.board.rows))
+	}
+}
+
+func TestFilterEnterKeepsQuery(t *testing.T) {
+	m, _ := newTestModel(t, nil, nil, Options{}, 100, 30)
+	press(m, "/")
+	typeText(m, "sev:red")
+	press(m, "enter")
+	if m.filter.active || m.filter.text() != "sev:red" {
+		t.Fatalf("enter: active=%v text=%q", m.filter.active, m.filter.text())
+	}
+	for _, r := range m.board.rows {
+		if r.Drift.Severity != drift.SeverityRed {
+			t.Fatalf("row %s is %s under sev:red", r.App, r.Drift.Severity)
+		}
+	}
+	if !strings.Contains(plainView(m), "filter: /sev:red") {
+		t.Fatalf("active filter not shown:\n%s", plainView(m))
+	}
+	press(m, "esc")
+	if m.filter.text() != "" {
+		t.Fatal("esc on the board must clear the filter")
+	}
+}
+
+func TestSortCycles(t *testing.T) {
+	m, _ := newTestModel(t, nil, nil, Options{}, 100, 30)
+	if m.board.sort != model.SortSeverity {
+		t.Fatalf("default sort %v", m.board.sort)
+	}
+	if first := m.board.rows[0]; first.Drift.Severity != drift.SeverityRed {
+		t.Fatalf("severity sort: first row %s is %s", first.App, first.Drift.Severity)
+	}
+	press(m, "s")
+	if m.board.sort != model.SortName {
+		t.Fatalf("after s: %v", m.board.sort)
+	}
+	names := rowNames(m)
+	for i := 1; i < len(names); i++ {
+		if names[i-1] > names[i] {
+			t.Fatalf("not sorted by name: %v", names)
+		}
+	}
+	if !strings.Contains(plainView(m), "sort: name") {
+		t.Fatal("sort not shown")
+	}
+	for range len(sortOrder) - 1 {
+		press(m, "s")
+	}
+	if m.board.sort != model.SortSeverity {
+		t.Fatalf("sort does not cycle back: %v", m.board.sort)
+	}
+}
+
+func TestSelectionFollowsTheAppWhenRowsMove(t *testing.T) {
+	m, src := newTestModel(t, nil, nil, Options{}, 100, 30)
+	selectApp(t, m, "queue")
+	before := m.board.cursor
+	// iam turns red (floating declared tag) and moves up; queue's index shifts.
+	src.upsert(app{ns: "hanzo", name: "iam", declared: "main", running: "main", latest: "v1.4.0", ready: 2, updated: 2}.build(),
+		app{ns: "hanzo", name: "aaa", declared: "dev", running: "dev", ready: 2, updated: 2}.build())
+	m.Update(snapshotMsg{src.Snapshot()})
+	if sel := m.board.selected(); sel == nil || sel.App != "queue" {
+		t.Fatalf("selection moved off queue to %v", sel)
+	}
+	if m.board.cursor == before {
+		t.Fatalf("test is vacuous: queue stayed at row %d", before)
+	}
+	// Filtered out: the cursor stays in place on another app.
+	press(m, "d")
+	if sel := m.board.selected(); sel == nil || sel.Drift.Severity == drift.SeverityOK {
+		t.Fatalf("only-drifted: selected %v", sel)
+	}
+}
+
+func TestNavigationKeys(t *testing.T) {
+	m, src := newTestModel(t, nil, nil, Options{}, 100, 12)
+	var many []model.AppView
+	for i := range 50 {
+		many = append(many, app{ns: "hanzo-devnet", name: "svc" + string(rune('a'+i/26)) + string(rune('a'+i%26)),
+			declared: "v1.0.0", running: "v1.0.0", latest: "v1.0.0", ready: 2, updated: 2, assets: 1}.build())
+	}
+	src.upsert(many...)
+	m.Update(snapshotMsg{src.Snapshot()})
+	n := len(m.board.rows)
+	steps := []struct {
+		key  string
+		want int
+	}{{"j", 1}, {"down", 2}, {"k", 1}, {"G", n - 1}, {"g", 0}, {"pgdown", m.board.height}, {"pgup", 0}, {"end", n - 1}, {"home", 0}}
+	for _, s := range steps {
+		press(m, s.key)
+		if m.board.cursor != s.want {
+			t.Fatalf("after %s cursor %d, want %d", s.key, m.board.cursor, s.want)
+		}
+		if m.board.cursor < m.board.offset || m.board.cursor >= m.board.offset+m.board.height {
+			t.Fatalf("after %s cursor %d outside window [%d,+%d)", s.key, m.board.cursor, m.board.offset, m.board.height)
+		}
+	}
+	m.Update(tea.MouseWheelMsg{Button: tea.MouseWheelDown})
+	if m.board.cursor != 3 {
+		t.Fatalf("wheel down: cursor %d, want 3", m.board.cursor)
+	}
+	if v := plainView(m); !strings.Contains(v, "row 4 · 57/57 shown") {
+		t.Fatalf("position not shown:\n%s", v)
+	}
+	if got := strings.Count(plainView(m), "\n") + 1; got != 12 {
+		t.Fatalf("frame has %d lines, want exactly the terminal height 12", got)
+	}
+}
+
+func TestQuickTogglesAndProblemJumps(t *testing.T) {
+	m, _ := newTestModel(t, nil, nil, Options{}, 100, 30)
+	press(m, "d")
+	for _, r := range m.board.rows {
+		if r.Drift.Severity == drift.SeverityOK {
+			t.Fatalf("only drifted shows ok row %s", r.App)
+		}
+	}
+	press(m, "d", "e")
+	if m.board.env != "main" {
+		t.Fatalf("e: env %q", m.board.env)
+	}
+	for _, r := range m.board.rows {
+		if r.Env != "main" {
+			t.Fatalf("env main shows %s (%s)", r.App, r.Env)
+		}
+	}
+	press(m, "e", "e", "e")
+	if m.board.env != "" {
+		t.Fatalf("env does not cycle back to all: %q", m.board.env)
+	}
+	press(m, "s") // by name: problems are spread out
+	press(m, "g", "n")
+	if s := m.board.selected().Drift.Severity; s == drift.SeverityOK {
+		t.Fatalf("n landed on an ok row %s", m.board.selected().App)
+	}
+	first := m.board.cursor
+	press(m, "n")
+	if m.board.cursor == first {
+		t.Fatal("n did not move to the next problem")
+	}
+	press(m, "N")
+	if m.board.cursor != first {
+		t.Fatalf("N did not go back: %d want %d", m.board.cursor, first)
+	}
+}
+
+func TestQuitKeys(t *testing.T) {
+	m, _ := newTestModel(t, nil, nil, Options{}, 100, 30)
+	_, cmd := m.Update(keyMsg("q"))
+	if cmd == nil {
+		t.Fatal("q: no command")
+	}
+	if _, ok := cmd().(tea.QuitMsg); !ok {
+		t.Fatal("q does not quit")
+	}
+	m2, _ := newTestModel(t, nil, nil, Options{}, 100, 30)
+	press(m2, "/")
+	_, cmd = m2.Update(keyMsg("ctrl+c"))
+	if cmd == nil {
+		t.Fatal("ctrl+c while typing: no command")
+	}
+	if _, ok := cmd().(tea.QuitMsg); !ok {
+		t.Fatal("ctrl+c does not quit while typing")
+	}
+}
+
+func TestTooSmallAndResize(t *testing.T) {
+	m, _ := newTestModel(t, nil, nil, Options{}, 50, 8)
+	if v := plainView(m); !strings.Contains(v, "terminal too small (50x8), need 60x10") {
+		t.Fatalf("too small:\n%s", v)
+	}
+	m.Update(tea.WindowSizeMsg{Width: 60, Height: 10})
+	v := plainView(m)
+	if strings.Contains(v, "too small") || !strings.Contains(v, "DRIFT") {
+		t.Fatalf("after resize:\n%s", v)
+	}
+	for i, l := range strings.Split(v, "\n") {
+		if w := textWidth(l); w > 60 {
+			t.Fatalf("line %d is %d wide at 60 columns: %q", i, w, l)
+		}
+	}
+}
+
+func TestHelpScreen(t *testing.T) {
+	m, _ := newTestModel(t, nil, nil, Options{}, 100, 30)
+	press(m, "?")
+	if m.screen != screenHelp || !strings.Contains(plainView(m), "FD floating-declared") {
+		t.Fatalf("? does not show full help:\n%s", plainView(m))
+	}
+	press(m, "esc")
+	if m.screen != screenBoard {
+		t.Fatal("esc does not leave help")
+	}
+}
+
+func TestDetailScrollsAndFollowsLiveUpdates(t *testing.T) {
+	m, src := newTestModel(t, nil, nil, Options{}, 100, 14)
+	selectApp(t, m, "kms")
+	press(m, "enter")
+	_ = plainView(m) // the render measures the content
+	press(m, "j", "j")
+	if m.detail.offset != 2 {
+		t.Fatalf("j j: offset %d, want 2", m.detail.offset)
+	}
+	m.Update(tea.MouseWheelMsg{Button: tea.MouseWheelUp})
+	if m.detail.offset != 0 {
+		t.Fatalf("wheel up: offset %d", m.detail.offset)
+	}
+	press(m, "G")
+	if m.detail.offset == 0 || !strings.Contains(plainView(m), "What you may do") {
+		t.Fatalf("G: offset %d\n%s", m.detail.offset, plainView(m))
+	}
+	src.upsert(app{ns: "hanzo", name: "kms", declared: "v2.0.1", running: "v2.0.1", latest: "v2.0.1", ready: 2, updated: 2, assets: 2}.build())
+	m.Update(snapshotMsg{src.Snapshot()})
+	press(m, "g")
+	if v := plainView(m); !strings.Contains(v, "✓ ok") {
+		t.Fatalf("detail did not follow the update:\n%s", v)
+	}
+}
+
+func TestNilSourceShowsAnEmptyBoard(t *testing.T) {
+	m := New(nil, nil, nil, Options{Now: fixedNow}).(*Model)
+	t.Cleanup(m.cancel)
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 20})
+	m.Update(takeSnapshot(m.src)())
+	if v := plainView(m); !strings.Contains(v, "no apps yet") || !strings.Contains(v, "not logged in — read only") {
+		t.Fatalf("empty board:\n%s", v)
+	}
+}

@@ -1,0 +1,131 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+)
+
+// Minimum usable terminal size; below it the board says so instead of
+// drawing garbage.
+const (
+	minWidth  = 60
+	minHeight = 10
+)
+
+// View renders the whole frame full-screen with mouse wheel reporting.
+func (m *Model) View() tea.View {
+	v := tea.NewView(m.render())
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.WindowTitle = "driftboard"
+	return v
+}
+
+func (m *Model) render() string {
+	w, h := m.width, m.height
+	if w == 0 || h == 0 {
+		return ""
+	}
+	if w < minWidth || h < minHeight {
+		msg := fmt.Sprintf("terminal too small (%dx%d), need %dx%d", w, h, minWidth, minHeight)
+		return lipgloss.Place(w, h, lipgloss.Center, lipgloss.Center, m.st.warnText.Render(msg))
+	}
+	var sb strings.Builder
+	sb.Grow(w * h * 2)
+	switch m.screen {
+	case screenDetail:
+		m.renderDetail(&sb, w, h)
+	case screenHelp:
+		m.renderHelp(&sb, w, h)
+	default:
+		m.renderBoard(&sb, w, h)
+	}
+	frame := sb.String()
+	var box string
+	spin := m.spin.View()
+	switch {
+	case m.login != nil:
+		box = m.login.Render(&m.st, w, spin)
+	case m.confirm != nil:
+		box = m.confirm.Render(&m.st, w, spin)
+	case m.picker != nil:
+		box = m.picker.Render(&m.st)
+	}
+	if box != "" {
+		frame = strings.Join(overlay(strings.Split(frame, "\n"), box, w), "\n")
+	}
+	return frame
+}
+
+func (m *Model) renderBoard(sb *strings.Builder, w, h int) {
+	sb.WriteString(m.titleLine(w))
+	sb.WriteByte('\n')
+	sb.WriteString(m.summaryLine(w))
+	sb.WriteByte('\n')
+	m.board.renderTable(sb, &m.st, w, m.tableHeight(), rowDecor{inFlight: m.inflight, spinner: m.spin.View()})
+	sb.WriteByte('\n')
+	sb.WriteString(m.statusBar(w))
+	sb.WriteByte('\n')
+	if m.helpLine.width != w || m.helpLine.text == "" {
+		m.helpLine.width, m.helpLine.text = w, fitLine(m.help.ShortHelpView(m.keys.ShortHelp()), w)
+	}
+	sb.WriteString(m.helpLine.text)
+}
+
+func (m *Model) renderDetail(sb *strings.Builder, w, h int) {
+	sb.WriteString(m.titleLine(w))
+	sb.WriteByte('\n')
+	body := h - 3
+	m.detail.height = body
+	r := m.board.find(m.detail.key)
+	var lines []string
+	if r == nil {
+		lines = []string{m.st.warnText.Render("▲ this app is no longer on the board (deleted, or out of view)")}
+	} else {
+		lines = m.detailLines(r, w-2)
+	}
+	m.detail.lines = len(lines)
+	m.detail.offset = max(0, min(m.detail.offset, len(lines)-body))
+	for i := 0; i < body; i++ {
+		line := ""
+		if j := m.detail.offset + i; j < len(lines) {
+			line = " " + lines[j]
+		}
+		sb.WriteString(fitLine(line, w))
+		sb.WriteByte('\n')
+	}
+	sb.WriteString(m.statusBar(w))
+	sb.WriteByte('\n')
+	hint := "esc back · ↑/↓ scroll · r restart… · ? help"
+	if len(lines) > body {
+		hint += fmt.Sprintf(" · %d/%d", m.detail.offset+1, len(lines)-body+1)
+	}
+	sb.WriteString(fitLine(m.st.dim.Render(hint), w))
+}
+
+func (m *Model) renderHelp(sb *strings.Builder, w, h int) {
+	st := &m.st
+	lines := []string{st.title.Render("driftboard — keys"), ""}
+	lines = append(lines, strings.Split(m.help.FullHelpView(m.keys.FullHelp()), "\n")...)
+	lines = append(lines, "",
+		st.bold.Render("Severity")+"  "+sevLabel[sevRed]+" · "+sevLabel[sevYellow]+" · "+sevLabel[sevOK]+"  (dim rows with health \"stale\": cluster reconnecting)",
+		st.bold.Render("Flags")+"     FD floating-declared · FR floating-running · ST stale (newer release) ·",
+		"          UR un-rolled · NR no-release · ZA zero-assets",
+		st.bold.Render("Tags")+"      DECLARED→RUNNING; one tag when both agree",
+		st.bold.Render("Query")+"     free text · sev:red,yellow · env:main · ns:tenant-* · flag:unrolled · health:red",
+		"          rollout:stuck · release:none · cluster: · role: · org: · -term negates · terms AND",
+		"", st.dim.Render("esc or ? to go back"))
+	for i := 0; i < h; i++ {
+		if i > 0 {
+			sb.WriteByte('\n')
+		}
+		line := ""
+		if i < len(lines) {
+			line = " " + lines[i]
+		}
+		sb.WriteString(fitLine(line, w))
+	}
+}
