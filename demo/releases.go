@@ -96,6 +96,9 @@ func (rs *Releases) state(r *repoPlan, now time.Time) model.ReleaseState {
 
 // Lookup answers for one repo (owner/repo) and declared tag.
 func (rs *Releases) Lookup(repo, tag string) model.Release {
+	if im, err := model.ParseImage(repo); err == nil && im.Repository != "" {
+		repo = im.Repository // kube passes the full reference; GitHub knows owner/repo
+	}
 	now := rs.now()
 	rs.mu.Lock()
 	defer rs.mu.Unlock()

@@ -1,0 +1,236 @@
+package kube
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/hanzoai/driftboard/model"
+)
+
+// ErrCRDMissing is the failed reason of a cluster without the App CRD.
+var ErrCRDMissing = errors.New("App CRD not installed (apps.hanzo.ai/v1 is not served)")
+
+// FallbackNamespaces are probed when the identity may not list namespaces.
+var FallbackNamespaces = []string{"hanzo", "hanzo-mainnet", "hanzo-testnet", "hanzo-devnet"}
+
+// required resources make a scope; optional ones only add detail.
+var (
+	requiredResources = []string{"apps", "deployments", "statefulsets", "replicasets"}
+	optionalResources = []string{"pods"}
+)
+
+// discover decides what to watch: everything cluster-wide when the identity
+// may list it, else per namespace (those it may read). It returns the plan
+// (namespace → resources allowed) and notices for the board.
+func (c *cluster) discover(ctx context.Context) (map[string]map[string]bool, []string, error) {
+	resources := append(cloneStrings(requiredResources), optionalResources...)
+	switch served, err := c.hanzoResources(); {
+	case err == nil && !served["apps"]:
+		return nil, nil, ErrCRDMissing
+	case err == nil && served["services"]:
+		resources = append(resources, "services")
+	}
+
+	var notices []string
+	namespaces, explicit := c.fleet.opts.Namespaces, true
+	if len(namespaces) == 0 {
+		res := c.probeAll(ctx, "", resources)
+		if err := res["apps"]; err != nil && !apierrors.IsForbidden(err) {
+			if apierrors.IsNotFound(err) {
+				return nil, nil, ErrCRDMissing
+			}
+			return nil, nil, fmt.Errorf("list apps.hanzo.ai: %s", errText(err))
+		}
+		if allowed, ok := allAllowed(res); ok {
+			return map[string]map[string]bool{"": allowed}, nil, nil
+		}
+		var err error
+		namespaces, explicit, err = c.candidateNamespaces(ctx)
+		if err != nil {
+			return nil, nil, err
+		}
+	}
+
+	plan := map[string]map[string]bool{}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 8)
+	skipped := 0
+	for _, ns := range namespaces {
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			allowed, notice := c.probeNamespace(ctx, ns, resources, explicit)
+			mu.Lock()
+			defer mu.Unlock()
+			if notice != "" {
+				notices = append(notices, notice)
+			}
+			if allowed == nil {
+				skipped++
+				return
+			}
+			plan[ns] = allowed
+		})
+	}
+	wg.Wait()
+	if ctx.Err() != nil {
+		return nil, nil, ctx.Err()
+	}
+	sort.Strings(notices)
+	if !explicit && skipped > 0 {
+		notices = append(notices, fmt.Sprintf("%d namespaces not readable by this identity (skipped)", skipped))
+	}
+	if len(plan) == 0 {
+		return nil, notices, fmt.Errorf("no readable namespace with Apps (%s)", strings.Join(notices, "; "))
+	}
+	return plan, notices, nil
+}
+
+func cloneStrings(s []string) []string { return append([]string(nil), s...) }
+
+// hanzoResources asks discovery which hanzo.ai/v1 resources are served. A
+// discovery that knows nothing (404; client fakes) is not conclusive: the
+// LIST probe decides then.
+func (c *cluster) hanzoResources() (map[string]bool, error) {
+	list, err := c.clients.Kube.Discovery().ServerResourcesForGroupVersion("hanzo.ai/v1")
+	if err != nil {
+		return nil, err
+	}
+	served := map[string]bool{}
+	for _, r := range list.APIResources {
+		served[r.Name] = true
+	}
+	return served, nil
+}
+
+func allAllowed(res map[string]error) (map[string]bool, bool) {
+	allowed := map[string]bool{}
+	for what, err := range res {
+		if err == nil {
+			allowed[what] = true
+		}
+	}
+	for _, what := range requiredResources {
+		if !allowed[what] {
+			return nil, false
+		}
+	}
+	return allowed, true
+}
+
+// candidateNamespaces lists namespaces, or falls back to the known platform
+// namespaces plus the principal's tenant namespaces. explicit reports the
+// fallback (its misses are worth a notice each).
+func (c *cluster) candidateNamespaces(ctx context.Context) ([]string, bool, error) {
+	list, err := c.clients.Kube.CoreV1().Namespaces().List(ctx, metav1.ListOptions{})
+	if err == nil {
+		names := make([]string, 0, len(list.Items))
+		for _, ns := range list.Items {
+			names = append(names, ns.Name)
+		}
+		return names, false, nil
+	}
+	if !apierrors.IsForbidden(err) {
+		return nil, false, fmt.Errorf("list namespaces: %s", errText(err))
+	}
+	names := cloneStrings(FallbackNamespaces)
+	if pf := c.fleet.opts.Principal; pf != nil {
+		if p := pf(); p != nil {
+			for _, o := range append([]model.OrgRole{{Org: p.HomeOrg}}, p.Orgs...) {
+				ns := "tenant-" + strings.ToLower(o.Org)
+				if o.Org != "" && o.Org != model.SuperAdminOrg && !contains(names, ns) {
+					names = append(names, ns)
+				}
+			}
+		}
+	}
+	return names, true, nil
+}
+
+func contains(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// probeNamespace returns the resources readable in ns (nil when Apps are
+// not) and a notice saying what is missing.
+func (c *cluster) probeNamespace(ctx context.Context, ns string, resources []string, explicit bool) (map[string]bool, string) {
+	if explicit {
+		if _, err := c.clients.Kube.CoreV1().Namespaces().Get(ctx, ns, metav1.GetOptions{}); apierrors.IsNotFound(err) {
+			return nil, fmt.Sprintf("namespace %s: not found", ns)
+		}
+	}
+	res := c.probeAll(ctx, ns, resources)
+	if err := res["apps"]; err != nil {
+		if !explicit && apierrors.IsForbidden(err) {
+			return nil, ""
+		}
+		return nil, fmt.Sprintf("namespace %s: %s", ns, errText(err))
+	}
+	allowed := map[string]bool{}
+	var missing []string
+	for what, err := range res {
+		if err == nil {
+			allowed[what] = true
+		} else if contains(requiredResources, what) {
+			missing = append(missing, what)
+		}
+	}
+	if len(missing) > 0 {
+		sort.Strings(missing)
+		return allowed, fmt.Sprintf("namespace %s: cannot list %s (rows lack that detail)", ns, strings.Join(missing, ", "))
+	}
+	return allowed, ""
+}
+
+// probeAll tries a LIST with limit 1 of each resource in ns ("" = all).
+func (c *cluster) probeAll(ctx context.Context, ns string, resources []string) map[string]error {
+	res := make(map[string]error, len(resources))
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for _, what := range resources {
+		wg.Go(func() {
+			err := c.probe(ctx, ns, what)
+			mu.Lock()
+			res[what] = err
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	return res
+}
+
+func (c *cluster) probe(ctx context.Context, ns, what string) error {
+	o := metav1.ListOptions{Limit: 1}
+	var err error
+	switch what {
+	case "apps":
+		_, err = c.clients.Dynamic.Resource(appsGVR).Namespace(ns).List(ctx, o)
+	case "services":
+		_, err = c.clients.Dynamic.Resource(servicesGVR).Namespace(ns).List(ctx, o)
+	case "deployments":
+		_, err = c.clients.Kube.AppsV1().Deployments(ns).List(ctx, o)
+	case "statefulsets":
+		_, err = c.clients.Kube.AppsV1().StatefulSets(ns).List(ctx, o)
+	case "replicasets":
+		_, err = c.clients.Kube.AppsV1().ReplicaSets(ns).List(ctx, o)
+	case "pods":
+		o.FieldSelector = "status.phase=Pending"
+		_, err = c.clients.Kube.CoreV1().Pods(ns).List(ctx, o)
+	default:
+		err = fmt.Errorf("unknown resource %q", what)
+	}
+	return err
+}

@@ -1,0 +1,184 @@
+package kube
+
+import (
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/hanzoai/driftboard/model"
+)
+
+// Snapshot rebuilds the rows whose objects changed since the last call and
+// returns the store's immutable snapshot. Rows of a cluster that has not
+// synced yet wait, so a half-listed cluster never shows missing workloads.
+func (f *Fleet) Snapshot() *model.Snapshot {
+	f.buildMu.Lock()
+	defer f.buildMu.Unlock()
+
+	states := f.states()
+	if !sameStates(states, f.lastStates) {
+		f.store.SetClusters(states)
+		f.lastStates = states
+	}
+	// Staleness first, so rows upserted below inherit it.
+	for _, st := range states {
+		stale := st.Phase != model.ConnLive
+		if f.staleSet[st.Name] != stale {
+			f.store.SetStale(st.Name, stale)
+			f.staleSet[st.Name] = stale
+		}
+	}
+
+	f.mu.Lock()
+	dirty, all := f.dirty, f.allDirty
+	f.dirty, f.allDirty = map[model.Key]struct{}{}, false
+	f.mu.Unlock()
+	if all {
+		for _, c := range f.clusters {
+			for _, k := range c.appKeys() {
+				dirty[k] = struct{}{}
+			}
+		}
+	}
+
+	now := f.opts.Now()
+	var waiting []model.Key
+	for k := range dirty {
+		c := f.byName[k.Cluster]
+		if c == nil {
+			continue
+		}
+		if !c.isSynced() {
+			waiting = append(waiting, k)
+			continue
+		}
+		f.rebuild(c, k, now)
+	}
+	if len(waiting) > 0 {
+		f.mu.Lock()
+		for _, k := range waiting {
+			f.dirty[k] = struct{}{}
+		}
+		f.mu.Unlock()
+	}
+	return f.store.Snapshot()
+}
+
+func (f *Fleet) rebuild(c *cluster, k model.Key, now time.Time) {
+	app, wl, ok := c.observe(k)
+	if !ok {
+		f.store.Delete(k)
+		c.mu.Lock()
+		delete(c.stable, k)
+		c.mu.Unlock()
+		return
+	}
+	f.store.Upsert(model.Build(app, wl, f.release(app), now))
+}
+
+func (f *Fleet) release(app model.AppObject) model.Release {
+	if f.opts.Releases == nil {
+		return model.Release{State: model.ReleaseOff, Detail: "release checks are off"}
+	}
+	if im, err := model.ParseImage(app.ImageRepository); err != nil || im.Repository == "" {
+		return model.Release{State: model.ReleaseOff, Detail: "no image to check"}
+	}
+	// The full reference: the registry host decides where releases are read.
+	return f.opts.Releases.Lookup(app.ImageRepository, app.ImageTag)
+}
+
+// observe gathers one row's inputs from the caches: the App (or Service),
+// the same-name workload, and what its pods really run.
+func (c *cluster) observe(k model.Key) (model.AppObject, *model.Workload, bool) {
+	s := c.scopeFor(k.Namespace)
+	if s == nil {
+		return model.AppObject{}, nil, false
+	}
+	ae, _ := s.get("apps", k.Namespace, k.Name).(*appEntry)
+	if ae == nil {
+		ae, _ = s.get("services", k.Namespace, k.Name).(*appEntry)
+	}
+	if ae == nil {
+		return model.AppObject{}, nil, false
+	}
+	app := ae.App
+	we := c.workloadEntry(s, k, app.Role)
+	if we == nil {
+		return app, nil, true
+	}
+	wl := we.W // a copy; PodSets and problems are added to it
+	wl.OwnedByApp = we.OwnerUID != "" && we.OwnerUID == app.UID
+	switch wl.Kind {
+	case model.KindDeployment:
+		wl.PodSets = replicaSetPodSets(s, k, we)
+	case model.KindStatefulSet:
+		wl.PodSets = c.statefulSetPodSets(k, we)
+	}
+	for _, obj := range s.byOwner("pods", k.Namespace, k.Name) {
+		if pe, ok := obj.(*podEntry); ok {
+			for _, p := range pe.Problems {
+				if len(wl.PodProblems) < 5 && !slices.Contains(wl.PodProblems, p) {
+					wl.PodProblems = append(wl.PodProblems, p)
+				}
+			}
+		}
+	}
+	return app, &wl, true
+}
+
+// workloadEntry finds the same-name workload, the kind the role expects first.
+func (c *cluster) workloadEntry(s *scope, k model.Key, role string) *workloadEntry {
+	order := []string{"deployments", "statefulsets"}
+	if model.ExpectedKind(role) == model.KindStatefulSet {
+		order = []string{"statefulsets", "deployments"}
+	}
+	for _, what := range order {
+		if we, ok := s.get(what, k.Namespace, k.Name).(*workloadEntry); ok {
+			return we
+		}
+	}
+	return nil
+}
+
+// replicaSetPodSets lists the Deployment's ReplicaSets that have pods; the
+// one with the Deployment's revision runs the current template.
+func replicaSetPodSets(s *scope, k model.Key, we *workloadEntry) []model.PodSet {
+	if _, watched := s.inf["replicasets"]; !watched {
+		return nil
+	}
+	objs := s.byOwner("replicasets", k.Namespace, k.Name)
+	sets := make([]model.PodSet, 0, len(objs))
+	for _, obj := range objs {
+		if rs, ok := obj.(*podSetEntry); ok && rs.Set.Replicas > 0 {
+			ps := rs.Set
+			ps.Current = we.Revision != "" && rs.Revision == we.Revision
+			sets = append(sets, ps)
+		}
+	}
+	slices.SortFunc(sets, func(a, b model.PodSet) int { return strings.Compare(a.Name, b.Name) })
+	return sets
+}
+
+// statefulSetPodSets splits a StatefulSet's pods by revision from its status.
+// Pods of the current revision run the template last seen settled (kept in
+// memory, so it is unknown when the board starts mid-rollout); the split of
+// ready pods between revisions is an estimate (updated ones count first).
+func (c *cluster) statefulSetPodSets(k model.Key, we *workloadEntry) []model.PodSet {
+	w := we.W
+	if we.UpdateRevision == "" || we.CurrentRevision == we.UpdateRevision {
+		c.mu.Lock()
+		c.stable[k] = w.Containers
+		c.mu.Unlock()
+		return []model.PodSet{{Name: we.UpdateRevision, Containers: w.Containers, Replicas: we.StatusReplicas,
+			Available: w.AvailableReplicas, Current: true}}
+	}
+	c.mu.RLock()
+	old := c.stable[k]
+	c.mu.RUnlock()
+	newAvail := min(w.UpdatedReplicas, w.AvailableReplicas)
+	oldAvail := max(min(we.CurrentReplicas, w.AvailableReplicas-newAvail), 0)
+	return []model.PodSet{
+		{Name: we.CurrentRevision, Containers: old, Replicas: we.CurrentReplicas, Available: oldAvail},
+		{Name: we.UpdateRevision, Containers: w.Containers, Replicas: w.UpdatedReplicas, Available: newAvail, Current: true},
+	}
+}

@@ -1,0 +1,171 @@
+package kube
+
+import (
+	"context"
+	"sort"
+	"sync"
+	"time"
+
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/hanzoai/driftboard/model"
+)
+
+// cluster is one watched cluster: its connection state and its scopes.
+type cluster struct {
+	name    string
+	clients ClusterClients
+	fleet   *Fleet
+	conn    *connState
+	settled chan struct{} // closed once synced or failed at least once
+	settle  sync.Once
+
+	mu       sync.RWMutex
+	scopes   map[string]*scope // "" = cluster-wide
+	synced   bool
+	stable   map[model.Key][]model.Container // StatefulSet containers of the last settled revision
+	username string                          // Kubernetes identity, from a SelfSubjectReview
+}
+
+// scope is the informer set of one namespace, or of the whole cluster.
+type scope struct {
+	ns  string
+	inf map[string]cache.SharedIndexInformer // by resource: apps, deployments, ...
+}
+
+func newCluster(f *Fleet, cc ClusterClients) *cluster {
+	c := &cluster{name: cc.Name, clients: cc, fleet: f, settled: make(chan struct{}),
+		scopes: map[string]*scope{}, stable: map[model.Key][]model.Container{}}
+	c.conn = newConnState(cc.Name, f.opts.Now, f.signal)
+	return c
+}
+
+func (c *cluster) markSettled() { c.settle.Do(func() { close(c.settled) }) }
+
+// run sets the cluster up (discovery, access probes), retrying while that
+// fails, then runs the informers until ctx ends.
+func (c *cluster) run(ctx context.Context) {
+	backoff := time.Second
+	var plan map[string]map[string]bool
+	for {
+		dctx, cancel := context.WithTimeout(ctx, time.Minute) // an unreachable server must not hang setup
+		p, notices, err := c.discover(dctx)
+		cancel()
+		if err == nil {
+			plan = p
+			c.conn.setUp(notices)
+			break
+		}
+		if ctx.Err() != nil {
+			return
+		}
+		c.conn.failed(err.Error())
+		c.markSettled()
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(backoff):
+		}
+		backoff = min(backoff*2, time.Minute)
+	}
+
+	var syncs []cache.InformerSynced
+	nss := make([]string, 0, len(plan))
+	for ns := range plan {
+		nss = append(nss, ns)
+	}
+	sort.Strings(nss)
+	scopes := map[string]*scope{}
+	for _, ns := range nss {
+		s := &scope{ns: ns, inf: map[string]cache.SharedIndexInformer{}}
+		for _, spec := range c.specsFor(ns, plan[ns]) {
+			inf, err := c.newInformer(spec)
+			if err != nil {
+				c.conn.failed(err.Error())
+				c.markSettled()
+				return
+			}
+			s.inf[spec.what] = inf
+			syncs = append(syncs, inf.HasSynced)
+		}
+		scopes[ns] = s
+	}
+	c.mu.Lock()
+	c.scopes = scopes
+	c.mu.Unlock()
+	for _, s := range scopes {
+		for _, inf := range s.inf {
+			go inf.RunWithContext(ctx)
+		}
+	}
+	if !cache.WaitForCacheSync(ctx.Done(), syncs...) {
+		return
+	}
+	c.mu.Lock()
+	c.synced = true
+	c.mu.Unlock()
+	c.conn.markSynced()
+	c.markSettled()
+	c.fleet.signal()
+}
+
+func (c *cluster) isSynced() bool {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.synced
+}
+
+// scopeFor returns the informers that cover namespace ns, or nil.
+func (c *cluster) scopeFor(ns string) *scope {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	if s, ok := c.scopes[""]; ok {
+		return s
+	}
+	return c.scopes[ns]
+}
+
+// get returns the cached entry ns/name of one informer, or nil.
+func (s *scope) get(what, ns, name string) any {
+	inf, ok := s.inf[what]
+	if !ok {
+		return nil
+	}
+	obj, exists, err := inf.GetIndexer().GetByKey(ns + "/" + name)
+	if err != nil || !exists {
+		return nil
+	}
+	return obj
+}
+
+func (s *scope) byOwner(what, ns, name string) []any {
+	inf, ok := s.inf[what]
+	if !ok {
+		return nil
+	}
+	objs, err := inf.GetIndexer().ByIndex(byOwner, ns+"/"+name)
+	if err != nil {
+		return nil
+	}
+	return objs
+}
+
+// appKeys lists every App/Service row key in the cluster's caches.
+func (c *cluster) appKeys() []model.Key {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	var keys []model.Key
+	for _, s := range c.scopes {
+		for _, what := range []string{"apps", "services"} {
+			if inf, ok := s.inf[what]; ok {
+				for _, k := range inf.GetIndexer().ListKeys() {
+					ns, name, err := cache.SplitMetaNamespaceKey(k)
+					if err == nil {
+						keys = append(keys, model.Key{Cluster: c.name, Namespace: ns, Name: name})
+					}
+				}
+			}
+		}
+	}
+	return keys
+}

@@ -1,0 +1,137 @@
+package kube
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"sort"
+	"time"
+
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
+
+	"github.com/hanzoai/driftboard/model"
+)
+
+// ConnectOptions choose the clusters, like kubectl's flags.
+type ConnectOptions struct {
+	Kubeconfig  string   // --kubeconfig; empty: $KUBECONFIG, then ~/.kube/config
+	Contexts    []string // --context a,b; empty: the current context
+	AllContexts bool     // --all-contexts
+	// WrapTransport carries another identity (the IAM token) on every request.
+	WrapTransport func(http.RoundTripper) http.RoundTripper
+	QPS           float32 // default 100 (client-go's 5 makes the first list crawl)
+	Burst         int     // default 200
+	Now           func() time.Time
+}
+
+// InClusterName is the cluster name rows carry when running inside a pod.
+const InClusterName = "in-cluster"
+
+// Connect resolves the kubeconfig like kubectl (in-cluster config as the
+// fallback) and makes clients per context. Contexts that cannot be opened
+// come back as failed cluster states with the real error, so the board can
+// start and say why instead of showing an empty fleet.
+func Connect(opts ConnectOptions) ([]ClusterClients, []model.ClusterState) {
+	now := time.Now
+	if opts.Now != nil {
+		now = opts.Now
+	}
+	failed := func(name string, err error) model.ClusterState {
+		return model.ClusterState{Name: name, Phase: model.ConnFailed, Since: now(), Reason: err.Error()}
+	}
+	rules := clientcmd.NewDefaultClientConfigLoadingRules()
+	if opts.Kubeconfig != "" {
+		rules.ExplicitPath = opts.Kubeconfig
+	}
+	raw, loadErr := rules.Load()
+	if loadErr == nil && len(raw.Contexts) == 0 && opts.Kubeconfig == "" {
+		loadErr = errors.New("no kubeconfig contexts (KUBECONFIG or ~/.kube/config)")
+	}
+	if loadErr != nil {
+		if len(opts.Contexts) > 0 || opts.AllContexts || opts.Kubeconfig != "" {
+			return nil, []model.ClusterState{failed("kubeconfig", fmt.Errorf("load kubeconfig: %w", loadErr))}
+		}
+		cfg, err := rest.InClusterConfig()
+		if err != nil {
+			return nil, []model.ClusterState{failed("kubeconfig", fmt.Errorf("load kubeconfig: %v; in-cluster config: %w", loadErr, err))}
+		}
+		cc, err := NewClusterClients(InClusterName, cfg, opts)
+		if err != nil {
+			return nil, []model.ClusterState{failed(InClusterName, err)}
+		}
+		return []ClusterClients{cc}, nil
+	}
+
+	names, err := contextNames(raw, opts)
+	if err != nil {
+		return nil, []model.ClusterState{failed("kubeconfig", err)}
+	}
+	var clients []ClusterClients
+	var states []model.ClusterState
+	for _, name := range names {
+		cfg, err := clientcmd.NewNonInteractiveClientConfig(*raw, name, &clientcmd.ConfigOverrides{}, rules).ClientConfig()
+		if err != nil {
+			states = append(states, failed(name, fmt.Errorf("context %s: %w", name, err)))
+			continue
+		}
+		cc, err := NewClusterClients(name, cfg, opts)
+		if err != nil {
+			states = append(states, failed(name, err))
+			continue
+		}
+		clients = append(clients, cc)
+	}
+	return clients, states
+}
+
+func contextNames(raw *clientcmdapi.Config, opts ConnectOptions) ([]string, error) {
+	switch {
+	case opts.AllContexts:
+		names := make([]string, 0, len(raw.Contexts))
+		for name := range raw.Contexts {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		return names, nil
+	case len(opts.Contexts) > 0:
+		return opts.Contexts, nil
+	case raw.CurrentContext == "":
+		return nil, errors.New("kubeconfig has no current context; pass --context or --all-contexts")
+	}
+	return []string{raw.CurrentContext}, nil
+}
+
+// NewClusterClients makes the typed client (protobuf, for built-in kinds)
+// and the dynamic client (JSON, for Apps) of one cluster.
+func NewClusterClients(name string, cfg *rest.Config, opts ConnectOptions) (ClusterClients, error) {
+	cfg = rest.CopyConfig(cfg)
+	cfg.QPS, cfg.Burst = opts.QPS, opts.Burst
+	if cfg.QPS == 0 {
+		cfg.QPS = 100
+	}
+	if cfg.Burst == 0 {
+		cfg.Burst = 200
+	}
+	if opts.WrapTransport != nil {
+		cfg.Wrap(opts.WrapTransport)
+	}
+	if cfg.UserAgent == "" {
+		cfg.UserAgent = "driftboard"
+	}
+	dyn, err := dynamic.NewForConfig(cfg) // dynamic forces JSON itself
+	if err != nil {
+		return ClusterClients{}, fmt.Errorf("cluster %s: dynamic client: %w", name, err)
+	}
+	pb := rest.CopyConfig(cfg)
+	pb.ContentType = "application/vnd.kubernetes.protobuf"
+	pb.AcceptContentTypes = "application/vnd.kubernetes.protobuf,application/json"
+	kube, err := kubernetes.NewForConfig(pb)
+	if err != nil {
+		return ClusterClients{}, fmt.Errorf("cluster %s: client: %w", name, err)
+	}
+	return ClusterClients{Name: name, Kube: kube, Dynamic: dyn}, nil
+}

@@ -1,0 +1,250 @@
+package kube
+
+import (
+	"strings"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/hanzoai/driftboard/model"
+)
+
+// The informer caches hold these small entries instead of the API objects:
+// the transforms below keep only what a row needs, so 10,000 Apps and their
+// workloads fit in a few tens of MiB. Entries are replaced on every event and
+// never mutated, so rows may share their maps and slices.
+
+// entryMeta is the part of ObjectMeta the cache key and the handlers need.
+type entryMeta struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata"`
+}
+
+func trimmedMeta(m metav1.Object) metav1.ObjectMeta {
+	return metav1.ObjectMeta{
+		Name: m.GetName(), Namespace: m.GetNamespace(),
+		UID: m.GetUID(), ResourceVersion: m.GetResourceVersion(),
+	}
+}
+
+// appEntry is a decoded App or Service custom resource.
+type appEntry struct {
+	entryMeta
+	App model.AppObject
+}
+
+func (e *appEntry) DeepCopyObject() runtime.Object { c := *e; return &c }
+
+// workloadEntry is a trimmed Deployment or StatefulSet.
+type workloadEntry struct {
+	entryMeta
+	W        model.Workload // PodSets and PodProblems are filled at build time
+	OwnerUID string         // UID of the controlling App/Service, "" if none
+	Revision string         // Deployment: deployment.kubernetes.io/revision
+	// StatefulSet revisions: pods of CurrentRevision run the old template
+	// while CurrentRevision != UpdateRevision.
+	CurrentRevision, UpdateRevision string
+	CurrentReplicas, StatusReplicas int32
+}
+
+func (e *workloadEntry) DeepCopyObject() runtime.Object { c := *e; return &c }
+
+// podSetEntry is a trimmed ReplicaSet.
+type podSetEntry struct {
+	entryMeta
+	Owner    string // name of the controlling Deployment
+	Revision string
+	Set      model.PodSet
+}
+
+func (e *podSetEntry) DeepCopyObject() runtime.Object { c := *e; return &c }
+
+// podEntry is a trimmed pending Pod: only why it does not run.
+type podEntry struct {
+	entryMeta
+	App      string // the workload (and App) name it belongs to
+	Problems []string
+}
+
+func (e *podEntry) DeepCopyObject() runtime.Object { c := *e; return &c }
+
+const (
+	revisionAnnotation = "deployment.kubernetes.io/revision"
+	maxMessage         = 300
+)
+
+// keptTemplateAnnotations are the pod-template annotations rows show.
+var keptTemplateAnnotations = []string{
+	model.RestartedAtAnnotation, model.RestartedByAnnotation, "kubectl.kubernetes.io/restartedAt",
+}
+
+func containersOf(spec *corev1.PodSpec) []model.Container {
+	out := make([]model.Container, 0, len(spec.Containers))
+	for _, c := range spec.Containers {
+		out = append(out, model.Container{Name: c.Name, Image: c.Image})
+	}
+	return out
+}
+
+func templateAnnotations(a map[string]string) map[string]string {
+	var out map[string]string
+	for _, k := range keptTemplateAnnotations {
+		if v, ok := a[k]; ok {
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// appOwnerUID returns the UID of a controlling hanzo.ai App or Service owner
+// with the workload's own name (the operator's convention).
+func appOwnerUID(m metav1.Object) string {
+	for _, o := range m.GetOwnerReferences() {
+		if o.Controller != nil && *o.Controller && strings.HasPrefix(o.APIVersion, "hanzo.ai/") &&
+			(o.Kind == "App" || o.Kind == "Service") && o.Name == m.GetName() {
+			return string(o.UID)
+		}
+	}
+	return ""
+}
+
+func controllerOf(m metav1.Object) (kind, name string) {
+	if o := metav1.GetControllerOfNoCopy(m); o != nil {
+		return o.Kind, o.Name
+	}
+	return "", ""
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+func deploymentConditions(cs []appsv1.DeploymentCondition) []model.Condition {
+	out := make([]model.Condition, 0, len(cs))
+	for _, c := range cs {
+		out = append(out, model.Condition{Type: string(c.Type), Status: string(c.Status), Reason: c.Reason, Message: truncate(c.Message, maxMessage)})
+	}
+	return out
+}
+
+func transformDeployment(obj any) (any, error) {
+	d, ok := obj.(*appsv1.Deployment)
+	if !ok {
+		return obj, nil // already trimmed, or a tombstone
+	}
+	e := &workloadEntry{
+		entryMeta: entryMeta{ObjectMeta: trimmedMeta(d)},
+		OwnerUID:  appOwnerUID(d),
+		Revision:  d.Annotations[revisionAnnotation],
+		W: model.Workload{
+			Kind: model.KindDeployment, Name: d.Name, UID: string(d.UID),
+			Generation: d.Generation, ObservedGeneration: d.Status.ObservedGeneration,
+			Replicas:      d.Spec.Replicas,
+			ReadyReplicas: d.Status.ReadyReplicas, UpdatedReplicas: d.Status.UpdatedReplicas,
+			AvailableReplicas:   d.Status.AvailableReplicas,
+			Paused:              d.Spec.Paused,
+			Containers:          containersOf(&d.Spec.Template.Spec),
+			TemplateAnnotations: templateAnnotations(d.Spec.Template.Annotations),
+			Conditions:          deploymentConditions(d.Status.Conditions),
+		},
+		StatusReplicas: d.Status.Replicas,
+	}
+	return e, nil
+}
+
+func transformStatefulSet(obj any) (any, error) {
+	s, ok := obj.(*appsv1.StatefulSet)
+	if !ok {
+		return obj, nil
+	}
+	conds := make([]model.Condition, 0, len(s.Status.Conditions))
+	for _, c := range s.Status.Conditions {
+		conds = append(conds, model.Condition{Type: string(c.Type), Status: string(c.Status), Reason: c.Reason, Message: truncate(c.Message, maxMessage)})
+	}
+	paused := false // StatefulSets cannot be paused; a partition holds pods back instead
+	e := &workloadEntry{
+		entryMeta: entryMeta{ObjectMeta: trimmedMeta(s)},
+		OwnerUID:  appOwnerUID(s),
+		W: model.Workload{
+			Kind: model.KindStatefulSet, Name: s.Name, UID: string(s.UID),
+			Generation: s.Generation, ObservedGeneration: s.Status.ObservedGeneration,
+			Replicas:      s.Spec.Replicas,
+			ReadyReplicas: s.Status.ReadyReplicas, UpdatedReplicas: s.Status.UpdatedReplicas,
+			AvailableReplicas:   s.Status.AvailableReplicas,
+			Paused:              paused,
+			Containers:          containersOf(&s.Spec.Template.Spec),
+			TemplateAnnotations: templateAnnotations(s.Spec.Template.Annotations),
+			Conditions:          conds,
+		},
+		CurrentRevision: s.Status.CurrentRevision, UpdateRevision: s.Status.UpdateRevision,
+		CurrentReplicas: s.Status.CurrentReplicas, StatusReplicas: s.Status.Replicas,
+	}
+	return e, nil
+}
+
+func transformReplicaSet(obj any) (any, error) {
+	rs, ok := obj.(*appsv1.ReplicaSet)
+	if !ok {
+		return obj, nil
+	}
+	kind, owner := controllerOf(rs)
+	if kind != "Deployment" {
+		owner = ""
+	}
+	e := &podSetEntry{
+		entryMeta: entryMeta{ObjectMeta: trimmedMeta(rs)},
+		Owner:     owner,
+		Revision:  rs.Annotations[revisionAnnotation],
+		Set:       model.PodSet{Name: rs.Name, Replicas: rs.Status.Replicas, Available: rs.Status.AvailableReplicas},
+	}
+	if rs.Status.Replicas > 0 || (rs.Spec.Replicas != nil && *rs.Spec.Replicas > 0) {
+		e.Set.Containers = containersOf(&rs.Spec.Template.Spec) // history without pods needs no template
+	}
+	return e, nil
+}
+
+// transformPod keeps why a pending pod does not run (image pulls, scheduling).
+func transformPod(obj any) (any, error) {
+	p, ok := obj.(*corev1.Pod)
+	if !ok {
+		return obj, nil
+	}
+	e := &podEntry{entryMeta: entryMeta{ObjectMeta: trimmedMeta(p)}}
+	switch kind, name := controllerOf(p); kind {
+	case "ReplicaSet":
+		// <deployment>-<pod-template-hash>
+		e.App = strings.TrimSuffix(name, "-"+p.Labels[appsv1.DefaultDeploymentUniqueLabelKey])
+	case "StatefulSet":
+		e.App = name
+	}
+	statuses := append(append([]corev1.ContainerStatus{}, p.Status.InitContainerStatuses...), p.Status.ContainerStatuses...)
+	for _, st := range statuses {
+		if w := st.State.Waiting; w != nil && w.Reason != "" && w.Reason != "ContainerCreating" && w.Reason != "PodInitializing" {
+			e.Problems = append(e.Problems, truncate(w.Reason+": "+w.Message, maxMessage))
+		}
+	}
+	for _, c := range p.Status.Conditions {
+		if c.Type == corev1.PodScheduled && c.Status == corev1.ConditionFalse && c.Reason != "" {
+			e.Problems = append(e.Problems, truncate(c.Reason+": "+c.Message, maxMessage))
+		}
+	}
+	return e, nil
+}
+
+// metaOf returns the trimmed metadata of a cached entry or tombstone.
+func metaOf(obj any) (metav1.Object, bool) {
+	if t, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+		obj = t.Obj
+	}
+	m, ok := obj.(metav1.Object)
+	return m, ok
+}

@@ -1,0 +1,198 @@
+// Package kube turns live Kubernetes APIs into the board's rows and performs
+// its one action, the rolling restart. Informers watch App CRs and workloads;
+// their handlers only mark rows dirty, and Snapshot rebuilds those rows off
+// the UI loop.
+//
+// What pods really run: a Deployment's ReplicaSets (the one carrying the
+// Deployment's revision is current; the model takes the tag of the set with
+// most available pods). A StatefulSet's status revisions and counts (the old
+// revision's template is remembered from when the set was last settled, so
+// it is unknown only when the board starts mid-rollout). Pending pods only,
+// for why a rollout is stuck (ImagePullBackOff, Unschedulable) before the
+// progress deadline says so; running pods are never cached.
+package kube
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/kubernetes"
+
+	"github.com/hanzoai/driftboard/model"
+)
+
+// ClusterClients are the clients of one cluster (one kubeconfig context).
+type ClusterClients struct {
+	Name    string
+	Kube    kubernetes.Interface
+	Dynamic dynamic.Interface
+}
+
+// ReleaseSource tells what GitHub knows about a repo's releases.
+type ReleaseSource interface {
+	Lookup(repo, tag string) model.Release
+	Changed() <-chan struct{}
+}
+
+// FleetOptions configure a Fleet.
+type FleetOptions struct {
+	Namespaces    []string // empty: all the identity may read
+	LabelSelector string   // applied to Apps and Services
+	Releases      ReleaseSource
+	// Principal is the IAM identity acting on the board. When the function
+	// is nil, no IAM scope applies and Kubernetes RBAC alone decides; when
+	// it returns nil, nobody is logged in and restarts are refused.
+	Principal func() *model.Principal
+	Now       func() time.Time
+	ReadOnly  bool                 // refuse every restart
+	Failed    []model.ClusterState // contexts Connect could not open, shown as failed
+}
+
+// Fleet watches every cluster and serves snapshots of the board.
+type Fleet struct {
+	opts     FleetOptions
+	clusters []*cluster
+	byName   map[string]*cluster
+	store    *model.Store
+	changed  chan struct{}
+
+	mu        sync.Mutex
+	dirty     map[model.Key]struct{}
+	allDirty  bool
+	subs      map[chan struct{}]struct{}
+	expectGen map[model.Key]int64 // generation a restart produced, for WaitRollout
+
+	buildMu    sync.Mutex // one builder at a time
+	staleSet   map[string]bool
+	lastStates []model.ClusterState
+}
+
+// NewFleet prepares informers for the clusters; nothing runs before Start.
+func NewFleet(opts FleetOptions, clusters ...ClusterClients) *Fleet {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	f := &Fleet{
+		opts: opts, byName: map[string]*cluster{}, store: model.NewStore(),
+		changed: make(chan struct{}, 1), dirty: map[model.Key]struct{}{},
+		subs: map[chan struct{}]struct{}{}, expectGen: map[model.Key]int64{}, staleSet: map[string]bool{},
+	}
+	for _, cc := range clusters {
+		c := newCluster(f, cc)
+		f.clusters = append(f.clusters, c)
+		f.byName[cc.Name] = c
+	}
+	return f
+}
+
+// Start runs every cluster's informers until ctx ends.
+func (f *Fleet) Start(ctx context.Context) {
+	for _, c := range f.clusters {
+		go c.run(ctx)
+	}
+	if f.opts.Releases != nil {
+		go func() {
+			for {
+				select {
+				case <-ctx.Done():
+					return
+				case <-f.opts.Releases.Changed():
+					f.mu.Lock()
+					f.allDirty = true
+					f.mu.Unlock()
+					f.signal()
+				}
+			}
+		}()
+	}
+	f.signal() // the first snapshot shows the clusters syncing
+}
+
+// WaitSynced blocks until every cluster has synced its caches or failed to
+// set up. It reports the failed clusters.
+func (f *Fleet) WaitSynced(ctx context.Context) error {
+	for _, c := range f.clusters {
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("waiting for cluster %s to sync: %w", c.name, ctx.Err())
+		case <-c.settled:
+		}
+	}
+	var errs []error
+	for _, c := range f.clusters {
+		if st := c.conn.state(); st.Phase == model.ConnFailed {
+			errs = append(errs, fmt.Errorf("cluster %s: %s", c.name, st.Reason))
+		}
+	}
+	for _, st := range f.opts.Failed {
+		errs = append(errs, fmt.Errorf("cluster %s: %s", st.Name, st.Reason))
+	}
+	return errors.Join(errs...)
+}
+
+// Changed signals (coalesced, capacity 1) that a new snapshot is worth taking.
+func (f *Fleet) Changed() <-chan struct{} { return f.changed }
+
+func (f *Fleet) signal() {
+	select {
+	case f.changed <- struct{}{}:
+	default:
+	}
+	f.mu.Lock()
+	for ch := range f.subs {
+		select {
+		case ch <- struct{}{}:
+		default:
+		}
+	}
+	f.mu.Unlock()
+}
+
+// subscribe returns a private change channel (for WaitRollout), so waiting
+// for a rollout does not steal the UI's signals.
+func (f *Fleet) subscribe() (<-chan struct{}, func()) {
+	ch := make(chan struct{}, 1)
+	f.mu.Lock()
+	f.subs[ch] = struct{}{}
+	f.mu.Unlock()
+	return ch, func() {
+		f.mu.Lock()
+		delete(f.subs, ch)
+		f.mu.Unlock()
+	}
+}
+
+func (f *Fleet) markDirty(k model.Key) {
+	f.mu.Lock()
+	f.dirty[k] = struct{}{}
+	f.mu.Unlock()
+	f.signal()
+}
+
+// states lists every cluster's connection state, failed contexts included.
+func (f *Fleet) states() []model.ClusterState {
+	out := make([]model.ClusterState, 0, len(f.clusters)+len(f.opts.Failed))
+	for _, c := range f.clusters {
+		out = append(out, c.conn.state())
+	}
+	return append(out, f.opts.Failed...)
+}
+
+func sameStates(a, b []model.ClusterState) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		x, y := a[i], b[i]
+		if x.Name != y.Name || x.Phase != y.Phase || !x.Since.Equal(y.Since) || x.Reason != y.Reason ||
+			strings.Join(x.Notices, "\n") != strings.Join(y.Notices, "\n") {
+			return false
+		}
+	}
+	return true
+}

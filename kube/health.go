@@ -1,0 +1,145 @@
+package kube
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+
+	"github.com/hanzoai/driftboard/model"
+)
+
+// connState follows one cluster's connection. Every informer's list and
+// watch calls report here (see observedLW): a failing call marks the
+// informer down, a successful one marks it up again. The cluster is live
+// only when set up, synced, and no informer is down; so rows are stale from
+// the first failed call until every watch is re-established. No probes run:
+// the reflectors' own retries are the health check.
+type connState struct {
+	mu      sync.Mutex
+	name    string
+	now     func() time.Time
+	onMove  func() // called (without the lock) when the phase may have changed
+	phase   model.ConnPhase
+	since   time.Time
+	reason  string
+	notices []string
+	synced  bool
+	down    map[string]string // informer id → last error
+	downAt  time.Time
+}
+
+func newConnState(name string, now func() time.Time, onMove func()) *connState {
+	return &connState{name: name, now: now, onMove: onMove, phase: model.ConnSyncing, since: now(), down: map[string]string{}}
+}
+
+func (c *connState) state() model.ClusterState {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return model.ClusterState{Name: c.name, Phase: c.phase, Since: c.since, Reason: c.reason, Notices: c.notices}
+}
+
+// recompute derives the phase; callers hold the lock. It returns whether it moved.
+func (c *connState) recompute() bool {
+	phase, reason, since := c.phase, c.reason, c.since
+	if phase == model.ConnFailed {
+		return false // set explicitly; only setup clears it
+	}
+	switch {
+	case len(c.down) > 0:
+		first := ""
+		for id, r := range c.down { // the same informer's error each time, so the text does not flicker
+			if first == "" || id < first {
+				first, reason = id, r
+			}
+		}
+		if c.synced {
+			phase = model.ConnReconnecting
+		} else {
+			phase = model.ConnSyncing
+		}
+		since = c.downAt
+	case !c.synced:
+		phase, reason = model.ConnSyncing, ""
+	default:
+		phase, reason = model.ConnLive, ""
+	}
+	if phase == c.phase && reason == c.reason {
+		return false
+	}
+	if phase != c.phase {
+		if phase == model.ConnLive || phase == model.ConnReconnecting && since.IsZero() {
+			since = c.now()
+		}
+		c.since = since
+	}
+	c.phase, c.reason = phase, reason
+	return true
+}
+
+func (c *connState) update(f func()) {
+	c.mu.Lock()
+	f()
+	moved := c.recompute()
+	c.mu.Unlock()
+	if moved && c.onMove != nil {
+		c.onMove()
+	}
+}
+
+// failed puts the cluster in the failed phase (setup could not complete).
+func (c *connState) failed(reason string) {
+	c.mu.Lock()
+	moved := c.phase != model.ConnFailed || c.reason != reason
+	if c.phase != model.ConnFailed {
+		c.since = c.now()
+	}
+	c.phase, c.reason = model.ConnFailed, reason
+	c.mu.Unlock()
+	if moved && c.onMove != nil {
+		c.onMove()
+	}
+}
+
+// setUp leaves the failed phase: informers are about to start.
+func (c *connState) setUp(notices []string) {
+	c.update(func() {
+		c.phase, c.since, c.reason, c.notices = model.ConnSyncing, c.now(), "", notices
+	})
+}
+
+func (c *connState) markSynced() { c.update(func() { c.synced = true }) }
+
+func (c *connState) callFailed(id string, err error) {
+	if errors.Is(err, context.Canceled) || apierrors.IsResourceExpired(err) || apierrors.IsGone(err) {
+		return // our own shutdown, or a routine relist
+	}
+	c.update(func() {
+		if len(c.down) == 0 {
+			c.downAt = c.now()
+		}
+		c.down[id] = errText(err)
+	})
+}
+
+func (c *connState) callOK(id string) {
+	c.mu.Lock()
+	_, wasDown := c.down[id]
+	c.mu.Unlock()
+	if wasDown {
+		c.update(func() { delete(c.down, id) })
+	}
+}
+
+// errText is the error as a sentence for the board, shortened.
+func errText(err error) string {
+	switch {
+	case apierrors.IsForbidden(err):
+		return "forbidden: " + truncate(err.Error(), maxMessage)
+	case apierrors.IsUnauthorized(err):
+		return "unauthorized (credentials rejected or expired): " + truncate(err.Error(), maxMessage)
+	}
+	return truncate(err.Error(), maxMessage)
+}

@@ -1,0 +1,246 @@
+package kube
+
+import (
+	"context"
+	"fmt"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/util/watchlist"
+
+	"github.com/hanzoai/driftboard/model"
+)
+
+var (
+	appsGVR     = schema.GroupVersionResource{Group: "hanzo.ai", Version: "v1", Resource: "apps"}
+	servicesGVR = schema.GroupVersionResource{Group: "hanzo.ai", Version: "v1", Resource: "services"}
+)
+
+// observedLW wraps a list/watch pair so that every call reports to the
+// cluster's connection state: this is how a stopped API server is noticed
+// (the reflector retries refused watches silently, without its error handler).
+type observedLW struct {
+	id          string
+	conn        *connState
+	list        func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error)
+	watch       func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error)
+	unsupported bool // the client (a fake) cannot do watch-list streams
+}
+
+func (l *observedLW) List(o metav1.ListOptions) (runtime.Object, error) {
+	return l.ListWithContext(context.Background(), o)
+}
+
+func (l *observedLW) Watch(o metav1.ListOptions) (watch.Interface, error) {
+	return l.WatchWithContext(context.Background(), o)
+}
+
+func (l *observedLW) ListWithContext(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
+	obj, err := l.list(ctx, o)
+	l.report(err)
+	return obj, err
+}
+
+func (l *observedLW) WatchWithContext(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
+	w, err := l.watch(ctx, o)
+	l.report(err)
+	return w, err
+}
+
+func (l *observedLW) IsWatchListSemanticsUnSupported() bool { return l.unsupported }
+
+func (l *observedLW) report(err error) {
+	if err != nil {
+		l.conn.callFailed(l.id, err)
+	} else {
+		l.conn.callOK(l.id)
+	}
+}
+
+// keyFunc maps a cached entry to the row it affects ("" = none).
+type keyFunc func(obj any) (namespace, name string)
+
+func ownKey(obj any) (string, string) {
+	if m, ok := metaOf(obj); ok {
+		return m.GetNamespace(), m.GetName()
+	}
+	return "", ""
+}
+
+func replicaSetKey(obj any) (string, string) {
+	if t, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+		obj = t.Obj
+	}
+	if e, ok := obj.(*podSetEntry); ok && e.Owner != "" {
+		return e.Namespace, e.Owner
+	}
+	return "", ""
+}
+
+func podKey(obj any) (string, string) {
+	if t, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+		obj = t.Obj
+	}
+	if e, ok := obj.(*podEntry); ok && e.App != "" {
+		return e.Namespace, e.App
+	}
+	return "", ""
+}
+
+// byOwner indexes ReplicaSets and pending pods by "<namespace>/<row name>".
+const byOwner = "byOwner"
+
+func ownerIndex(key keyFunc) cache.Indexers {
+	return cache.Indexers{byOwner: func(obj any) ([]string, error) {
+		if ns, name := key(obj); name != "" {
+			return []string{ns + "/" + name}, nil
+		}
+		return nil, nil
+	}}
+}
+
+// informerSpec describes one informer of a scope.
+type informerSpec struct {
+	what      string // "apps", "deployments", ...
+	example   runtime.Object
+	lw        *observedLW
+	transform cache.TransformFunc
+	key       keyFunc
+	indexers  cache.Indexers
+}
+
+// newInformer builds the informer, its transform and its handler. Handlers
+// only mark the affected row dirty; the snapshot is built elsewhere.
+func (c *cluster) newInformer(s informerSpec) (cache.SharedIndexInformer, error) {
+	inf := cache.NewSharedIndexInformerWithOptions(s.lw, s.example, cache.SharedIndexInformerOptions{
+		Indexers: s.indexers, ObjectDescription: s.what,
+	})
+	if err := inf.SetTransform(s.transform); err != nil {
+		return nil, fmt.Errorf("%s informer: transform: %w", s.what, err)
+	}
+	if err := inf.SetWatchErrorHandlerWithContext(func(ctx context.Context, r *cache.Reflector, err error) {
+		c.conn.callFailed(s.lw.id, err)
+		cache.DefaultWatchErrorHandler(ctx, r, err)
+	}); err != nil {
+		return nil, fmt.Errorf("%s informer: watch error handler: %w", s.what, err)
+	}
+	mark := func(obj any) {
+		if ns, name := s.key(obj); name != "" {
+			c.fleet.markDirty(model.Key{Cluster: c.name, Namespace: ns, Name: name})
+		}
+	}
+	_, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc: func(obj any) { mark(obj) },
+		UpdateFunc: func(old, cur any) {
+			om, ok1 := metaOf(old)
+			cm, ok2 := metaOf(cur)
+			if ok1 && ok2 && om.GetResourceVersion() == cm.GetResourceVersion() {
+				return // a resync: nothing changed
+			}
+			mark(cur)
+			if ns, name := s.key(old); name != "" { // an owner change moves the object between rows
+				if ns2, name2 := s.key(cur); ns2 != ns || name2 != name {
+					mark(old)
+				}
+			}
+		},
+		DeleteFunc: func(obj any) { mark(obj) }, // key functions unwrap tombstones
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s informer: add handler: %w", s.what, err)
+	}
+	return inf, nil
+}
+
+// specsFor lists the informers of one scope (namespace "" = cluster-wide).
+func (c *cluster) specsFor(ns string, allowed map[string]bool) []informerSpec {
+	kube, dyn := c.clients.Kube, c.clients.Dynamic
+	unsupportedKube := watchlist.DoesClientNotSupportWatchListSemantics(kube)
+	unsupportedDyn := watchlist.DoesClientNotSupportWatchListSemantics(dyn)
+	lw := func(what string, unsupported bool,
+		list func(context.Context, metav1.ListOptions) (runtime.Object, error),
+		w func(context.Context, metav1.ListOptions) (watch.Interface, error)) *observedLW {
+		return &observedLW{id: ns + "/" + what, conn: c.conn, list: list, watch: w, unsupported: unsupported}
+	}
+	sel := c.fleet.opts.LabelSelector
+	var specs []informerSpec
+	for _, r := range []schema.GroupVersionResource{appsGVR, servicesGVR} {
+		if !allowed[r.Resource] {
+			continue
+		}
+		ri := dyn.Resource(r).Namespace(ns)
+		specs = append(specs, informerSpec{
+			what: r.Resource, example: &unstructuredExample,
+			lw: lw(r.Resource, unsupportedDyn,
+				func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
+					o.LabelSelector = sel
+					return ri.List(ctx, o)
+				},
+				func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
+					o.LabelSelector = sel
+					return ri.Watch(ctx, o)
+				}),
+			transform: transformApp(c.name), key: ownKey,
+		})
+	}
+	apps := kube.AppsV1()
+	if allowed["deployments"] {
+		d := apps.Deployments(ns)
+		specs = append(specs, informerSpec{what: "deployments", example: &deploymentExample,
+			lw: lw("deployments", unsupportedKube,
+				func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return d.List(ctx, o) },
+				func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) { return d.Watch(ctx, o) }),
+			transform: transformDeployment, key: ownKey})
+	}
+	if allowed["statefulsets"] {
+		s := apps.StatefulSets(ns)
+		specs = append(specs, informerSpec{what: "statefulsets", example: &statefulSetExample,
+			lw: lw("statefulsets", unsupportedKube,
+				func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return s.List(ctx, o) },
+				func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) { return s.Watch(ctx, o) }),
+			transform: transformStatefulSet, key: ownKey})
+	}
+	if allowed["replicasets"] {
+		// Every ReplicaSet is listed (the API offers no field selector on
+		// replicas), but the transform keeps only a name for scaled-down
+		// history, so a Deployment's old sets cost a few bytes each.
+		rs := apps.ReplicaSets(ns)
+		specs = append(specs, informerSpec{what: "replicasets", example: &replicaSetExample,
+			lw: lw("replicasets", unsupportedKube,
+				func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return rs.List(ctx, o) },
+				func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) { return rs.Watch(ctx, o) }),
+			transform: transformReplicaSet, key: replicaSetKey, indexers: ownerIndex(replicaSetKey)})
+	}
+	if allowed["pods"] {
+		// Only pending pods: that is where image pull failures show, and a
+		// healthy fleet has almost none, so the cache stays tiny.
+		p := kube.CoreV1().Pods(ns)
+		specs = append(specs, informerSpec{what: "pods", example: &podExample,
+			lw: lw("pods", unsupportedKube,
+				func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
+					o.FieldSelector = "status.phase=Pending"
+					return p.List(ctx, o)
+				},
+				func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
+					o.FieldSelector = "status.phase=Pending"
+					return p.Watch(ctx, o)
+				}),
+			transform: transformPod, key: podKey, indexers: ownerIndex(podKey)})
+	}
+	return specs
+}
+
+// Example objects tell each reflector what its list and watch return.
+var (
+	unstructuredExample unstructured.Unstructured
+	deploymentExample   appsv1.Deployment
+	statefulSetExample  appsv1.StatefulSet
+	replicaSetExample   appsv1.ReplicaSet
+	podExample          corev1.Pod
+)

@@ -1,0 +1,231 @@
+package kube
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/hanzoai/driftboard/model"
+)
+
+// FieldManager is the name the board's writes carry.
+const FieldManager = "driftboard"
+
+// RestartOptions tune one restart.
+type RestartOptions struct {
+	DryRun bool   // server-side dry run: validated and authorized, nothing changes
+	Reason string // added to the Event's message
+}
+
+// RestartResult says what a restart did.
+type RestartResult struct {
+	Kind       model.WorkloadKind
+	Namespace  string
+	Name       string
+	At         string // hanzo.ai/restartedAt
+	By         string // hanzo.ai/restartedBy
+	DryRun     bool
+	Generation int64 // the workload's generation after the patch
+	EventError error // the Event could not be recorded (the restart still happened)
+}
+
+// RefusedError is a restart refused before anything was sent.
+type RefusedError struct{ Reason string }
+
+func (e *RefusedError) Error() string { return "restart refused: " + e.Reason }
+
+// RefuseTagChange is the answer to a request to roll an App to another tag.
+func RefuseTagChange(app string) error {
+	return fmt.Errorf("the board does not change tags: the tag of %s is declared in git "+
+		"(infra/k8s/operator/crs/%s.yaml in the universe repo) and Hanzo CD reverts a patched tag; "+
+		"commit the new tag there. The board only restarts the running workload", app, app)
+}
+
+// target is the workload a restart acts on.
+type target struct {
+	c    *cluster
+	key  model.Key
+	kind model.WorkloadKind
+	who  string
+}
+
+func (t target) resource() string {
+	if t.kind == model.KindStatefulSet {
+		return "statefulsets"
+	}
+	return "deployments"
+}
+
+func (t target) String() string {
+	return fmt.Sprintf("%s %s/%s", strings.ToLower(string(t.kind)), t.key.Namespace, t.key.Name)
+}
+
+// CheckRestart says whether a restart of the App's workload would be allowed
+// and why: read-only mode, the principal's scope, the App and its workload,
+// a paused Deployment, then Kubernetes RBAC (a SelfSubjectAccessReview).
+func (f *Fleet) CheckRestart(ctx context.Context, key model.Key) model.Decision {
+	d, _ := f.checkRestart(ctx, key)
+	return d
+}
+
+func refuse(format string, args ...any) (model.Decision, target) {
+	return model.Decision{Reason: fmt.Sprintf(format, args...)}, target{}
+}
+
+func (f *Fleet) checkRestart(ctx context.Context, key model.Key) (model.Decision, target) {
+	if f.opts.ReadOnly {
+		return refuse("The board runs read-only; restarts are switched off.")
+	}
+	who := ""
+	if f.opts.Principal != nil {
+		p := f.opts.Principal()
+		if d := p.Authorize(key.Namespace); !d.Allowed {
+			return d, target{}
+		}
+		who = p.User
+		if who == "" {
+			who = p.Email
+		}
+	}
+	c := f.byName[key.Cluster]
+	switch {
+	case c == nil:
+		return refuse("Cluster %q is not on the board.", key.Cluster)
+	case !c.isSynced():
+		return refuse("Cluster %s is still syncing; try again when it is live.", key.Cluster)
+	}
+	app, wl, ok := c.observe(key)
+	if !ok {
+		return refuse("App %s/%s is not on cluster %s.", key.Namespace, key.Name, key.Cluster)
+	}
+	want := model.ExpectedKind(app.Role)
+	switch {
+	case wl == nil && want == model.KindNone:
+		return refuse("Role %q makes no workload; there is nothing to restart.", app.Role)
+	case wl == nil:
+		return refuse("%s %s/%s does not exist; there is nothing to restart.", want, key.Namespace, key.Name)
+	case wl.Paused:
+		return refuse("Deployment %s/%s is paused; resume it first (kubectl rollout resume deployment/%s -n %s).",
+			key.Namespace, key.Name, key.Name, key.Namespace)
+	}
+	t := target{c: c, key: key, kind: wl.Kind, who: who}
+	if kubeUser := c.whoAmI(ctx); t.who == "" {
+		t.who = kubeUser
+	}
+	allowed, why, err := c.canPatch(ctx, t.resource(), key.Namespace, key.Name)
+	switch {
+	case err != nil:
+		return refuse("Could not check Kubernetes permissions for %s: %s", t, errText(err))
+	case !allowed:
+		msg := fmt.Sprintf("Kubernetes RBAC does not allow %s to patch %s in namespace %s.", c.identity(), t.resource(), key.Namespace)
+		if why != "" {
+			msg += " (" + why + ")"
+		}
+		return model.Decision{Reason: msg}, target{}
+	}
+	return model.Decision{Allowed: true, Reason: fmt.Sprintf("%s may restart %s.", t.who, t)}, t
+}
+
+// Restart performs a rolling restart of the App's workload.
+func (f *Fleet) Restart(ctx context.Context, key model.Key) error {
+	_, err := f.RestartWith(ctx, key, RestartOptions{})
+	return err
+}
+
+// RestartWith checks, then patches the pod template's restart annotations
+// (which rolls the pods) and records an Event on the workload. The App's
+// spec.image is never touched.
+func (f *Fleet) RestartWith(ctx context.Context, key model.Key, o RestartOptions) (RestartResult, error) {
+	d, t := f.checkRestart(ctx, key)
+	if !d.Allowed {
+		return RestartResult{}, &RefusedError{Reason: d.Reason}
+	}
+	res, err := f.patchRestart(ctx, t, o)
+	if err == nil && !o.DryRun {
+		f.mu.Lock()
+		f.expectGen[key] = res.Generation
+		f.mu.Unlock()
+		res.EventError = t.c.recordRestart(ctx, t, res, o.Reason, f.opts.Now())
+	}
+	return res, err
+}
+
+// restartPatch is the strategic-merge (and merge) patch of a restart.
+func restartPatch(at, by string) []byte {
+	ann := map[string]string{model.RestartedAtAnnotation: at}
+	if by != "" {
+		ann[model.RestartedByAnnotation] = by
+	}
+	p := map[string]any{"spec": map[string]any{"template": map[string]any{"metadata": map[string]any{"annotations": ann}}}}
+	b, _ := json.Marshal(p) // maps of strings always marshal
+	return b
+}
+
+func (f *Fleet) patchRestart(ctx context.Context, t target, o RestartOptions) (RestartResult, error) {
+	res := RestartResult{Kind: t.kind, Namespace: t.key.Namespace, Name: t.key.Name, By: t.who, DryRun: o.DryRun,
+		At: f.opts.Now().UTC().Format(time.RFC3339)}
+	po := metav1.PatchOptions{FieldManager: FieldManager}
+	if o.DryRun {
+		po.DryRun = []string{metav1.DryRunAll}
+	}
+	data := restartPatch(res.At, res.By)
+	apps := t.c.clients.Kube.AppsV1()
+	var meta metav1.Object
+	var err error
+	if t.kind == model.KindStatefulSet {
+		meta, err = apps.StatefulSets(t.key.Namespace).Patch(ctx, t.key.Name, types.StrategicMergePatchType, data, po)
+	} else {
+		meta, err = apps.Deployments(t.key.Namespace).Patch(ctx, t.key.Name, types.StrategicMergePatchType, data, po)
+	}
+	switch {
+	case apierrors.IsForbidden(err):
+		return res, fmt.Errorf("patch %s: Kubernetes refused: %s may not patch %s in namespace %s: %w",
+			t, t.c.identity(), t.resource(), t.key.Namespace, err)
+	case apierrors.IsNotFound(err):
+		return res, fmt.Errorf("patch %s: it no longer exists: %w", t, err)
+	case err != nil:
+		return res, fmt.Errorf("patch %s: %w", t, err)
+	}
+	res.Generation = meta.GetGeneration()
+	return res, nil
+}
+
+// restartEvent is the Event a restart records on the workload.
+func restartEvent(t target, uid types.UID, res RestartResult, reason string, now time.Time) *corev1.Event {
+	msg := fmt.Sprintf("Rolling restart requested by %s via driftboard", res.By)
+	if reason != "" {
+		msg += ": " + truncate(reason, maxMessage)
+	}
+	ts := metav1.NewTime(now)
+	return &corev1.Event{
+		ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("%s.%x", t.key.Name, now.UnixNano()), Namespace: t.key.Namespace},
+		InvolvedObject: corev1.ObjectReference{APIVersion: "apps/v1", Kind: string(t.kind),
+			Namespace: t.key.Namespace, Name: t.key.Name, UID: uid},
+		Reason: "Restarted", Message: msg, Type: corev1.EventTypeNormal, Action: "Restart",
+		Source:         corev1.EventSource{Component: FieldManager},
+		FirstTimestamp: ts, LastTimestamp: ts, Count: 1,
+		ReportingController: "hanzo.ai/driftboard", ReportingInstance: FieldManager,
+	}
+}
+
+// recordRestart creates the Event; its failure does not undo the restart.
+func (c *cluster) recordRestart(ctx context.Context, t target, res RestartResult, reason string, now time.Time) error {
+	var uid types.UID
+	if s := c.scopeFor(t.key.Namespace); s != nil {
+		if we, ok := s.get(t.resource(), t.key.Namespace, t.key.Name).(*workloadEntry); ok {
+			uid = we.UID
+		}
+	}
+	ev := restartEvent(t, uid, res, reason, now)
+	if _, err := c.clients.Kube.CoreV1().Events(t.key.Namespace).Create(ctx, ev, metav1.CreateOptions{FieldManager: FieldManager}); err != nil {
+		return fmt.Errorf("record Event on %s: %w", t, err)
+	}
+	return nil
+}

@@ -1,0 +1,57 @@
+package kube
+
+import (
+	"context"
+
+	authnv1 "k8s.io/api/authentication/v1"
+	authzv1 "k8s.io/api/authorization/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// canPatch asks the API server (SelfSubjectAccessReview) whether this
+// identity may patch the workload, so the board can say "not allowed"
+// before anyone confirms.
+func (c *cluster) canPatch(ctx context.Context, resource, ns, name string) (bool, string, error) {
+	r, err := c.clients.Kube.AuthorizationV1().SelfSubjectAccessReviews().Create(ctx, &authzv1.SelfSubjectAccessReview{
+		Spec: authzv1.SelfSubjectAccessReviewSpec{ResourceAttributes: &authzv1.ResourceAttributes{
+			Namespace: ns, Verb: "patch", Group: "apps", Resource: resource, Name: name,
+		}},
+	}, metav1.CreateOptions{})
+	if err != nil {
+		return false, "", err
+	}
+	why := r.Status.Reason
+	if r.Status.EvaluationError != "" {
+		why = r.Status.EvaluationError
+	}
+	return r.Status.Allowed && !r.Status.Denied, why, nil
+}
+
+// whoAmI is the Kubernetes user name of this cluster's identity, asked once
+// (SelfSubjectReview); "" when the server cannot say.
+func (c *cluster) whoAmI(ctx context.Context) string {
+	c.mu.RLock()
+	name := c.username
+	c.mu.RUnlock()
+	if name != "" {
+		return name
+	}
+	r, err := c.clients.Kube.AuthenticationV1().SelfSubjectReviews().Create(ctx, &authnv1.SelfSubjectReview{}, metav1.CreateOptions{})
+	if err != nil || r.Status.UserInfo.Username == "" {
+		return ""
+	}
+	c.mu.Lock()
+	c.username = r.Status.UserInfo.Username
+	c.mu.Unlock()
+	return r.Status.UserInfo.Username
+}
+
+// identity names the Kubernetes identity in sentences.
+func (c *cluster) identity() string {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	if c.username != "" {
+		return "Kubernetes user " + c.username
+	}
+	return "this identity"
+}

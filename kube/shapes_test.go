@@ -1,0 +1,132 @@
+package kube
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/strategicpatch"
+
+	"github.com/hanzoai/driftboard/model"
+)
+
+func TestRestartPatchShape(t *testing.T) {
+	t.Parallel()
+	got := map[string]any{}
+	if err := json.Unmarshal(restartPatch("2026-11-30T02:00:00Z", "alice"), &got); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"spec": map[string]any{"template": map[string]any{"metadata": map[string]any{
+		"annotations": map[string]any{"hanzo.ai/restartedAt": "2026-11-30T02:00:00Z", "hanzo.ai/restartedBy": "alice"}}}}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("patch (-want +got):\n%s", diff)
+	}
+
+	// Applied as the API server does: other annotations and the image stay.
+	d := appsv1.Deployment{Spec: appsv1.DeploymentSpec{Template: corev1.PodTemplateSpec{
+		ObjectMeta: metav1.ObjectMeta{Annotations: map[string]string{"keep": "me", "hanzo.ai/restartedAt": "old"}},
+		Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "iam", Image: "ghcr.io/hanzoai/iam:v1.2.3"}}},
+	}}}
+	orig, _ := json.Marshal(d)
+	patched, err := strategicpatch.StrategicMergePatch(orig, restartPatch("2026-11-30T02:00:00Z", "alice"), appsv1.Deployment{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out appsv1.Deployment
+	if err := json.Unmarshal(patched, &out); err != nil {
+		t.Fatal(err)
+	}
+	wantAnn := map[string]string{"keep": "me", "hanzo.ai/restartedAt": "2026-11-30T02:00:00Z", "hanzo.ai/restartedBy": "alice"}
+	if diff := cmp.Diff(wantAnn, out.Spec.Template.Annotations); diff != "" {
+		t.Errorf("annotations after patch (-want +got):\n%s", diff)
+	}
+	if img := out.Spec.Template.Spec.Containers[0].Image; img != "ghcr.io/hanzoai/iam:v1.2.3" {
+		t.Errorf("image changed to %s", img)
+	}
+}
+
+func TestRestartEventShape(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 11, 30, 2, 0, 0, 0, time.UTC)
+	tg := target{key: model.Key{Cluster: "c", Namespace: "hanzo", Name: "iam"}, kind: model.KindDeployment, who: "alice"}
+	ev := restartEvent(tg, "uid-1", RestartResult{By: "alice"}, "hotfix", now)
+	if ev.Reason != "Restarted" || ev.Type != corev1.EventTypeNormal || ev.Namespace != "hanzo" {
+		t.Errorf("event %+v", ev)
+	}
+	wantRef := corev1.ObjectReference{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "hanzo", Name: "iam", UID: "uid-1"}
+	if diff := cmp.Diff(wantRef, ev.InvolvedObject); diff != "" {
+		t.Errorf("involvedObject (-want +got):\n%s", diff)
+	}
+	if !strings.Contains(ev.Message, "alice") || !strings.Contains(ev.Message, "hotfix") {
+		t.Errorf("message %q lacks who and why", ev.Message)
+	}
+}
+
+func TestRefuseTagChangeNamesTheManifest(t *testing.T) {
+	t.Parallel()
+	msg := RefuseTagChange("iam").Error()
+	if !strings.Contains(msg, "infra/k8s/operator/crs/iam.yaml") || !strings.Contains(msg, "git") {
+		t.Errorf("message %q", msg)
+	}
+}
+
+func TestTransformDeploymentTrims(t *testing.T) {
+	t.Parallel()
+	three := int32(3)
+	yes := true
+	d := &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Name: "iam", Namespace: "hanzo", UID: "d1", ResourceVersion: "9", Generation: 4,
+			Annotations:   map[string]string{revisionAnnotation: "5", "kubectl.kubernetes.io/last-applied-configuration": "{}"},
+			ManagedFields: []metav1.ManagedFieldsEntry{{Manager: "kubectl"}}, Labels: map[string]string{"a": "b"},
+			OwnerReferences: []metav1.OwnerReference{{APIVersion: "hanzo.ai/v1", Kind: "App", Name: "iam", UID: "app1", Controller: &yes}}},
+		Spec: appsv1.DeploymentSpec{Replicas: &three, Paused: true, Template: corev1.PodTemplateSpec{
+			ObjectMeta: metav1.ObjectMeta{Annotations: map[string]string{model.RestartedByAnnotation: "bob", "other": "x"}},
+			Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "iam", Image: "ghcr.io/hanzoai/iam:v1", Env: []corev1.EnvVar{{Name: "A"}}}}}}},
+		Status: appsv1.DeploymentStatus{ObservedGeneration: 4, Replicas: 4, UpdatedReplicas: 2, ReadyReplicas: 3, AvailableReplicas: 3,
+			Conditions: []appsv1.DeploymentCondition{{Type: "Progressing", Status: "False", Reason: "ProgressDeadlineExceeded"}}},
+	}
+	obj, err := transformDeployment(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := obj.(*workloadEntry)
+	if e.ManagedFields != nil || e.Annotations != nil || e.Labels != nil {
+		t.Errorf("metadata not trimmed: %+v", e.ObjectMeta)
+	}
+	want := model.Workload{Kind: model.KindDeployment, Name: "iam", UID: "d1", Generation: 4, ObservedGeneration: 4,
+		Replicas: &three, ReadyReplicas: 3, UpdatedReplicas: 2, AvailableReplicas: 3, Paused: true,
+		Containers:          []model.Container{{Name: "iam", Image: "ghcr.io/hanzoai/iam:v1"}},
+		TemplateAnnotations: map[string]string{model.RestartedByAnnotation: "bob"},
+		Conditions:          []model.Condition{{Type: "Progressing", Status: "False", Reason: "ProgressDeadlineExceeded"}}}
+	if diff := cmp.Diff(want, e.W); diff != "" {
+		t.Errorf("workload (-want +got):\n%s", diff)
+	}
+	if e.OwnerUID != "app1" || e.Revision != "5" || e.StatusReplicas != 4 || e.ResourceVersion != "9" {
+		t.Errorf("entry %+v", e)
+	}
+	if again, _ := transformDeployment(e); again != e {
+		t.Errorf("transform is not idempotent on entries")
+	}
+}
+
+func TestTransformPodKeepsWhyItWaits(t *testing.T) {
+	t.Parallel()
+	yes := true
+	p := &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: "iam-7d9f-x", Namespace: "hanzo",
+			Labels:          map[string]string{appsv1.DefaultDeploymentUniqueLabelKey: "7d9f"},
+			OwnerReferences: []metav1.OwnerReference{{Kind: "ReplicaSet", Name: "iam-7d9f", Controller: &yes}}},
+		Status: corev1.PodStatus{Phase: corev1.PodPending, ContainerStatuses: []corev1.ContainerStatus{{
+			State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: "ImagePullBackOff", Message: "pull ghcr.io/x:v9"}}}}},
+	}
+	obj, _ := transformPod(p)
+	e := obj.(*podEntry)
+	if e.App != "iam" || len(e.Problems) != 1 || !strings.HasPrefix(e.Problems[0], "ImagePullBackOff") {
+		t.Errorf("pod entry %+v", e)
+	}
+}
