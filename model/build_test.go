@@ -228,3 +228,24 @@ func TestBuildRunningDigestsFollowThePodSet(t *testing.T) {
 		t.Errorf("mid-rollout flags (-want +got):\n%s", diff)
 	}
 }
+
+func TestRolloutSettledButUnready(t *testing.T) {
+	t.Parallel()
+	two := int32(2)
+	wl := &Workload{
+		Kind: KindDeployment, Name: "api", Replicas: &two, Generation: 3, ObservedGeneration: 3,
+		ReadyReplicas: 1, UpdatedReplicas: 2, AvailableReplicas: 1,
+		Containers: []Container{{Name: "api", Image: "ghcr.io/hanzoai/api:v1.0.0"}},
+		Conditions: []Condition{{Type: "Progressing", Status: "True", Reason: "NewReplicaSetAvailable"}},
+	}
+	app := AppObject{Key: Key{Cluster: "c", Namespace: "hanzo", Name: "api"}, Kind: "App",
+		ImageRepository: "ghcr.io/hanzoai/api", ImageTag: "v1.0.0"}
+	v := Build(app, wl, Release{State: ReleaseOff}, time.Unix(0, 0))
+	if v.Workload.Rollout != RolloutComplete || v.Health != HealthYellow {
+		t.Fatalf("settled rollout with an unready pod: rollout %q health %q, want complete/yellow", v.Workload.Rollout, v.Health)
+	}
+	wl.Conditions = nil
+	if v := Build(app, wl, Release{State: ReleaseOff}, time.Unix(0, 0)); v.Workload.Rollout != RolloutProgressing {
+		t.Fatalf("unsettled rollout: %q, want progressing", v.Workload.Rollout)
+	}
+}

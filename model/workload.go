@@ -170,9 +170,18 @@ func rolloutOf(wl *Workload, w WorkloadView) (RolloutState, string) {
 			oldPods += ps.Replicas
 		}
 	}
+	settled := false // the controller finished this template earlier
+	for _, c := range wl.Conditions {
+		if c.Type == "Progressing" && c.Status == "True" && c.Reason == "NewReplicaSetAvailable" {
+			settled = true
+		}
+	}
 	switch {
 	case wl.ObservedGeneration < wl.Generation:
 		return RolloutProgressing, "Waiting for the controller to observe the new spec."
+	case settled && w.Updated >= w.Desired && oldPods == 0 && w.Ready < w.Desired:
+		// Pods failing after a finished rollout are a health problem, not a rollout.
+		return RolloutComplete, fmt.Sprintf("Rolled out; %d/%d ready.", w.Ready, w.Desired)
 	case w.Updated < w.Desired || w.Ready < w.Desired || oldPods > 0:
 		msg := fmt.Sprintf("%d/%d updated, %d/%d ready", w.Updated, w.Desired, w.Ready, w.Desired)
 		if oldPods > 0 {
