@@ -1,0 +1,98 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/hanzoai/driftboard/config"
+	"github.com/hanzoai/driftboard/kube"
+	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui"
+)
+
+// runBoard is `driftboard` without a command: the live board.
+func (a *app) runBoard(cmd *cobra.Command, _ []string) error {
+	if err := a.needTerminal(); err != nil {
+		return err
+	}
+	ctx := cmd.Context()
+	eff, err := a.effective()
+	if err != nil {
+		return &exitError{code: ExitError, err: err}
+	}
+	as, id, _, err := a.iamActor(ctx)
+	if err != nil {
+		return &exitError{code: ExitError, err: err}
+	}
+	go id.run(ctx)
+	fl, err := a.openFleet(ctx, as)
+	if err != nil {
+		return &exitError{code: ExitError, err: err}
+	}
+	opts := boardOptions(eff, a.opts.noColor, a.streams.Err)
+	r := guardedRestarter{fleet: fl, cfg: eff}
+	if err := ui.Run(ctx, fl, r, id, opts); err != nil {
+		return &exitError{code: ExitError, err: fmt.Errorf("board: %w", err)}
+	}
+	return nil
+}
+
+// needTerminal refuses to draw the board into a pipe or a file.
+func (a *app) needTerminal() error {
+	if a.streams.InTerminal && a.streams.OutTerminal {
+		return nil
+	}
+	return usageErr("the board needs a terminal (stdin and stdout); for scripts and CI use 'driftboard list' (e.g. driftboard list -o json)")
+}
+
+// boardOptions turn the effective configuration into the board's options.
+// The board has no key overrides yet; a config that sets them is told so.
+func boardOptions(eff config.Effective, noColor bool, warn io.Writer) ui.Options {
+	if len(eff.Keys) > 0 {
+		fmt.Fprintln(warn, "note: the board does not apply key overrides yet; 'keys' in the config file is ignored")
+	}
+	opts := ui.Options{
+		ReadOnly:     eff.ReadOnly,
+		NoColor:      noColor,
+		Contexts:     eff.Contexts,
+		SavedFilters: eff.SavedFilters,
+	}
+	switch eff.Theme {
+	case "dark", "light":
+		dark := eff.Theme == "dark"
+		opts.DarkBackground = &dark
+	}
+	return opts
+}
+
+// guardedRestarter adds the config's per-context read-only switch to the
+// fleet's own checks, for the board and the restart command alike.
+type guardedRestarter struct {
+	fleet *kube.Fleet
+	cfg   config.Effective
+}
+
+func (g guardedRestarter) refusal(cluster string) string {
+	if g.cfg.ReadOnlyFor(cluster) {
+		return fmt.Sprintf("Context %s is read-only (--readonly or the config file); restarts are switched off.", cluster)
+	}
+	return ""
+}
+
+func (g guardedRestarter) CheckRestart(ctx context.Context, key model.Key) model.Decision {
+	if why := g.refusal(key.Cluster); why != "" {
+		return model.Decision{Reason: why}
+	}
+	return g.fleet.CheckRestart(ctx, key)
+}
+
+func (g guardedRestarter) Restart(ctx context.Context, key model.Key) error {
+	if why := g.refusal(key.Cluster); why != "" {
+		return errors.New(why)
+	}
+	return g.fleet.Restart(ctx, key)
+}

@@ -1,0 +1,215 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+type result struct {
+	code     int
+	out, err string
+}
+
+// cliEnv is a test's isolated environment: no real home, login or config.
+type cliEnv struct {
+	vars       map[string]string
+	stdin      string
+	inTerminal bool
+}
+
+func newEnv(t *testing.T) *cliEnv {
+	t.Helper()
+	dir := t.TempDir()
+	return &cliEnv{vars: map[string]string{
+		"HOME":            dir,
+		"HANZO_HOME":      filepath.Join(dir, ".hanzo"),
+		"XDG_CONFIG_HOME": filepath.Join(dir, ".config"),
+		"XDG_CACHE_HOME":  filepath.Join(dir, ".cache"),
+	}}
+}
+
+// run drives the command in-process, like main does.
+func (e *cliEnv) run(t *testing.T, args ...string) result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	var out, errb bytes.Buffer
+	code := Run(ctx, args, Streams{
+		In: strings.NewReader(e.stdin), Out: &out, Err: &errb,
+		InTerminal: e.inTerminal, OutTerminal: e.inTerminal,
+		Getenv: func(k string) string { return e.vars[k] },
+	})
+	return result{code: code, out: out.String(), err: errb.String()}
+}
+
+func (r result) expect(t *testing.T, code int, stderrHas ...string) {
+	t.Helper()
+	if r.code != code {
+		t.Fatalf("exit code %d, want %d\nstdout:\n%s\nstderr:\n%s", r.code, code, r.out, r.err)
+	}
+	for _, s := range stderrHas {
+		if !strings.Contains(r.err, s) {
+			t.Errorf("stderr lacks %q:\n%s", s, r.err)
+		}
+	}
+}
+
+// missingKubeconfig makes any attempt to reach a cluster fail loudly, so a
+// refusal that must come first is seen to come first.
+func missingKubeconfig(t *testing.T) string {
+	return filepath.Join(t.TempDir(), "no-such-kubeconfig")
+}
+
+func TestRestartRequiresEnv(t *testing.T) {
+	e := newEnv(t)
+	kc := missingKubeconfig(t)
+	e.run(t, "restart", "iam", "--kubeconfig", kc, "--yes").expect(t, ExitError, "--env is required", "never assumes production")
+	e.run(t, "restart", "iam", "--env", "prod", "--kubeconfig", kc, "--yes").expect(t, ExitError, "--env must be main, test or dev")
+	e.run(t, "get", "iam", "--kubeconfig", kc).expect(t, ExitError, "--env is required")
+}
+
+func TestRestartRefusesWithoutYesOffTerminal(t *testing.T) {
+	e := newEnv(t)
+	e.stdin = "iam\n" // even a correct answer on a pipe is not a confirmation
+	r := e.run(t, "restart", "iam", "--env", "main", "--kubeconfig", missingKubeconfig(t))
+	r.expect(t, ExitError, "stdin is not a terminal", "--yes")
+	if strings.Contains(r.err, "kubeconfig") {
+		t.Errorf("refusal must come before connecting:\n%s", r.err)
+	}
+}
+
+func TestRestartRefusesTagChange(t *testing.T) {
+	e := newEnv(t)
+	kc := missingKubeconfig(t)
+	e.run(t, "restart", "iam:v1.2.3", "--env", "test", "--yes", "--kubeconfig", kc).
+		expect(t, ExitError, "does not change tags", "infra/k8s/operator/crs/iam.yaml")
+	e.run(t, "restart", "iam", "--tag", "v1.2.3", "--env", "test", "--yes", "--kubeconfig", kc).
+		expect(t, ExitError, "does not change tags")
+	e.run(t, "restart", "IAM_x", "--env", "test", "--yes", "--kubeconfig", kc).expect(t, ExitError, "not an App name")
+}
+
+func TestBoardNeedsTerminal(t *testing.T) {
+	e := newEnv(t)
+	r := e.run(t, "--kubeconfig", missingKubeconfig(t))
+	r.expect(t, ExitError, "needs a terminal", "driftboard list")
+	if r.out != "" {
+		t.Errorf("nothing may be drawn to a pipe, got %q", r.out)
+	}
+}
+
+func TestUsageErrorsExit2(t *testing.T) {
+	e := newEnv(t)
+	e.run(t, "frobnicate").expect(t, ExitError, "unknown command")
+	e.run(t, "list", "--no-such-flag").expect(t, ExitError, "unknown flag")
+	e.run(t, "list", "-o", "xml").expect(t, ExitError, "-o must be table, wide, json or yaml")
+	e.run(t, "list", "--fail-on", "green").expect(t, ExitError, "--fail-on must be")
+	e.run(t, "list", "-q", "sev:purple").expect(t, ExitError, "-q:")
+	e.run(t, "list", "-n", "a", "-A").expect(t, ExitError, "exclude each other")
+	e.run(t, "list", "--releases", "maybe").expect(t, ExitError, "--releases must be on or off")
+}
+
+func TestListUnreachableClusterExits2(t *testing.T) {
+	e := newEnv(t)
+	kc := writeKubeconfig(t, "https://127.0.0.1:1", "dead")
+	r := e.run(t, "list", "--kubeconfig", kc, "--releases=off", "--timeout", "20s", "-o", "json")
+	r.expect(t, ExitError, "dead")
+	if r.out != "" {
+		t.Errorf("no data may be printed when no cluster was read, got %q", r.out)
+	}
+}
+
+func TestCompletionScriptsGenerate(t *testing.T) {
+	e := newEnv(t)
+	for shell, marker := range map[string]string{
+		"bash": "__start_driftboard",
+		"zsh":  "#compdef driftboard",
+		"fish": "complete -c driftboard",
+	} {
+		r := e.run(t, "completion", shell)
+		r.expect(t, ExitOK)
+		if !strings.Contains(r.out, marker) || len(r.out) < 1000 {
+			t.Errorf("%s script lacks %q (%d bytes)", shell, marker, len(r.out))
+		}
+	}
+	e.run(t, "completion", "powershell").expect(t, ExitError, "invalid argument")
+}
+
+func TestDynamicCompletion(t *testing.T) {
+	e := newEnv(t)
+	kc := writeKubeconfig(t, "https://127.0.0.1:1", "prod-eu", "prod-us", "staging")
+	cases := []struct {
+		args []string
+		want []string
+		not  []string
+	}{
+		{[]string{"--kubeconfig", kc, "list", "--context", "prod"}, []string{"prod-eu", "prod-us"}, []string{"staging"}},
+		{[]string{"--kubeconfig", kc, "list", "--context", "prod-eu,"}, []string{"prod-eu,prod-us", "prod-eu,staging"}, []string{"prod-eu,prod-eu"}},
+		{[]string{"restart", "iam", "--env", ""}, []string{"main", "test", "dev"}, nil},
+		{[]string{"list", "-o", ""}, []string{"table", "wide", "json", "yaml"}, nil},
+		{[]string{"res"}, []string{"restart"}, []string{"list"}},
+		{[]string{"list", "--fail"}, []string{"--fail-on"}, nil},
+	}
+	for _, tc := range cases {
+		r := e.run(t, append([]string{"__complete"}, tc.args...)...)
+		r.expect(t, ExitOK)
+		lines := strings.Split(r.out, "\n")
+		for _, w := range tc.want {
+			if !hasLinePrefix(lines, w) {
+				t.Errorf("completing %q: missing %q in\n%s", tc.args, w, r.out)
+			}
+		}
+		for _, n := range tc.not {
+			if hasLinePrefix(lines, n) {
+				t.Errorf("completing %q: unexpected %q in\n%s", tc.args, n, r.out)
+			}
+		}
+	}
+}
+
+func hasLinePrefix(lines []string, s string) bool {
+	for _, l := range lines {
+		if l == s || strings.HasPrefix(l, s+"\t") {
+			return true
+		}
+	}
+	return false
+}
+
+// writeKubeconfig writes a kubeconfig whose contexts all point at server.
+func writeKubeconfig(t *testing.T, server string, contexts ...string) string {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: " + server +
+		"\n    insecure-skip-tls-verify: true\nusers:\n- name: u\n  user:\n    token: not-a-real-token\ncontexts:\n")
+	for _, c := range contexts {
+		b.WriteString("- name: " + c + "\n  context:\n    cluster: c\n    user: u\n")
+	}
+	b.WriteString("current-context: " + contexts[0] + "\n")
+	path := filepath.Join(t.TempDir(), "kubeconfig")
+	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestIdentityCommandsWithoutLogin(t *testing.T) {
+	e := newEnv(t)
+	e.run(t, "whoami").expect(t, ExitError, "not logged in")
+	e.run(t, "whoami", "-o", "yaml").expect(t, ExitError, "-o must be text or json")
+	r := e.run(t, "logout")
+	r.expect(t, ExitOK)
+	if !strings.Contains(r.out, "Not logged in") {
+		t.Errorf("logout without a login: %q", r.out)
+	}
+}
+
+func TestRestartRefusedWhenNotLoggedIn(t *testing.T) {
+	e := newEnv(t)
+	r := e.run(t, "restart", "iam", "--env", "test", "--dry-run", "--kubeconfig", missingKubeconfig(t))
+	r.expect(t, ExitError, "not logged in", "driftboard login")
+}

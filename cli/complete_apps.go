@@ -1,0 +1,34 @@
+package cli
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+)
+
+// completeAppNames completes App names from a quick list of the clusters
+// (bounded to a few seconds), narrowed by --env when it was typed.
+func (a *app) completeAppNames(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	if len(args) > 0 {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	env, _ := cmd.Flags().GetString("env")
+	ctx, cancel := context.WithTimeout(cmd.Context(), 5*time.Second)
+	defer cancel()
+	a.opts.releases = "off" // names need no release checks
+	snap, _ := a.syncedSnapshot(ctx)
+	if snap == nil {
+		return cobra.AppendActiveHelp(nil, "could not list Apps from the cluster"), cobra.ShellCompDirectiveNoFileComp
+	}
+	var names []string
+	for _, r := range snap.Rows {
+		if (env == "" || r.Env == env) && strings.HasPrefix(r.App, toComplete) && !slices.Contains(names, r.App) {
+			names = append(names, r.App)
+		}
+	}
+	slices.Sort(names)
+	return names, cobra.ShellCompDirectiveNoFileComp
+}

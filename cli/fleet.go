@@ -1,0 +1,118 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/hanzoai/driftboard/auth"
+	"github.com/hanzoai/driftboard/kube"
+	"github.com/hanzoai/driftboard/model"
+)
+
+// actor is who a fleet acts as. With a session, requests carry the IAM token
+// (where the cluster trusts it); principal adds the IAM scope to the restart
+// checks. A nil actor reads with the kubeconfig identities and no IAM scope.
+type actor struct {
+	session   *auth.Session
+	principal func() *model.Principal
+}
+
+// openFleet connects to the chosen contexts and starts watching them until
+// ctx ends.
+func (a *app) openFleet(ctx context.Context, as *actor) (*kube.Fleet, error) {
+	eff, err := a.effective()
+	if err != nil {
+		return nil, err
+	}
+	var clusters []kube.ClusterClients
+	var failed []model.ClusterState
+	var principal func() *model.Principal
+	switch {
+	case as != nil && as.session != nil:
+		clusters, failed = a.connectAsIAM(ctx, eff.Contexts, as.session)
+	default:
+		clusters, failed = a.connect(eff.Contexts)
+	}
+	if as != nil {
+		principal = as.principal
+	}
+	if len(clusters) == 0 {
+		return nil, clusterErrors(failed)
+	}
+	fl := kube.NewFleet(kube.FleetOptions{
+		Namespaces:    a.opts.namespaces,
+		LabelSelector: a.opts.selector,
+		Releases:      a.releaseSource(ctx, eff),
+		ReadOnly:      eff.ReadOnly,
+		Failed:        failed,
+		Principal:     principal,
+	}, clusters...)
+	fl.Start(ctx)
+	return fl, nil
+}
+
+// syncedSnapshot opens the fleet and returns its first complete snapshot.
+// The snapshot is nil when no cluster could be read; err lists what failed.
+func (a *app) syncedSnapshot(ctx context.Context) (*model.Snapshot, error) {
+	fl, err := a.openFleet(ctx, nil) // reading acts as the kubeconfig identity
+	if err != nil {
+		return nil, err
+	}
+	return a.waitSnapshot(ctx, fl)
+}
+
+// waitSnapshot waits for every cluster to sync (or fail) and for the release
+// checks to answer, then takes the snapshot.
+func (a *app) waitSnapshot(ctx context.Context, fl *kube.Fleet) (*model.Snapshot, error) {
+	syncErr := fl.WaitSynced(ctx)
+	snap := fl.Snapshot()
+	for pendingReleases(snap) > 0 && ctx.Err() == nil {
+		select {
+		case <-ctx.Done():
+		case <-fl.Changed():
+			snap = fl.Snapshot()
+		}
+	}
+	if n := pendingReleases(snap); n > 0 {
+		fmt.Fprintf(a.streams.Err, "warning: release checks for %d apps did not answer in time; their no-release flags are not final\n", n)
+	}
+	live := 0
+	for _, c := range snap.Clusters {
+		if c.Phase == model.ConnLive {
+			live++
+		}
+		for _, n := range c.Notices {
+			fmt.Fprintf(a.streams.Err, "notice: cluster %s: %s\n", c.Name, n)
+		}
+	}
+	if live == 0 {
+		if syncErr == nil {
+			syncErr = errors.New("no cluster could be read")
+		}
+		return nil, syncErr
+	}
+	return snap, syncErr
+}
+
+// clusterErrors joins the failed clusters' reasons.
+func clusterErrors(states []model.ClusterState) error {
+	var errs []error
+	for _, st := range states {
+		errs = append(errs, fmt.Errorf("cluster %s: %s", st.Name, st.Reason))
+	}
+	if len(errs) == 0 {
+		return errors.New("no cluster to watch")
+	}
+	return errors.Join(errs...)
+}
+
+func pendingReleases(s *model.Snapshot) int {
+	n := 0
+	for _, r := range s.Rows {
+		if r.Release.State == model.ReleasePending {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,177 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"runtime"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/hanzoai/driftboard/auth"
+)
+
+// session builds the IAM session from the effective issuer and client id and
+// the token store shared with the hanzo CLI (HANZO_HOME, else ~/.hanzo).
+func (a *app) session() (*auth.Session, error) {
+	eff, err := a.effective()
+	if err != nil {
+		return nil, err
+	}
+	dir, err := auth.DefaultStoreDir(a.streams.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	return auth.NewSession(auth.Options{
+		Settings: auth.Settings{Issuer: eff.Issuer, ClientID: eff.ClientID},
+		Store:    auth.NewStore(dir),
+		EnvToken: a.streams.Getenv(auth.EnvToken),
+	}), nil
+}
+
+func (a *app) loginCommand() *cobra.Command {
+	var device bool
+	var timeout time.Duration
+	cmd := &cobra.Command{
+		Use:   "login",
+		Short: "Log in to Hanzo IAM (browser with PKCE, else a device code)",
+		Long: `Log in to Hanzo IAM. When a browser can be opened, driftboard uses the
+authorization code flow with PKCE and a redirect to 127.0.0.1; otherwise (or with
+--device) it prints a code to enter on any device. The login is stored in
+~/.hanzo (HANZO_HOME) and shared with the hanzo CLI: a 'hanzo login' counts here
+too. Prompts go to stderr.`,
+		Example: `  driftboard login
+  driftboard login --device            # on a server without a browser
+  driftboard login --issuer https://iam.example.com --client-id my-cli`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			s, err := a.session()
+			if err != nil {
+				return &exitError{code: ExitError, err: err}
+			}
+			ctx, cancel := context.WithTimeout(cmd.Context(), timeout)
+			defer cancel()
+			opts := auth.LoginOptions{Prompt: a.printPrompt, Device: device}
+			if !device && a.streams.InTerminal {
+				opts.OpenBrowser = openBrowser
+			}
+			fmt.Fprintf(a.streams.Err, "Logging in to %s as client %s…\n", s.Issuer(), s.ClientID())
+			who, err := s.Login(ctx, opts)
+			if err != nil {
+				return &exitError{code: ExitError, err: err}
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "Logged in as %s (%s), token valid for %s.\n",
+				who.User, who.Role, who.ExpiresIn(time.Now()).Round(time.Minute))
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&device, "device", false, "use the device code flow even when a browser could be opened")
+	cmd.Flags().DurationVar(&timeout, "timeout", 15*time.Minute, "give up after this long")
+	return cmd
+}
+
+// printPrompt shows login prompts on stderr; stdout stays for data.
+func (a *app) printPrompt(p auth.Prompt) {
+	w := a.streams.Err
+	if p.Note != "" {
+		fmt.Fprintln(w, p.Note)
+	}
+	switch p.Kind {
+	case auth.PromptBrowser:
+		fmt.Fprintf(w, "Your browser should open. If it does not, open:\n  %s\n", p.BrowserURL)
+	default:
+		fmt.Fprintf(w, "Open %s and enter the code:\n\n    %s\n\n", p.VerificationURI, p.UserCode)
+		if p.VerificationURIComplete != "" {
+			fmt.Fprintf(w, "Or open this link, which carries the code:\n  %s\n", p.VerificationURIComplete)
+		}
+		if !p.ExpiresAt.IsZero() {
+			fmt.Fprintf(w, "The code expires at %s. Waiting for approval…\n", p.ExpiresAt.Local().Format("15:04"))
+		}
+	}
+}
+
+// openBrowser asks the desktop to open url; an error means "no browser".
+func openBrowser(url string) error {
+	var cmd *exec.Cmd
+	switch runtime.GOOS {
+	case "darwin":
+		cmd = exec.Command("open", url)
+	case "windows":
+		cmd = exec.Command("rundll32", "url.dll,FileProtocolHandler", url)
+	default:
+		path, err := exec.LookPath("xdg-open")
+		if err != nil {
+			return errors.New("xdg-open not found")
+		}
+		cmd = exec.Command(path, url)
+	}
+	return cmd.Start()
+}
+
+func (a *app) logoutCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "logout",
+		Short: "Revoke and remove the stored IAM login (shared with the hanzo CLI)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			s, err := a.session()
+			if err != nil {
+				return &exitError{code: ExitError, err: err}
+			}
+			res, err := s.Logout(cmd.Context())
+			if err != nil {
+				return &exitError{code: ExitError, err: err}
+			}
+			switch {
+			case !res.HadLogin:
+				fmt.Fprintln(cmd.OutOrStdout(), "Not logged in; nothing to remove.")
+			case res.Revoked:
+				fmt.Fprintln(cmd.OutOrStdout(), "Logged out; the session was revoked at the identity provider.")
+			default:
+				fmt.Fprintln(cmd.OutOrStdout(), "Logged out; the login was removed from this machine.")
+			}
+			if res.Note != "" {
+				fmt.Fprintln(a.streams.Err, "note: "+res.Note)
+			}
+			return nil
+		},
+	}
+}
+
+func (a *app) whoamiCommand() *cobra.Command {
+	var output string
+	cmd := &cobra.Command{
+		Use:   "whoami",
+		Short: "Show who you are logged in as, your role and the token's time left",
+		Example: `  driftboard whoami
+  driftboard whoami -o json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if output != "text" && output != "json" {
+				return usageErr("-o must be text or json, not %q", output)
+			}
+			s, err := a.session()
+			if err != nil {
+				return &exitError{code: ExitError, err: err}
+			}
+			who, err := s.WhoAmI(cmd.Context())
+			if err != nil {
+				return &exitError{code: ExitError, err: err}
+			}
+			out := cmd.OutOrStdout()
+			if output == "json" {
+				return writeJSON(out, who)
+			}
+			left := who.ExpiresIn(time.Now()).Round(time.Minute)
+			fmt.Fprintf(out, "User:     %s\nEmail:    %s\nHome org: %s\nRole:     %s\nExpires:  %s (in %s)\nIssuer:   %s\nFrom:     %s\n",
+				who.User, dash(who.Email), dash(who.HomeOrg), who.Role,
+				who.ExpiresAt.Local().Format(time.RFC3339), left, who.Issuer, who.Source)
+			return nil
+		},
+	}
+	cmd.Flags().StringVarP(&output, "output", "o", "text", "output format: text|json")
+	completeFixed(cmd, "output", "text", "json")
+	return cmd
+}

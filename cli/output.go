@@ -1,0 +1,114 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/hanzoai/driftboard/drift"
+	"github.com/hanzoai/driftboard/model"
+)
+
+// ListOutput is the stable JSON (and YAML) document of `driftboard list`:
+// the design document's shape.
+type ListOutput struct {
+	Apps    []*model.AppView `json:"apps"`
+	Summary model.Summary    `json:"summary"`
+}
+
+func newListOutput(rows []*model.AppView) ListOutput {
+	if rows == nil {
+		rows = []*model.AppView{} // "apps": [], never null
+	}
+	return ListOutput{Apps: rows, Summary: model.Summarize(rows)}
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+func writeYAML(w io.Writer, v any) error {
+	b, err := yaml.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("encode yaml: %w", err)
+	}
+	_, err = w.Write(b)
+	return err
+}
+
+// writeTable prints rows kubectl-style; wide adds the columns a script or a
+// wide terminal wants. The cluster column appears when rows span clusters.
+func writeTable(w io.Writer, rows []*model.AppView, wide bool, now time.Time) error {
+	multi := false
+	for _, r := range rows {
+		if r.Cluster != rows[0].Cluster {
+			multi = true
+			break
+		}
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	head := []string{"SEV", "APP", "ENV", "NAMESPACE"}
+	if multi || wide {
+		head = append(head, "CLUSTER")
+	}
+	head = append(head, "DECLARED", "RUNNING", "LATEST", "HEALTH", "PHASE", "DRIFT")
+	if wide {
+		head = append(head, "READY", "ROLLOUT", "RELEASE", "ORG", "DRIFTING", "ENDPOINTS")
+	}
+	fmt.Fprintln(tw, strings.Join(head, "\t"))
+	for _, r := range rows {
+		cols := []string{sevWord(r.Drift.Severity), r.App, dash(r.Env), r.Namespace}
+		if multi || wide {
+			cols = append(cols, r.Cluster)
+		}
+		cols = append(cols, dash(r.DeclaredTag), dash(r.RunningTag), dash(r.LatestTag),
+			dash(string(r.Health)), dash(r.Phase), flagList(r))
+		if wide {
+			cols = append(cols,
+				fmt.Sprintf("%d/%d", r.Workload.Ready, r.Workload.Desired),
+				dash(string(r.Workload.Rollout)), string(r.Release.State), dash(r.Org),
+				since(r.DriftSince, now), dash(strings.Join(r.Endpoints, ",")))
+		}
+		fmt.Fprintln(tw, strings.Join(cols, "\t"))
+	}
+	return tw.Flush()
+}
+
+func sevWord(s drift.DriftSeverity) string {
+	if s == "" {
+		return "ok"
+	}
+	return string(s)
+}
+
+func flagList(r *model.AppView) string {
+	var parts []string
+	for _, f := range r.Drift.Flags {
+		parts = append(parts, string(f.Kind))
+	}
+	if r.Stale {
+		parts = append(parts, "(stale data)")
+	}
+	return dash(strings.Join(parts, ","))
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func since(t, now time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	return now.Sub(t).Truncate(time.Second).String()
+}

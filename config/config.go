@@ -1,0 +1,157 @@
+// Package config reads driftboard's config file
+// ($XDG_CONFIG_HOME/driftboard/config.yaml) strictly: unknown fields and bad
+// values are errors that name the file, line and field. It holds no flag or
+// environment logic beyond locating the file; cli layers those on top.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"sigs.k8s.io/yaml"
+)
+
+// Defaults for values the file may leave out.
+const (
+	DefaultIssuer          = "https://hanzo.id"
+	DefaultClientID        = "hanzo-cli"
+	DefaultTheme           = "auto"
+	DefaultReleaseInterval = 10 * time.Minute
+	DefaultGitHubURL       = "https://api.github.com/"
+)
+
+// Config is the file's content. JSON tags are the YAML field names
+// (sigs.k8s.io/yaml goes through JSON).
+type Config struct {
+	// Contexts are the kubeconfig contexts watched when --context is not given.
+	Contexts []string `json:"contexts,omitempty"`
+	// Issuer is the IAM OIDC issuer URL.
+	Issuer string `json:"issuer,omitempty"`
+	// ClientID is the public OAuth client id.
+	ClientID string `json:"clientID,omitempty"`
+	// Theme is auto (follow the terminal background), dark or light.
+	Theme string `json:"theme,omitempty"`
+	// ReadOnly disables every action on every context.
+	ReadOnly bool `json:"readOnly,omitempty"`
+	// PerContext holds settings for one kubeconfig context.
+	PerContext map[string]ContextSettings `json:"perContext,omitempty"`
+	// SavedFilters are named queries selectable in the board.
+	SavedFilters map[string]string `json:"savedFilters,omitempty"`
+	// Keys overrides key bindings: action name → keys.
+	Keys map[string][]string `json:"keys,omitempty"`
+	// Releases configures the GitHub release checks.
+	Releases Releases `json:"releases,omitzero"`
+}
+
+// ContextSettings are settings for one kubeconfig context.
+type ContextSettings struct {
+	ReadOnly bool `json:"readOnly,omitempty"`
+}
+
+// Releases configures the GitHub release reader. Enabled is a pointer so an
+// absent field (on) differs from an explicit false.
+type Releases struct {
+	Enabled   *bool  `json:"enabled,omitempty"`
+	Interval  string `json:"interval,omitempty"` // Go duration, e.g. 10m
+	GitHubURL string `json:"githubURL,omitempty"`
+}
+
+// On reports whether release checks are on (the default).
+func (r Releases) On() bool { return r.Enabled == nil || *r.Enabled }
+
+// IntervalOrDefault parses Interval; Validate has already rejected bad values.
+func (r Releases) IntervalOrDefault() time.Duration {
+	d, err := time.ParseDuration(r.Interval)
+	if err != nil || r.Interval == "" {
+		return DefaultReleaseInterval
+	}
+	return d
+}
+
+// ReadOnlyFor reports whether actions are disabled on the given context.
+func (c *Config) ReadOnlyFor(context string) bool {
+	return c.ReadOnly || c.PerContext[context].ReadOnly
+}
+
+// WithDefaults returns a copy with empty fields set to their defaults.
+func (c Config) WithDefaults() Config {
+	if c.Issuer == "" {
+		c.Issuer = DefaultIssuer
+	}
+	if c.ClientID == "" {
+		c.ClientID = DefaultClientID
+	}
+	if c.Theme == "" {
+		c.Theme = DefaultTheme
+	}
+	if c.Releases.Interval == "" {
+		c.Releases.Interval = DefaultReleaseInterval.String()
+	}
+	if c.Releases.GitHubURL == "" {
+		c.Releases.GitHubURL = DefaultGitHubURL
+	}
+	if c.Releases.Enabled == nil {
+		on := true
+		c.Releases.Enabled = &on
+	}
+	return c
+}
+
+// DefaultPath is $XDG_CONFIG_HOME/driftboard/config.yaml, else
+// $HOME/.config/driftboard/config.yaml. It returns "" when neither is known.
+// getenv is os.Getenv in production.
+func DefaultPath(getenv func(string) string) string {
+	if x := getenv("XDG_CONFIG_HOME"); x != "" && filepath.IsAbs(x) {
+		return filepath.Join(x, "driftboard", "config.yaml")
+	}
+	home := getenv("HOME")
+	if home == "" {
+		var err error
+		if home, err = os.UserHomeDir(); err != nil {
+			return ""
+		}
+	}
+	return filepath.Join(home, ".config", "driftboard", "config.yaml")
+}
+
+// Load reads and validates the file at path. When explicit is false a
+// missing file is not an error (found is false and the config is empty).
+func Load(path string, explicit bool, checks Checks) (cfg *Config, found bool, err error) {
+	if path == "" {
+		return &Config{}, false, nil
+	}
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) && !explicit {
+		return &Config{}, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("read config: %w", err)
+	}
+	cfg, err = Parse(path, data, checks)
+	return cfg, err == nil, err
+}
+
+// Parse decodes data (named file in errors) strictly and validates it.
+func Parse(file string, data []byte, checks Checks) (*Config, error) {
+	doc, err := parseNodes(file, data)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkShape(file, doc, typeOfConfig); err != nil {
+		return nil, err
+	}
+	var cfg Config
+	// checkShape has matched every field and kind; the strict decode is the
+	// second line of defence (e.g. numbers out of range).
+	if err := yaml.UnmarshalStrict(data, &cfg); err != nil {
+		return nil, &Error{File: file, Line: 1, Column: 1, Msg: err.Error()}
+	}
+	if err := validate(file, doc, &cfg, checks); err != nil {
+		return nil, err
+	}
+	return &cfg, nil
+}

@@ -1,0 +1,75 @@
+package config
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+)
+
+// descriptions of schema properties by dotted path ("*" = any map key).
+var descriptions = map[string]string{
+	"":                      "driftboard configuration ($XDG_CONFIG_HOME/driftboard/config.yaml)",
+	"contexts":              "kubeconfig contexts watched when --context is not given (default: the current context)",
+	"issuer":                "IAM OIDC issuer URL (flag --issuer, env HANZO_IAM_ISSUER; default " + DefaultIssuer + ")",
+	"clientID":              "public OAuth client id (flag --client-id, env HANZO_CLIENT_ID; default " + DefaultClientID + ")",
+	"theme":                 "colours: auto follows the terminal background",
+	"readOnly":              "disable every action on every context (flag --readonly)",
+	"perContext":            "settings per kubeconfig context name",
+	"perContext.*":          "settings for one context",
+	"perContext.*.readOnly": "disable every action on this context",
+	"savedFilters":          "named queries in the board's query language, selectable in the board",
+	"keys":                  "key binding overrides: board action name to the keys that trigger it",
+	"releases":              "GitHub release checks (latest tag, release URL, assets)",
+	"releases.enabled":      "false hides release-derived drift (flag --releases=off)",
+	"releases.interval":     "how often each repository is re-read, a Go duration (minimum 1m, default 10m)",
+	"releases.githubURL":    "GitHub API base URL (GitHub Enterprise: https://host/api/v3/)",
+}
+
+var enums = map[string][]string{"theme": {"auto", "dark", "light"}}
+
+// Schema returns the config file's JSON Schema (draft 2020-12), derived from
+// the Config type so the two cannot disagree.
+func Schema() []byte {
+	s := schemaOf(typeOfConfig, "")
+	s["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+	s["title"] = "driftboard config"
+	out, _ := json.MarshalIndent(s, "", "  ") // maps of strings and bools always marshal
+	return append(out, '\n')
+}
+
+func schemaOf(t reflect.Type, path string) map[string]any {
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	s := map[string]any{}
+	if d, ok := descriptions[path]; ok {
+		s["description"] = d
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		props := map[string]any{}
+		for name, f := range jsonFields(t) {
+			props[name] = schemaOf(f.Type, join(path, name))
+		}
+		s["type"] = "object"
+		s["properties"] = props
+		s["additionalProperties"] = false
+	case reflect.Map:
+		s["type"] = "object"
+		s["additionalProperties"] = schemaOf(t.Elem(), join(path, "*"))
+	case reflect.Slice:
+		s["type"] = "array"
+		s["items"] = schemaOf(t.Elem(), path+"[]")
+	case reflect.Bool:
+		s["type"] = "boolean"
+	case reflect.String:
+		s["type"] = "string"
+		if e, ok := enums[path]; ok {
+			s["enum"] = e
+		}
+		if strings.HasSuffix(path, "URL") || path == "issuer" {
+			s["format"] = "uri"
+		}
+	}
+	return s
+}

@@ -1,0 +1,116 @@
+package config
+
+import (
+	"fmt"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	yamlv3 "go.yaml.in/yaml/v3"
+)
+
+// Checks are validators owned by other packages (the query language, the
+// board's key actions); nil skips the check.
+type Checks struct {
+	Query     func(q string) error
+	KeyAction func(action string) error
+}
+
+// MinReleaseInterval keeps anonymous GitHub use under its 60 requests/hour.
+const MinReleaseInterval = time.Minute
+
+func validate(file string, doc *yamlv3.Node, c *Config, checks Checks) error {
+	at := func(field string, path ...string) func(format string, args ...any) error {
+		return func(format string, args ...any) error {
+			e := &Error{File: file, Line: 1, Column: 1, Field: field, Msg: fmt.Sprintf(format, args...)}
+			if n := find(doc, path...); n != nil {
+				e.Line, e.Column = n.Line, n.Column
+			}
+			return e
+		}
+	}
+	for i, ctx := range c.Contexts {
+		if strings.TrimSpace(ctx) == "" {
+			return at(fmt.Sprintf("contexts[%d]", i), "contexts")("empty context name")
+		}
+	}
+	if c.Issuer != "" {
+		if err := checkURL(c.Issuer); err != nil {
+			return at("issuer", "issuer")("%v", err)
+		}
+	}
+	switch c.Theme {
+	case "", "auto", "dark", "light":
+	default:
+		return at("theme", "theme")("%q is not a theme; use auto, dark or light", c.Theme)
+	}
+	for name, q := range c.SavedFilters {
+		field := "savedFilters." + name
+		if checks.Query != nil {
+			if err := checks.Query(q); err != nil {
+				return at(field, "savedFilters", name)("query %q: %v", q, err)
+			}
+		}
+	}
+	if err := validateKeys(c.Keys, checks, at); err != nil {
+		return err
+	}
+	r := c.Releases
+	if r.Interval != "" {
+		d, err := time.ParseDuration(r.Interval)
+		if err != nil {
+			return at("releases.interval", "releases", "interval")("%q is not a duration like 10m or 1h", r.Interval)
+		}
+		if d < MinReleaseInterval {
+			return at("releases.interval", "releases", "interval")("%s is shorter than the minimum %s", d, MinReleaseInterval)
+		}
+	}
+	if r.GitHubURL != "" {
+		if err := checkURL(r.GitHubURL); err != nil {
+			return at("releases.githubURL", "releases", "githubURL")("%v", err)
+		}
+	}
+	return nil
+}
+
+func validateKeys(keys map[string][]string, checks Checks, at func(string, ...string) func(string, ...any) error) error {
+	owner := map[string]string{}
+	actions := make([]string, 0, len(keys))
+	for a := range keys {
+		actions = append(actions, a)
+	}
+	slices.Sort(actions) // deterministic conflict reports
+	for _, action := range actions {
+		fail := at("keys."+action, "keys", action)
+		if checks.KeyAction != nil {
+			if err := checks.KeyAction(action); err != nil {
+				return fail("%v", err)
+			}
+		}
+		if len(keys[action]) == 0 {
+			return fail("no keys given; remove the entry to keep the default")
+		}
+		for _, k := range keys[action] {
+			if strings.TrimSpace(k) == "" {
+				return fail("empty key")
+			}
+			if prev, dup := owner[k]; dup && prev != action {
+				return fail("key %q is also bound to %q", k, prev)
+			}
+			owner[k] = action
+		}
+	}
+	return nil
+}
+
+func checkURL(s string) error {
+	u, err := url.Parse(s)
+	if err != nil {
+		return fmt.Errorf("%q is not a URL", s)
+	}
+	if u.Scheme != "https" && u.Scheme != "http" || u.Host == "" {
+		return fmt.Errorf("%q must be an http(s) URL with a host", s)
+	}
+	return nil
+}
