@@ -20,11 +20,22 @@ testenv:
 test: testenv
 	$(GO) test -count=1 -timeout 40m $(PKGS)
 
+# Bounded fuzzing of everything that reads untrusted input (CI runs it).
+FUZZTIME ?= 10s
 fuzz:
-	$(GO) test -run '^$$' -fuzz FuzzComputeDrift -fuzztime 20s ./drift
+	$(GO) test -run '^$$' -fuzz '^FuzzComputeDrift$$' -fuzztime $(FUZZTIME) ./drift
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodeApp$$' -fuzztime $(FUZZTIME) ./kube
+	$(GO) test -run '^$$' -fuzz '^FuzzParseQuery$$' -fuzztime $(FUZZTIME) ./model
+	$(GO) test -run '^$$' -fuzz '^FuzzBuild$$' -fuzztime $(FUZZTIME) ./model
+	$(GO) test -run '^$$' -fuzz '^FuzzParseImage$$' -fuzztime $(FUZZTIME) ./model
+	$(GO) test -run '^$$' -fuzz '^FuzzObjectToRow$$' -fuzztime $(FUZZTIME) ./e2e
 
+# Fleet-scale figures against a real API server (N = 2,000 and 10,000; ~8 min;
+# DRIFTBOARD_BENCH_SIZES=2000 and DRIFTBOARD_BENCH_SECONDS=10 shorten it),
+# then the micro-benchmarks of the pure parts.
 bench: testenv
-	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime 1x -timeout 60m ./bench
+	$(GO) test -run '^$$' -bench . -benchmem ./drift ./model ./ui ./kube
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
