@@ -62,6 +62,8 @@ func (t *term) match(v *AppView) bool {
 		return t.any(string(v.Workload.Rollout), false)
 	case fieldRelease:
 		return t.any(string(v.Release.State), false)
+	case fieldHas: // "problems" is the only value: a closed set checked at parse time
+		return len(v.Problems) > 0
 	}
 	return false
 }

@@ -42,6 +42,7 @@ var queryKeys = map[string][]string{
 	"role":    nil, // glob
 	"rollout": {"complete", "progressing", "stuck", "paused", "none"},
 	"release": {"off", "pending", "found", "none", "rate-limited", "error"},
+	"has":     {"problems"},
 }
 
 // field is a query key resolved to an integer for the hot Match loop.
@@ -59,11 +60,13 @@ const (
 	fieldRole
 	fieldRollout
 	fieldRelease
+	fieldHas
 )
 
 var fieldOf = map[string]field{
 	"sev": fieldSev, "flag": fieldFlag, "env": fieldEnv, "ns": fieldNS, "org": fieldOrg, "health": fieldHealth,
 	"cluster": fieldCluster, "role": fieldRole, "rollout": fieldRollout, "release": fieldRelease,
+	"has": fieldHas,
 }
 
 var keyAliases = map[string]string{"severity": "sev", "namespace": "ns", "drift": "flag"}
@@ -175,7 +178,7 @@ func parseTerm(tok token) (term, error) {
 	}
 	allowed, known := queryKeys[key]
 	if !known {
-		return t, fmt.Errorf("term %s: unknown key %q (keys: sev, flag, env, ns, org, health, cluster, role, rollout, release)", tok.raw, tok.key)
+		return t, fmt.Errorf("term %s: unknown key %q (keys: sev, flag, env, ns, org, health, cluster, role, rollout, release, has)", tok.raw, tok.key)
 	}
 	t.key, t.field = key, fieldOf[key]
 	if tok.value == "" {

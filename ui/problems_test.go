@@ -1,0 +1,133 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/hanzoai/driftboard/model"
+)
+
+// problemRow builds a clean row through model.Build, then lets change break
+// it the way a real cluster can.
+func problemRow(name string, change func(*model.AppObject, **model.Workload)) model.AppView {
+	repo := "ghcr.io/hanzoai/" + name
+	obj := model.AppObject{
+		Key:  model.Key{Cluster: "prod", Namespace: "hanzo", Name: name},
+		Kind: "App", ImageRepository: repo, ImageTag: "v1.0.0", Phase: "Running",
+	}
+	r := int32(1)
+	wl := &model.Workload{
+		Kind: model.KindDeployment, Name: name, OwnedByApp: true, Replicas: &r,
+		ReadyReplicas: 1, UpdatedReplicas: 1, AvailableReplicas: 1,
+		Containers: []model.Container{{Name: name, Image: repo + ":v1.0.0"}},
+	}
+	change(&obj, &wl)
+	rel := model.Release{State: model.ReleaseFound, LatestTag: "v1.0.0", Assets: 1, URL: "https://github.com/x", CheckedAt: t0}
+	return model.Build(obj, wl, rel, t0)
+}
+
+func TestProblemCell(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		change func(*model.AppObject, **model.Workload)
+		want   string
+	}{
+		{"clean", func(*model.AppObject, **model.Workload) {}, ""},
+		{"missing workload", func(_ *model.AppObject, wl **model.Workload) { *wl = nil }, "! no workload"},
+		{"legacy", func(_ *model.AppObject, wl **model.Workload) { (*wl).OwnedByApp = false }, "! legacy"},
+		{"kind mismatch", func(a *model.AppObject, _ **model.Workload) { a.Role = "ingress" }, "! kind"},
+		{"no image", func(a *model.AppObject, _ **model.Workload) { a.ImageRepository = "" }, "! no image"},
+		{"no tag", func(a *model.AppObject, _ **model.Workload) { a.ImageTag = "" }, "! no tag"},
+		{"malformed field", func(a *model.AppObject, _ **model.Workload) {
+			a.DecodeErrors = []string{"spec.replicas: not a number"}
+		}, "! malformed"},
+		{"unknown sentence", nil, "! problem"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var problems []string
+			if tt.change == nil {
+				problems = []string{"Something new went wrong."}
+			} else {
+				problems = problemRow("x", tt.change).Problems
+			}
+			if got := problemCell(problems); got != tt.want {
+				t.Errorf("problemCell(%q) = %q, want %q", problems, got, tt.want)
+			}
+		})
+	}
+}
+
+// A row whose only trouble is a problem is "ok" by the drift contract, but
+// the board marks it and n/N stop on it.
+func TestProblemRowsMarkedAndJumpedTo(t *testing.T) {
+	m, src := newTestModel(t, nil, nil, Options{}, 160, 30)
+	src.upsert(problemRow("vault", func(_ *model.AppObject, wl **model.Workload) { *wl = nil }))
+	m.Update(snapshotMsg{src.Snapshot()})
+
+	var line string
+	for _, l := range strings.Split(plainView(m), "\n") {
+		if strings.Contains(l, " vault ") {
+			line = l
+		}
+	}
+	if !strings.Contains(line, "✓ ok") || !strings.HasSuffix(strings.TrimRight(line, " "), "! no workload") {
+		t.Fatalf("vault row lacks the problem marker in FLAGS: %q", line)
+	}
+	st := newStyles(true, false)
+	if !hasColour(st.warn.pre) || !strings.Contains(m.View().Content, st.warn.pre+"! no workload") {
+		t.Errorf("the problem marker is not in the warning colour")
+	}
+
+	// Severity order puts the ok rows last: from the last yellow row, n
+	// must stop on vault rather than wrap to the first red row.
+	last := -1
+	for i, r := range m.board.rows {
+		if r.Drift.Severity != "ok" {
+			last = i
+		}
+	}
+	m.board.moveTo(last)
+	press(m, "n")
+	if got := m.board.selected().App; got != "vault" {
+		t.Errorf("n from the last yellow row went to %q, want vault (rows %v)", got, rowNames(m))
+	}
+	press(m, "N")
+	if got := m.board.selected(); got != m.board.rows[last] {
+		t.Errorf("N from vault went to %q, want %q", got.App, m.board.rows[last].App)
+	}
+	press(m, "n", "n")
+	if got := m.board.selected(); got != m.board.rows[0] {
+		t.Errorf("n from vault went to %q, want the first row %q (wrapping past clean rows)", got.App, m.board.rows[0].App)
+	}
+}
+
+// A narrow FLAGS column truncates the marker rather than hiding it.
+func TestProblemMarkerTruncated(t *testing.T) {
+	t.Parallel()
+	v := problemRow("x", func(_ *model.AppObject, wl **model.Workload) { *wl = nil })
+	var b strings.Builder
+	st := newStyles(true, true)
+	writeFlags(&b, &st, &v, 8, false)
+	if got := b.String(); got != "! no wo…" {
+		t.Errorf("8-column FLAGS = %q", got)
+	}
+
+	// With drift flags as well, a narrow column keeps the flags and a bare "!".
+	v = problemRow("x", func(a *model.AppObject, wl **model.Workload) {
+		a.ImageTag = "v2.0.0"
+		(*wl).OwnedByApp = false
+	})
+	for _, c := range []struct {
+		w    int
+		want string
+	}{{8, "! ST UR "}, {17, "! legacy ST UR   "}} {
+		b.Reset()
+		writeFlags(&b, &st, &v, c.w, false)
+		if got := b.String(); got != c.want {
+			t.Errorf("%d-column FLAGS with %v = %q, want %q", c.w, v.Drift.Flags, got, c.want)
+		}
+	}
+}
