@@ -38,7 +38,11 @@ func (a *app) getCommand() *cobra.Command {
 			t.narrow(&a.opts)
 			ctx, cancel := context.WithTimeout(cmd.Context(), timeout)
 			defer cancel()
-			snap, syncErr := a.syncedSnapshot(ctx)
+			fl, err := a.openFleet(ctx, nil) // reading acts as the kubeconfig identity
+			if err != nil {
+				return &exitError{code: ExitError, err: err}
+			}
+			snap, syncErr := a.waitSnapshot(ctx, fl)
 			if snap == nil {
 				return &exitError{code: ExitError, err: syncErr}
 			}
@@ -46,6 +50,7 @@ func (a *app) getCommand() *cobra.Command {
 			if err != nil {
 				return &exitError{code: ExitError, err: joinErr(err, syncErr)}
 			}
+			row = a.withDigests(ctx, fl, row)
 			out := cmd.OutOrStdout()
 			switch output {
 			case "json":
@@ -185,6 +190,17 @@ func writeDetail(w io.Writer, r *model.AppView, now time.Time) error {
 	}
 	p("Release check:", rel)
 	wl := r.Workload
+	if r.Release.TagDigest != "" {
+		p("Tag digest:", r.Release.TagDigest)
+	}
+	label := "Running digests:"
+	for _, d := range wl.Digests { // one a line: they are long
+		p(label, d)
+		label = ""
+	}
+	if note := digestCheck(r).Note(); note != "" {
+		p("Digests:", note)
+	}
 	if wl.Found {
 		p("Workload:", fmt.Sprintf("%s %s, %d/%d ready, %d updated, rollout %s", wl.Kind, wl.Name, wl.Ready, wl.Desired, wl.Updated, dash(string(wl.Rollout))))
 		if wl.Message != "" {

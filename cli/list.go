@@ -91,6 +91,7 @@ func (a *app) runList(ctx context.Context, cmd *cobra.Command, o listOptions) er
 	}
 	ctx, cancel := context.WithTimeout(ctx, o.timeout)
 	defer cancel()
+	a.noRegistry = true // digests are detail-only
 	snap, syncErr := a.syncedSnapshot(ctx)
 	if snap == nil {
 		return &exitError{code: ExitError, err: syncErr}

@@ -19,6 +19,9 @@ func (a *app) releaseSource(ctx context.Context, eff config.Effective) kube.Rele
 		Interval:  eff.Releases.IntervalOrDefault(),
 		GitHubURL: eff.Releases.GitHubURL,
 		Getenv:    a.streams.Getenv,
+		// The digest behind each declared tag, for "running digest ≠ tag
+		// digest" in the board's detail and in get; list needs none.
+		Registry: !a.noRegistry,
 	})
 	if err != nil {
 		fmt.Fprintf(a.streams.Err, "warning: release checks off: %v\n", err)

@@ -47,6 +47,7 @@ func (s *sim) materialize(ctx context.Context) error {
 		s.workloads[a.key()] = w
 		s.order = append(s.order, w)
 	}
+	s.moveFloatingTags()
 	return nil
 }
 

@@ -22,13 +22,25 @@ type DigestCheck struct {
 // (config) IDs, not registry digests, so they are counted as Unknown rather
 // than compared: comparing them would report drift that is not there.
 func CheckDigests(tagDigest string, imageIDs []string) DigestCheck {
-	c := DigestCheck{TagDigest: tagDigest}
+	digests := make([]string, 0, len(imageIDs))
+	unknown := 0
 	for _, id := range imageIDs {
-		d := RepoDigest(id)
-		if d == "" {
-			c.Unknown++
-			continue
+		if d := RepoDigest(id); d != "" {
+			digests = append(digests, d)
+		} else {
+			unknown++
 		}
+	}
+	c := CompareDigests(tagDigest, digests)
+	c.Unknown = unknown
+	return c
+}
+
+// CompareDigests is CheckDigests for digests already known to be registry
+// digests ("sha256:…"), e.g. what the kube layer reads from running pods.
+func CompareDigests(tagDigest string, digests []string) DigestCheck {
+	c := DigestCheck{TagDigest: tagDigest}
+	for _, d := range digests {
 		if !slices.Contains(c.Running, d) {
 			c.Running = append(c.Running, d)
 		}

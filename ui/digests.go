@@ -1,0 +1,158 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/hanzoai/driftboard/model"
+)
+
+// digestTimeout bounds one read of the pods' digests.
+const digestTimeout = 15 * time.Second
+
+// digestsMsg is a DigestReader's answer for one app; seq tells a stale
+// answer (an earlier read, or another app) from the current one.
+type digestsMsg struct {
+	key     model.Key
+	seq     uint64
+	running []string
+	err     error
+}
+
+// digestRead is the detail's read of the digests its app's pods run.
+type digestRead struct {
+	seq     uint64
+	loading bool
+	done    bool // an answer arrived
+	running []string
+	err     error
+	basis   string // podFacts of the row the last read was made for
+	again   bool   // the row changed during a read: read once more after it
+}
+
+// digestReader is the Source, else the Restarter, when it can read pods.
+func (m *Model) digestReader() DigestReader {
+	if d, ok := m.src.(DigestReader); ok {
+		return d
+	}
+	if d, ok := m.restarter.(DigestReader); ok {
+		return d
+	}
+	return nil
+}
+
+// podFacts are the row facts that change when the pods do: a new read is
+// worth its LIST only then, not on every snapshot.
+func podFacts(r *model.AppView) string {
+	w := r.Workload
+	return fmt.Sprint(w.Found, w.Kind, w.Name, w.SpecTag, r.RunningTag, w.Desired, w.Ready, w.Updated,
+		w.Available, w.Rollout, w.RestartedAt)
+}
+
+// readDigests starts a read for the open detail's row (nil when there is
+// no reader or no workload to read pods of).
+func (m *Model) readDigests(r *model.AppView) tea.Cmd {
+	d := &m.detail.digests
+	d.basis, d.again = podFacts(r), false
+	rd := m.digestReader()
+	if rd == nil || !r.Workload.Found {
+		return nil
+	}
+	d.seq++
+	d.loading = true
+	ctx, k, seq := m.ctx, m.detail.key, d.seq
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(ctx, digestTimeout)
+		defer cancel()
+		running, err := rd.RunningDigests(ctx, k)
+		return digestsMsg{key: k, seq: seq, running: running, err: err}
+	}
+}
+
+// onDigests keeps the answer for the app still open; others are stale.
+func (m *Model) onDigests(msg digestsMsg) tea.Cmd {
+	d := &m.detail.digests
+	if msg.key != m.detail.key || msg.seq != d.seq {
+		return nil
+	}
+	d.loading, d.done, d.running, d.err = false, true, msg.running, msg.err
+	if d.again && m.screen == screenDetail {
+		if r := m.board.find(m.detail.key); r != nil {
+			return m.readDigests(r)
+		}
+	}
+	return nil
+}
+
+// followDigests re-reads while the detail is open and its pods changed.
+func (m *Model) followDigests() tea.Cmd {
+	if m.screen != screenDetail {
+		return nil
+	}
+	r := m.board.find(m.detail.key)
+	if r == nil || podFacts(r) == m.detail.digests.basis {
+		return nil
+	}
+	if m.detail.digests.loading {
+		m.detail.digests.again = true
+		return nil
+	}
+	return m.readDigests(r)
+}
+
+// digestLines are the detail's registry truth: the digest the declared tag
+// points at, the digests the pods run, and the verdict.
+func (m *Model) digestLines(r *model.AppView, width int) []string {
+	st := &m.st
+	var out []string
+	kv := func(k, v string) {
+		out = append(out, wrapText(st.dim.Render(fmt.Sprintf("%-16s", k))+v, width)...)
+	}
+	list := func(k string, vs []string) { // one digest a line: they are long
+		kv(k, vs[0])
+		for _, v := range vs[1:] {
+			kv("", v)
+		}
+	}
+	tag := r.Release.TagDigest
+	kv("tag digest", orWords(tag, "not read"))
+
+	d := m.detail.digests
+	running := d.running
+	switch {
+	case !r.Workload.Found:
+		kv("running digests", "no workload, no pods")
+	case d.loading && (!d.done || d.err != nil): // a re-read keeps showing a good answer
+		kv("running digests", "reading pods…")
+	case d.err != nil:
+		kv("running digests", st.errText.Render("could not read: ")+d.err.Error())
+	case d.done && len(running) == 0:
+		kv("running digests", "no pod reports a registry digest")
+	case d.done:
+		list("running digests", running)
+	case len(r.Workload.Digests) > 0: // the source observed them itself
+		running = r.Workload.Digests
+		list("running digests", running)
+	default:
+		kv("running digests", "not read")
+	}
+
+	check := model.CompareDigests(tag, running)
+	switch note := check.Note(); {
+	case note != "":
+		out = append(out, wrapText(st.warnText.Render("▲ "+note), width)...)
+	case tag != "" && len(check.Running) > 0:
+		out = append(out, st.okText.Render("✓ the pods run the digest the tag points at"))
+	}
+	return out
+}
+
+func orWords(s, words string) string {
+	if s == "" {
+		return words
+	}
+	return s
+}

@@ -1,0 +1,237 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/hanzoai/driftboard/model"
+)
+
+func dg(c byte) string { return "sha256:" + strings.Repeat(string(c), 64) }
+
+// digestRestarter is a Restarter that also reads pods, as kube.Fleet does.
+type digestRestarter struct {
+	*fakeRestarter
+	mu      sync.Mutex
+	reads   []model.Key
+	running []string
+	err     error
+}
+
+func (d *digestRestarter) RunningDigests(_ context.Context, k model.Key) ([]string, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.reads = append(d.reads, k)
+	return d.running, d.err
+}
+
+func (d *digestRestarter) readCount() int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return len(d.reads)
+}
+
+// digestSource is a Source that reads pods itself.
+type digestSource struct {
+	*storeSource
+	running []string
+}
+
+func (s *digestSource) RunningDigests(context.Context, model.Key) ([]string, error) {
+	return s.running, nil
+}
+
+// floatingApp is "web" on a floating tag whose registry digest is tagDigest.
+func floatingApp(tagDigest string, ready int32) model.AppView {
+	v := app{ns: "hanzo", name: "web", declared: "main", running: "main", latest: "v1.0.0", ready: ready, updated: ready, assets: 1}.build()
+	v.Release.TagDigest = tagDigest
+	return v
+}
+
+// digestMsgs runs cmd (batches included) and returns the digest answers;
+// commands that block (waiting for changes) are dropped.
+func digestMsgs(cmd tea.Cmd) []digestsMsg {
+	if cmd == nil {
+		return nil
+	}
+	ch := make(chan tea.Msg, 1)
+	go func() { ch <- cmd() }()
+	var out []digestsMsg
+	select {
+	case msg := <-ch:
+		switch msg := msg.(type) {
+		case tea.BatchMsg:
+			for _, c := range msg {
+				out = append(out, digestMsgs(c)...)
+			}
+		case digestsMsg:
+			out = append(out, msg)
+		}
+	case <-time.After(50 * time.Millisecond):
+	}
+	return out
+}
+
+func openWeb(t *testing.T, r Restarter, tagDigest string) (*Model, *storeSource, []digestsMsg) {
+	t.Helper()
+	m, src := newTestModel(t, r, orgAdmin(), Options{}, 100, 60)
+	src.upsert(floatingApp(tagDigest, 2))
+	m.Update(snapshotMsg{src.Snapshot()})
+	selectApp(t, m, "web")
+	_, cmd := m.Update(keyMsg("enter"))
+	return m, src, digestMsgs(cmd)
+}
+
+func TestDetailShowsRunningDigestNotTagDigest(t *testing.T) {
+	rd := &digestRestarter{fakeRestarter: allowed(), running: []string{dg('a'), dg('b')}}
+	m, _, msgs := openWeb(t, rd, dg('b'))
+	if len(msgs) != 1 || msgs[0].key != (model.Key{Cluster: "prod", Namespace: "hanzo", Name: "web"}) {
+		t.Fatalf("opening the detail read %d times: %+v", len(msgs), msgs)
+	}
+	if v := plainView(m); !strings.Contains(v, "reading pods…") {
+		t.Errorf("while reading:\n%s", v)
+	}
+	m.Update(msgs[0])
+	v := plainView(m)
+	for _, want := range []string{
+		"tag digest      " + dg('b'),
+		"running digests " + dg('a') + " ",
+		"                " + dg('b') + " ",
+		"▲ running digest ≠ tag digest (running sha256:aaaaaaaaaaaa, sha256:bbbbbbbbbbbb, tag",
+	} {
+		if !strings.Contains(v, want) {
+			t.Errorf("detail lacks %q:\n%s", want, v)
+		}
+	}
+}
+
+func TestDetailDigestsAgree(t *testing.T) {
+	rd := &digestRestarter{fakeRestarter: allowed(), running: []string{dg('b')}}
+	m, _, msgs := openWeb(t, rd, dg('b'))
+	for _, msg := range msgs {
+		m.Update(msg)
+	}
+	if v := plainView(m); !strings.Contains(v, "✓ the pods run the digest the tag points at") || strings.Contains(v, "≠") {
+		t.Errorf("agreeing digests:\n%s", v)
+	}
+}
+
+func TestDetailDigestsErrorsAndUnknowns(t *testing.T) {
+	rd := &digestRestarter{fakeRestarter: allowed(), err: errors.New("list pods: forbidden")}
+	m, _, msgs := openWeb(t, rd, "")
+	for _, msg := range msgs {
+		m.Update(msg)
+	}
+	v := plainView(m)
+	if !strings.Contains(v, "running digests could not read: list pods: forbidden") || !strings.Contains(v, "tag digest      not read") {
+		t.Errorf("error:\n%s", v)
+	}
+
+	// Without any reader: said plainly, nothing read.
+	m, _, msgs = openWeb(t, allowed(), dg('b'))
+	if len(msgs) != 0 || !strings.Contains(plainView(m), "running digests not read") {
+		t.Errorf("no reader: %d reads\n%s", len(msgs), plainView(m))
+	}
+}
+
+// Answers for another app, or for an earlier opening, are ignored.
+func TestDetailIgnoresStaleDigests(t *testing.T) {
+	rd := &digestRestarter{fakeRestarter: allowed(), running: []string{dg('a')}}
+	m, _, msgs := openWeb(t, rd, dg('b'))
+	first := msgs[0]
+	m.Update(digestsMsg{key: model.Key{Cluster: "prod", Namespace: "hanzo", Name: "kms"}, seq: first.seq, running: []string{dg('c')}})
+	if m.detail.digests.done {
+		t.Fatal("an answer for kms was taken for web")
+	}
+	press(m, "esc")
+	_, cmd := m.Update(keyMsg("enter")) // reopened: a new read
+	second := digestMsgs(cmd)
+	if len(second) != 1 || second[0].seq == first.seq {
+		t.Fatalf("reopen: %+v (first seq %d)", second, first.seq)
+	}
+	m.Update(first)
+	if m.detail.digests.done {
+		t.Fatal("the first opening's answer was taken after reopening")
+	}
+	m.Update(second[0])
+	if !m.detail.digests.done || !strings.Contains(plainView(m), "running digests "+dg('a')) {
+		t.Fatalf("current answer not shown:\n%s", plainView(m))
+	}
+}
+
+// While open, a snapshot that changes the pods re-reads; one that does not,
+// does not; a change during a read re-reads once after it.
+func TestDetailRereadsWhenPodsChange(t *testing.T) {
+	rd := &digestRestarter{fakeRestarter: allowed(), running: []string{dg('a')}}
+	m, src, msgs := openWeb(t, rd, dg('b'))
+	m.Update(msgs[0])
+
+	src.upsert(floatingApp(dg('c'), 2)) // the tag moved: the pods did not
+	_, cmd := m.Update(snapshotMsg{src.Snapshot()})
+	if got := digestMsgs(cmd); len(got) != 0 {
+		t.Fatalf("re-read although the pods did not change: %+v", got)
+	}
+	if v := plainView(m); !strings.Contains(v, "tag digest      "+dg('c')) {
+		t.Errorf("new tag digest not shown:\n%s", v)
+	}
+
+	src.upsert(floatingApp(dg('c'), 1)) // a pod went unready
+	_, cmd = m.Update(snapshotMsg{src.Snapshot()})
+	reread := digestMsgs(cmd)
+	if len(reread) != 1 {
+		t.Fatalf("pods changed: %d reads", len(reread))
+	}
+	if v := plainView(m); !strings.Contains(v, "running digests "+dg('a')) || strings.Contains(v, "reading pods") {
+		t.Errorf("a re-read must keep the last answer on screen:\n%s", v)
+	}
+	src.upsert(floatingApp(dg('c'), 0)) // and another, while the read runs
+	_, cmd = m.Update(snapshotMsg{src.Snapshot()})
+	if got := digestMsgs(cmd); len(got) != 0 {
+		t.Fatalf("a second read while one runs: %+v", got)
+	}
+	_, cmd = m.Update(reread[0])
+	if got := digestMsgs(cmd); len(got) != 1 {
+		t.Fatalf("the change during the read was not read after it: %d", len(got))
+	}
+	if n := rd.readCount(); n != 3 {
+		t.Errorf("reads %d, want 3 (open, change, change during read)", n)
+	}
+
+	press(m, "esc") // closed: snapshots read nothing
+	src.upsert(floatingApp(dg('c'), 2))
+	_, cmd = m.Update(snapshotMsg{src.Snapshot()})
+	if got := digestMsgs(cmd); len(got) != 0 {
+		t.Fatalf("read with the detail closed: %+v", got)
+	}
+}
+
+func TestSourceDigestReaderComesFirst(t *testing.T) {
+	rd := &digestRestarter{fakeRestarter: allowed(), running: []string{dg('a')}}
+	src := &digestSource{storeSource: newStoreSource(), running: []string{dg('e')}}
+	m := newModel(context.Background(), src, rd, nil, Options{Now: fixedNow})
+	t.Cleanup(m.cancel)
+	if got, _ := m.digestReader().RunningDigests(context.Background(), model.Key{}); len(got) != 1 || got[0] != dg('e') {
+		t.Errorf("reader %q: the Source's must come first", got)
+	}
+}
+
+func TestGoldenDetailDigests(t *testing.T) {
+	rd := &digestRestarter{fakeRestarter: allowed(), running: []string{dg('a')}}
+	m := goldenModel(t, 100, true, Options{})
+	m.restarter = rd
+	v := floatingApp(dg('b'), 2)
+	m.src.(*storeSource).upsert(v)
+	m.Update(snapshotMsg{m.src.Snapshot()})
+	selectApp(t, m, "web")
+	_, cmd := m.Update(keyMsg("enter"))
+	for _, msg := range digestMsgs(cmd) {
+		m.Update(msg)
+	}
+	checkGolden(t, "detail_digests_w100", plainView(m))
+}
