@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 
 	"github.com/spf13/cobra"
 
@@ -33,7 +32,7 @@ func (a *app) runBoard(cmd *cobra.Command, _ []string) error {
 	if err != nil {
 		return &exitError{code: ExitError, err: err}
 	}
-	opts := boardOptions(eff, a.opts.noColor, a.streams.Err)
+	opts := boardOptions(eff, a.opts.noColor)
 	r := guardedRestarter{fleet: fl, cfg: eff}
 	if err := ui.Run(ctx, fl, r, id, opts); err != nil {
 		return &exitError{code: ExitError, err: fmt.Errorf("board: %w", err)}
@@ -50,16 +49,13 @@ func (a *app) needTerminal() error {
 }
 
 // boardOptions turn the effective configuration into the board's options.
-// The board has no key overrides yet; a config that sets them is told so.
-func boardOptions(eff config.Effective, noColor bool, warn io.Writer) ui.Options {
-	if len(eff.Keys) > 0 {
-		fmt.Fprintln(warn, "note: the board does not apply key overrides yet; 'keys' in the config file is ignored")
-	}
+func boardOptions(eff config.Effective, noColor bool) ui.Options {
 	opts := ui.Options{
 		ReadOnly:     eff.ReadOnly,
 		NoColor:      noColor,
 		Contexts:     eff.Contexts,
 		SavedFilters: eff.SavedFilters,
+		Keys:         eff.Keys,
 	}
 	switch eff.Theme {
 	case "dark", "light":

@@ -2,9 +2,12 @@ package cli
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/hanzoai/driftboard/config"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui"
 )
 
 // configChecks validates the config file's queries with the board's own
@@ -19,19 +22,12 @@ func configChecks() config.Checks {
 	}
 }
 
-// keyActionCheck accepts the board's action names.
+// keyActionCheck accepts the board's action names: ui's key map is the one
+// list, so the config file and the board cannot disagree.
 func keyActionCheck(action string) error {
-	for _, a := range keyActions {
-		if a == action {
-			return nil
-		}
+	actions := ui.KeyActions()
+	if slices.Contains(actions, action) {
+		return nil
 	}
-	return fmt.Errorf("unknown action %q (actions: %v)", action, keyActions)
-}
-
-// keyActions are the board's bindable actions, named after its key map.
-var keyActions = []string{
-	"up", "down", "pageUp", "pageDown", "home", "end",
-	"filter", "back", "sort", "nextProblem", "prevProblem", "onlyDrifted", "env", "saved", "actions",
-	"detail", "restart", "login", "help", "quit",
+	return fmt.Errorf("unknown action %q (actions: %s)", action, strings.Join(actions, ", "))
 }

@@ -11,6 +11,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/hanzoai/driftboard/config"
+	"github.com/hanzoai/driftboard/ui"
 )
 
 func writeFile(t *testing.T, dir, name, content string) string {
@@ -141,7 +142,12 @@ func TestReadmeConfigExampleParses(t *testing.T) {
 	if err != nil {
 		t.Fatalf("README config example: %v", err)
 	}
-	if len(cfg.Contexts) == 0 || len(cfg.SavedFilters) == 0 || !cfg.ReadOnlyFor("prod-eu") {
+	if len(cfg.Contexts) == 0 || len(cfg.SavedFilters) == 0 || !cfg.ReadOnlyFor("prod-eu") || len(cfg.Keys) == 0 {
 		t.Errorf("README config example parsed to %+v", cfg)
+	}
+	for _, a := range ui.KeyActions() {
+		if !strings.Contains(after, "`"+a+"`") {
+			t.Errorf("README's Configuration section does not list the key action %q", a)
+		}
 	}
 }

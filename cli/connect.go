@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"maps"
 	"net/http"
 	"slices"
@@ -67,10 +66,35 @@ func (a *app) connectOptions(contexts []string) kube.ConnectOptions {
 	}
 }
 
+// fallbackNotice is what the board says about a cluster that refused the
+// IAM token.
+func fallbackNotice(user string) string {
+	return "IAM token not trusted by this cluster; using kubeconfig identity " + user
+}
+
+// identityOf names who clients act as: the API server's own answer, else the
+// user entry of the kubeconfig context.
+func (a *app) identityOf(ctx context.Context, c kube.ClusterClients) string {
+	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	r, err := c.Kube.AuthenticationV1().SelfSubjectReviews().Create(pctx, &authnv1.SelfSubjectReview{}, metav1.CreateOptions{})
+	if err == nil && r.Status.UserInfo.Username != "" {
+		return r.Status.UserInfo.Username
+	}
+	rules := clientcmd.NewDefaultClientConfigLoadingRules()
+	rules.ExplicitPath = a.opts.kubeconfig
+	if raw, err := rules.Load(); err == nil {
+		if kc := raw.Contexts[c.Name]; kc != nil && kc.AuthInfo != "" {
+			return kc.AuthInfo
+		}
+	}
+	return "(unknown user)"
+}
+
 // connectAsIAM opens the contexts carrying the IAM token, so requests are
 // made as the logged-in user. Each cluster is asked who it thinks we are; one
 // that answers 401 does not trust the issuer and is reopened with the
-// kubeconfig identity, and the user is told so.
+// kubeconfig identity, and the cluster's notices say so.
 func (a *app) connectAsIAM(ctx context.Context, contexts []string, s *auth.Session) ([]kube.ClusterClients, []model.ClusterState) {
 	wrap := s.WrapTransport(func(e *auth.ClusterRejectedError) {
 		a.log.Warn("cluster rejected the IAM token", "host", e.Host, "issuer", e.Issuer)
@@ -91,9 +115,14 @@ func (a *app) connectAsIAM(ctx context.Context, contexts []string, s *auth.Sessi
 			a.log.Info("acting as the IAM user", "cluster", c.Name, "user", r.Status.UserInfo.Username)
 			out = append(out, c)
 		case apierrors.IsUnauthorized(err) && byName[c.Name].Kube != nil:
-			fmt.Fprintf(a.streams.Err, "notice: cluster %s does not trust IAM issuer %s (401 to the IAM token); "+
-				"acting as your kubeconfig identity there instead\n", c.Name, s.Issuer())
-			out = append(out, byName[c.Name])
+			// The notice travels with the cluster's state, so the board's
+			// status line shows it (and one-shot commands print it).
+			plain := byName[c.Name]
+			who := a.identityOf(ctx, plain)
+			a.log.Warn("cluster does not trust the IAM issuer (401 to the IAM token); using the kubeconfig identity",
+				"cluster", c.Name, "issuer", s.Issuer(), "user", who)
+			plain.Notices = append(slices.Clone(plain.Notices), fallbackNotice(who))
+			out = append(out, plain)
 		default:
 			// Not an identity problem (unreachable, ...): keep the IAM
 			// clients; the fleet reports the cluster's state itself.

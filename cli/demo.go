@@ -43,7 +43,7 @@ SuperAdmin; 'L' switches between them.`,
 				return &exitError{code: ExitError, err: err}
 			}
 			defer d.Stop()
-			opts := boardOptions(eff, a.opts.noColor, a.streams.Err)
+			opts := boardOptions(eff, a.opts.noColor)
 			fl := d.Fleet()
 			if err := ui.Run(ctx, fl, guardedRestarter{fleet: fl, cfg: eff}, demoIdentity{d}, opts); err != nil {
 				return &exitError{code: ExitError, err: fmt.Errorf("board: %w", err)}

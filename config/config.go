@@ -150,6 +150,7 @@ func Parse(file string, data []byte, checks Checks) (*Config, error) {
 	if err := yaml.UnmarshalStrict(data, &cfg); err != nil {
 		return nil, &Error{File: file, Line: 1, Column: 1, Msg: err.Error()}
 	}
+	keysAsWritten(doc, &cfg)
 	if err := validate(file, doc, &cfg, checks); err != nil {
 		return nil, err
 	}

@@ -234,3 +234,20 @@ func TestSchemaCoversEveryField(t *testing.T) {
 		t.Error("releases.interval missing from schema")
 	}
 }
+
+// YAML 1.1 reads a bare n, y, on or off as a boolean; as keys they are
+// letters and must reach the board as written.
+func TestKeysKeepYAMLBooleanWordsAsKeys(t *testing.T) {
+	t.Parallel()
+	c, err := Parse("c.yaml", []byte("keys:\n  quit: [n, Y]\n  filter: [on, \"/\"]\n"), testChecks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]string{"quit": {"n", "Y"}, "filter": {"on", "/"}}
+	if diff := cmp.Diff(want, c.Keys); diff != "" {
+		t.Errorf("keys (-want +got):\n%s", diff)
+	}
+	if _, err := Parse("c.yaml", []byte("keys:\n  quit: [n]\n  filter: [n]\n"), testChecks); err == nil || !strings.Contains(err.Error(), `key "n" is also bound`) {
+		t.Errorf("a key bound twice as n: %v", err)
+	}
+}

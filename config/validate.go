@@ -104,6 +104,23 @@ func validateKeys(keys map[string][]string, checks Checks, at func(string, ...st
 	return nil
 }
 
+// keysAsWritten re-reads the keys: lists from the YAML nodes: the YAML 1.1
+// decoder turns a bare n, y, on or off into a boolean ("false"), and those
+// are keys a user may well bind.
+func keysAsWritten(doc *yamlv3.Node, c *Config) {
+	for action := range c.Keys {
+		n := find(doc, "keys", action)
+		if n == nil || n.Kind != yamlv3.SequenceNode || len(n.Content) != len(c.Keys[action]) {
+			continue
+		}
+		keys := make([]string, 0, len(n.Content))
+		for _, item := range n.Content {
+			keys = append(keys, item.Value)
+		}
+		c.Keys[action] = keys
+	}
+}
+
 func checkURL(s string) error {
 	u, err := url.Parse(s)
 	if err != nil {

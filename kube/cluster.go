@@ -36,7 +36,7 @@ type scope struct {
 func newCluster(f *Fleet, cc ClusterClients) *cluster {
 	c := &cluster{name: cc.Name, clients: cc, fleet: f, settled: make(chan struct{}),
 		scopes: map[string]*scope{}, stable: map[model.Key][]model.Container{}}
-	c.conn = newConnState(cc.Name, f.opts.Now, f.signal)
+	c.conn = newConnState(cc.Name, f.opts.Now, f.signal, cc.Notices)
 	return c
 }
 

@@ -43,6 +43,7 @@ type workloadEntry struct {
 	entryMeta
 	W        model.Workload // PodSets and PodProblems are filled at build time
 	OwnerUID string         // UID of the controlling App/Service, "" if none
+	Selector string         // spec.selector as a label selector string, for RunningDigests
 	Revision string         // Deployment: deployment.kubernetes.io/revision
 	// StatefulSet revisions: pods of CurrentRevision run the old template
 	// while CurrentRevision != UpdateRevision.
@@ -144,6 +145,7 @@ func transformDeployment(obj any) (any, error) {
 	e := &workloadEntry{
 		entryMeta: entryMeta{ObjectMeta: trimmedMeta(d)},
 		OwnerUID:  appOwnerUID(d),
+		Selector:  selectorString(d.Spec.Selector),
 		Revision:  d.Annotations[revisionAnnotation],
 		W: model.Workload{
 			Kind: model.KindDeployment, Name: d.Name, UID: string(d.UID),
@@ -174,6 +176,7 @@ func transformStatefulSet(obj any) (any, error) {
 	e := &workloadEntry{
 		entryMeta: entryMeta{ObjectMeta: trimmedMeta(s)},
 		OwnerUID:  appOwnerUID(s),
+		Selector:  selectorString(s.Spec.Selector),
 		W: model.Workload{
 			Kind: model.KindStatefulSet, Name: s.Name, UID: string(s.UID),
 			Generation: s.Generation, ObservedGeneration: s.Status.ObservedGeneration,

@@ -31,6 +31,10 @@ type ClusterClients struct {
 	Name    string
 	Kube    kubernetes.Interface
 	Dynamic dynamic.Interface
+	// Notices are shown with the cluster's state for as long as it is
+	// watched, before those the fleet finds itself (e.g. which identity the
+	// clients act as, when it is not the one the user expects).
+	Notices []string
 }
 
 // ReleaseSource tells what GitHub knows about a repo's releases.

@@ -3,6 +3,7 @@ package kube
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 	"time"
 
@@ -25,20 +26,26 @@ type connState struct {
 	phase   model.ConnPhase
 	since   time.Time
 	reason  string
-	notices []string
+	fixed   []string // notices given with the clients; they come first
+	notices []string // notices of the last setup
 	synced  bool
 	down    map[string]string // informer id → last error
 	downAt  time.Time
 }
 
-func newConnState(name string, now func() time.Time, onMove func()) *connState {
-	return &connState{name: name, now: now, onMove: onMove, phase: model.ConnSyncing, since: now(), down: map[string]string{}}
+func newConnState(name string, now func() time.Time, onMove func(), fixed []string) *connState {
+	return &connState{name: name, now: now, onMove: onMove, phase: model.ConnSyncing, since: now(), down: map[string]string{},
+		fixed: slices.Clone(fixed)}
 }
 
 func (c *connState) state() model.ClusterState {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return model.ClusterState{Name: c.name, Phase: c.phase, Since: c.since, Reason: c.reason, Notices: c.notices}
+	notices := c.notices
+	if len(c.fixed) > 0 {
+		notices = append(slices.Clone(c.fixed), c.notices...)
+	}
+	return model.ClusterState{Name: c.name, Phase: c.phase, Since: c.since, Reason: c.reason, Notices: notices}
 }
 
 // recompute derives the phase; callers hold the lock. It returns whether it moved.

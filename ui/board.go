@@ -162,12 +162,13 @@ func (b *board) selected() *model.AppView {
 }
 
 // jumpProblem moves to the next (dir 1) or previous (dir -1) red or yellow
-// row, wrapping around. It reports whether one was found.
+// row, or one with problems ("!"), wrapping around. It reports whether one
+// was found.
 func (b *board) jumpProblem(dir int) bool {
 	n := len(b.rows)
 	for step := 1; step <= n; step++ {
 		i := ((b.cursor+dir*step)%n + n) % n
-		if s := b.rows[i].Drift.Severity; s == drift.SeverityRed || s == drift.SeverityYellow {
+		if s := b.rows[i].Drift.Severity; s == drift.SeverityRed || s == drift.SeverityYellow || len(b.rows[i].Problems) > 0 {
 			b.moveTo(i)
 			return true
 		}

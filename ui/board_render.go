@@ -154,7 +154,7 @@ func writeColumn(b *strings.Builder, st *styles, c placed, r *model.AppView, fl 
 		}
 		writeCell(b, rolloutCell(r, fl), w)
 	case colFlags:
-		writeFlags(b, r, w)
+		writeFlags(b, st, r, w, coloured)
 	}
 }
 
@@ -199,25 +199,44 @@ func rolloutCell(r *model.AppView, fl *inflight) string {
 	return ready
 }
 
-func writeFlags(b *strings.Builder, r *model.AppView, w int) {
-	if len(r.Drift.Flags) == 0 {
+// writeFlags writes the problem marker ("! no workload", in the warning
+// colour) then the drift flags that fit. When marker and flags do not fit
+// together the marker shrinks to "!" (the detail says why); alone, it is
+// truncated. Either way it always shows.
+func writeFlags(b *strings.Builder, st *styles, r *model.AppView, w int, coloured bool) {
+	marker := problemCell(r.Problems)
+	if len(r.Drift.Flags) == 0 && marker == "" {
 		writeCell(b, "-", w)
 		return
 	}
+	if marker != "" && len(r.Drift.Flags) > 0 && textWidth(marker)+3*len(r.Drift.Flags) > w {
+		marker = "!"
+	}
 	n := 0
-	for i, f := range r.Drift.Flags {
+	if marker != "" {
+		mw := min(textWidth(marker), w)
+		if coloured {
+			b.WriteString(st.warn.pre)
+		}
+		writeCell(b, marker, mw)
+		if coloured {
+			b.WriteString(st.warn.post)
+		}
+		n = mw
+	}
+	for _, f := range r.Drift.Flags {
 		s, ok := flagShort[f.Kind]
 		if !ok {
 			s = string(f.Kind)
 		}
 		need := len(s)
-		if i > 0 {
+		if n > 0 {
 			need++
 		}
 		if n+need > w {
 			break
 		}
-		if i > 0 {
+		if n > 0 {
 			b.WriteByte(' ')
 		}
 		b.WriteString(s)
@@ -256,7 +275,11 @@ func contentWidths(rows []*model.AppView) [numCols]int {
 			ro = textWidth(rolloutCell(r, nil))
 		}
 		w[colRollout] = max(w[colRollout], ro)
-		w[colFlags] = max(w[colFlags], 3*len(r.Drift.Flags)-1)
+		fw := 3*len(r.Drift.Flags) - 1
+		if len(r.Problems) > 0 {
+			fw += 1 + textWidth(problemCell(r.Problems))
+		}
+		w[colFlags] = max(w[colFlags], fw)
 	}
 	return w
 }

@@ -20,6 +20,7 @@ type detailView struct {
 	height   int
 	lines    int             // lines in the last render, to bound scrolling
 	decision *model.Decision // what this user may do here (from CheckRestart)
+	digests  digestRead      // what the pods run, read when opened
 	keys     keyMap
 }
 
@@ -62,12 +63,14 @@ func (m *Model) openDetail() tea.Cmd {
 	if r == nil {
 		return nil
 	}
-	m.detail = detailView{key: r.Key(), keys: m.keys}
+	// seq carries on, so an answer for an earlier opening is stale.
+	m.detail = detailView{key: r.Key(), keys: m.keys, digests: digestRead{seq: m.detail.digests.seq}}
 	m.screen = screenDetail
+	read := m.readDigests(r)
 	if m.refusal(r) == "" {
-		return checkRestart(m.ctx, m.restarter, r.Key())
+		return tea.Batch(checkRestart(m.ctx, m.restarter, r.Key()), read)
 	}
-	return nil
+	return read
 }
 
 func (m *Model) detailKey(msg tea.KeyPressMsg) tea.Cmd {
@@ -118,6 +121,7 @@ func (m *Model) detailLines(r *model.AppView, width int) []string {
 	if r.Release.URL != "" {
 		kv("release URL", r.Release.URL)
 	}
+	add(m.digestLines(r, width)...)
 
 	section("Drift")
 	if len(r.Drift.Flags) == 0 {
@@ -264,7 +268,7 @@ func (m *Model) mayDo(r *model.AppView) string {
 		if m.ident.Source != "" {
 			via = ", login from " + m.ident.Source
 		}
-		return "restart: yes, as " + m.user() + " (" + m.ident.Principal.RoleName() + via + ") — press r"
+		return "restart: yes, as " + m.user() + " (" + m.ident.Principal.RoleName() + via + ") — press " + m.keys.Restart.Help().Key
 	}
 	return "restart: no — " + d.Reason
 }

@@ -56,6 +56,8 @@ func goldenModel(t *testing.T, width int, dark bool, opts Options) *Model {
 	src.upsert(
 		app{cluster: "stage", ns: "hanzo-devnet", name: "iam", declared: "v1.5.0-rc1", running: "v1.4.0", latest: "v1.4.0", ready: 1, updated: 1, replicas: 1, assets: 1}.build(),
 		app{cluster: "stage", ns: "tenant-acme", name: "billing", declared: "v0.3.0", running: "v0.3.0", latest: "v0.3.0", ready: 1, updated: 1, replicas: 1, assets: 2}.build(),
+		// ok by the drift contract, but its Deployment is missing: "! no workload"
+		app{ns: "hanzo", name: "vault", declared: "v1.1.0", latest: "v1.1.0", noWorkload: true, assets: 1}.build(),
 	)
 	src.SetClusters([]model.ClusterState{
 		{Name: "prod", Phase: model.ConnLive, Since: t0.Add(-time.Hour)},

@@ -48,8 +48,8 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		b.SetHelp(b.Help().Key, desc)
 		return b
 	}
-	k.NextProblem = long(k.NextProblem, "next red/yellow row")
-	k.PrevProblem = long(k.PrevProblem, "previous red/yellow row")
+	k.NextProblem = long(k.NextProblem, "next red/yellow/! row")
+	k.PrevProblem = long(k.PrevProblem, "previous red/yellow/! row")
 	k.OnlyDrifted = long(k.OnlyDrifted, "only drifted rows (toggle)")
 	k.Env = long(k.Env, "env: all → main → test → dev")
 	k.Sort = long(k.Sort, "cycle sort order")
@@ -71,7 +71,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 func (k keyMap) withState(readOnly, canLogin, hasSaved bool) keyMap {
 	k.Restart.SetEnabled(true)
 	if readOnly {
-		k.Restart.SetHelp("r", "restart: off (read-only)")
+		k.Restart.SetHelp(k.Restart.Help().Key, "restart: off (read-only)")
 	}
 	k.Login.SetEnabled(canLogin)
 	k.Saved.SetEnabled(hasSaved)

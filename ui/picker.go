@@ -80,16 +80,16 @@ func (m *Model) actionMenu() *picker {
 		return nil
 	}
 	p.title = "Actions on " + r.Namespace + "/" + r.App
-	restart := "r · asks first"
+	restart := m.keys.Restart.Help().Key + " · asks first"
 	if why := m.refusal(r); why != "" {
-		restart = "r · not allowed: " + why
+		restart = m.keys.Restart.Help().Key + " · not allowed: " + why
 	}
 	p.items = append(p.items,
 		pickItem{label: "Rolling restart…", hint: restart, value: "restart"},
-		pickItem{label: "Open detail", hint: "enter", value: "detail"},
+		pickItem{label: "Open detail", hint: m.keys.Detail.Help().Key, value: "detail"},
 	)
 	if m.identity != nil {
-		p.items = append(p.items, pickItem{label: "Log in again", hint: "L", value: "login"})
+		p.items = append(p.items, pickItem{label: "Log in again", hint: m.keys.Login.Help().Key, value: "login"})
 	}
 	return p
 }

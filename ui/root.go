@@ -92,7 +92,7 @@ func newModel(ctx context.Context, src Source, r Restarter, id Identity, opts Op
 	if opts.DarkBackground != nil {
 		m.dark = *opts.DarkBackground
 	}
-	m.keys = newKeyMap().withState(opts.ReadOnly, id != nil, len(opts.SavedFilters) > 0)
+	m.keys = newKeyMap().withOverrides(opts.Keys).withState(opts.ReadOnly, id != nil, len(opts.SavedFilters) > 0)
 	m.board.keys = m.keys
 	m.restyle()
 	m.filter = newFilterLine(&m.st)
@@ -168,6 +168,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onChecked(msg)
 	case restartedMsg:
 		return m, m.onRestarted(msg)
+	case digestsMsg:
+		return m, m.onDigests(msg)
 	case loginPromptMsg, loginDoneMsg, loginChanClosed:
 		return m, m.onLogin(msg)
 	case tea.MouseWheelMsg, tea.MouseClickMsg:
@@ -200,7 +202,7 @@ func (m *Model) onSnapshot(s *model.Snapshot) tea.Cmd {
 			m.status = statusLine{text: out.msg, bad: out.bad}
 		}
 	}
-	return tea.Batch(waitForChange(m.ctx, m.src), m.startSpinner())
+	return tea.Batch(waitForChange(m.ctx, m.src), m.startSpinner(), m.followDigests())
 }
 
 // busy is true while something is in progress; only then does the spinner tick.

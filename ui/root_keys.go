@@ -54,7 +54,7 @@ func (m *Model) boardKey(msg tea.KeyPressMsg) tea.Cmd {
 			dir = -1
 		}
 		if !b.jumpProblem(dir) {
-			m.status = statusLine{text: "no red or yellow rows in view"}
+			m.status = statusLine{text: "no red, yellow or ! rows in view"}
 		}
 	case key.Matches(msg, k.Saved): // enabled only when there are saved filters
 		m.picker = newSavedPicker(m.opts.SavedFilters, m.filter.text())

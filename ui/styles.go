@@ -61,6 +61,7 @@ type styles struct {
 
 	sev      [4]wrap // severity colours for glyph+word cells
 	health   map[model.Health]wrap
+	warn     wrap // the "!" problem marker
 	faint    wrap // stale rows
 	selected wrap // cursor row
 
@@ -95,6 +96,7 @@ func newStyles(dark, plain bool) styles {
 		model.HealthGreen: wrapOf(fg(green)), model.HealthYellow: wrapOf(fg(yellow)),
 		model.HealthRed: wrapOf(fg(red)), model.HealthUnknown: wrapOf(fg(muted)),
 	}
+	st.warn = wrapOf(fg(yellow).Bold(true))
 	st.faint = wrapOf(lipgloss.NewStyle().Faint(true))
 	sel := lipgloss.NewStyle().Reverse(true)
 	if !plain {

@@ -29,6 +29,14 @@ type Restarter interface {
 	Restart(ctx context.Context, key model.Key) error
 }
 
+// DigestReader is optional: a Source (or Restarter) that can read the
+// registry digests an app's pods run, on demand, for the detail view. It
+// returns registry digests ("sha256:…") or image references carrying one.
+// kube.Fleet implements it with one LIST of the workload's pods.
+type DigestReader interface {
+	RunningDigests(ctx context.Context, key model.Key) ([]string, error)
+}
+
 // IdentityState is who the board acts as right now.
 type IdentityState struct {
 	Principal *model.Principal // nil when not logged in
@@ -65,8 +73,9 @@ type Options struct {
 	Contexts       []string          // kube contexts shown, for the title when no cluster state is known yet
 	SavedFilters   map[string]string // name → query, offered under "f"
 	InitialQuery   string
-	Now            func() time.Time // injected clock; nil means time.Now
-	DarkBackground *bool            // force the background; nil means ask the terminal (dark until it answers)
+	Keys           map[string][]string // action (see KeyActions) → keys, replacing its default keys
+	Now            func() time.Time    // injected clock; nil means time.Now
+	DarkBackground *bool               // force the background; nil means ask the terminal (dark until it answers)
 }
 
 // New builds the root model. r and id may be nil: actions are then refused

@@ -99,7 +99,8 @@ func (m *Model) renderDetail(sb *strings.Builder, w, h int) {
 	}
 	sb.WriteString(m.statusBar(w))
 	sb.WriteByte('\n')
-	hint := "esc back · ↑/↓ scroll · r restart… · ? help"
+	k := m.keys
+	hint := k.Back.Help().Key + " back · ↑/↓ scroll · " + k.Restart.Help().Key + " restart… · " + k.Help.Help().Key + " help"
 	if len(lines) > body {
 		hint += fmt.Sprintf(" · %d/%d", m.detail.offset+1, len(lines)-body+1)
 	}
@@ -113,11 +114,12 @@ func (m *Model) renderHelp(sb *strings.Builder, w, h int) {
 	lines = append(lines, "",
 		st.bold.Render("Severity")+"  "+sevLabel[sevRed]+" · "+sevLabel[sevYellow]+" · "+sevLabel[sevOK]+"  (dim rows with health \"stale\": cluster reconnecting)",
 		st.bold.Render("Flags")+"     FD floating-declared · FR floating-running · ST stale (newer release) ·",
-		"          UR un-rolled · NR no-release · ZA zero-assets",
+		"          UR un-rolled · NR no-release · ZA zero-assets · ! a problem (the detail says which)",
 		st.bold.Render("Tags")+"      DECLARED→RUNNING; one tag when both agree",
 		st.bold.Render("Query")+"     free text · sev:red,yellow · env:main · ns:tenant-* · flag:unrolled · health:red",
-		"          rollout:stuck · release:none · cluster: · role: · org: · -term negates · terms AND",
-		"", st.dim.Render("esc or ? to go back"))
+		"          rollout:stuck · release:none · has:problems · cluster: · role: · org:",
+		"          -term negates · terms AND",
+		"", st.dim.Render(m.keys.Back.Help().Key+" or "+m.keys.Help.Help().Key+" to go back"))
 	for i := 0; i < h; i++ {
 		if i > 0 {
 			sb.WriteByte('\n')

@@ -1,0 +1,96 @@
+package ui
+
+import (
+	"reflect"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"charm.land/bubbles/v2/key"
+	"github.com/google/go-cmp/cmp"
+)
+
+// Every binding of the key map has an action name, once.
+func TestKeyActionsCoverTheKeyMap(t *testing.T) {
+	t.Parallel()
+	names := KeyActions()
+	if n := reflect.TypeFor[keyMap]().NumField(); len(names) != n {
+		t.Fatalf("KeyActions has %d names for %d bindings: %v", len(names), n, names)
+	}
+	if dup := len(names) - len(slices.Compact(slices.Sorted(slices.Values(names)))); dup != 0 {
+		t.Errorf("duplicate action names: %v", names)
+	}
+	k := newKeyMap()
+	for _, a := range k.actions() {
+		if len(a.b.Keys()) == 0 {
+			t.Errorf("action %s has no binding in the key map", a.name)
+		}
+	}
+}
+
+func TestKeyOverridesRebindActionsAndHelp(t *testing.T) {
+	opts := Options{Keys: map[string][]string{"restart": {"R"}, "quit": {"k", "ctrl+q"}, "nope": {"x"}}}
+	r := allowed()
+	m, _ := newTestModel(t, r, orgAdmin(), opts, 160, 30)
+
+	selectApp(t, m, "explorer")
+	press(m, "r")
+	if m.confirm != nil {
+		t.Fatal(`"r" still opens the restart dialog after restart: [R]`)
+	}
+	press(m, "R")
+	if m.confirm == nil {
+		t.Fatal(`"R" does not open the restart dialog`)
+	}
+	press(m, "esc")
+
+	// "k" moved to quit: up keeps only its arrow, in the keys and the help.
+	if diff := cmp.Diff([]string{"up"}, m.keys.Up.Keys()); diff != "" {
+		t.Errorf("up keys (-want +got):\n%s", diff)
+	}
+	if h := m.keys.Up.Help().Key; h != "↑" {
+		t.Errorf("up help key = %q, want ↑", h)
+	}
+	if !key.Matches(keyMsg("k"), m.keys.Quit) || key.Matches(keyMsg("q"), m.keys.Quit) {
+		t.Errorf("quit keys = %v, want [k ctrl+q]", m.keys.Quit.Keys())
+	}
+	before := m.board.cursor
+	press(m, "up")
+	if m.board.cursor != before-1 {
+		t.Errorf("up arrow no longer moves: cursor %d → %d", before, m.board.cursor)
+	}
+
+	press(m, "?")
+	help := plainView(m)
+	for _, want := range []string{`\sR\s+rolling restart`, `\sk/ctrl\+q\s+quit`} {
+		if !regexp.MustCompile(want).MatchString(help) {
+			t.Errorf("help lacks %q:\n%s", want, help)
+		}
+	}
+	if strings.Contains(help, "↑/k") {
+		t.Errorf("help still offers k for up:\n%s", help)
+	}
+
+	press(m, "esc", "enter")
+	if d := plainView(m); !strings.Contains(d, "R restart…") || strings.Contains(d, " r restart") {
+		t.Errorf("the detail's hint does not name the rebound restart key:\n%s", d)
+	}
+}
+
+// An action whose only key is taken disappears from the help.
+func TestKeyOverrideTakingTheOnlyKey(t *testing.T) {
+	t.Parallel()
+	k := newKeyMap().withOverrides(map[string][]string{"sort": {"e"}})
+	if k.Env.Enabled() {
+		t.Errorf("env keeps %v after sort took e", k.Env.Keys())
+	}
+	if !key.Matches(keyMsg("e"), k.Sort) || key.Matches(keyMsg("s"), k.Sort) {
+		t.Errorf("sort keys = %v", k.Sort.Keys())
+	}
+	for _, b := range k.ShortHelp() {
+		if b.Help().Desc == "env" && b.Enabled() {
+			t.Error("the short help still offers env")
+		}
+	}
+}
