@@ -63,7 +63,7 @@ func benchFleet(b *testing.B, n int) {
 	begin := time.Now()
 	seedFleet(b, c, nss, n)
 	b.Logf("seeded %d Apps + %d Deployments (with status) in %s", n, n, time.Since(begin).Round(time.Second))
-	apiserver := findProcess("kube-apiserver", c.Dir())
+	apiserver := c.APIServerPID()
 
 	for b.Loop() {
 		r := result{N: n, SpecBytes: appSpecBytes(), Phase: phaseLength()}

@@ -12,28 +12,6 @@ import (
 // clockTick is USER_HZ, the unit of /proc/<pid>/stat CPU times on Linux.
 const clockTick = 10 * time.Millisecond
 
-// findProcess returns the pid of a running binary named exe whose command
-// line mentions marker (the cluster's folder), or 0. testcluster does not
-// expose its pids; this reads them from /proc.
-func findProcess(exe, marker string) int {
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		cmdline, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err != nil {
-			continue
-		}
-		args := bytes.Split(cmdline, []byte{0})
-		if len(args) > 0 && filepath.Base(string(args[0])) == exe && bytes.Contains(cmdline, []byte(marker)) {
-			return pid
-		}
-	}
-	return 0
-}
-
 // processCPU is the user+system CPU a process has used so far (10 ms steps).
 func processCPU(pid int) time.Duration {
 	data, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))

@@ -6,36 +6,22 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strconv"
-	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/hanzoai/driftboard/internal/testcluster"
 )
 
 // etcdGateway talks to the test cluster's etcd through its JSON gateway, to
 // change what the API server stores behind its back (as another writer, a
-// restore or a compaction would). testcluster does not expose etcd's URL, so
-// it is read from the etcd process's command line.
+// restore or a compaction would).
 type etcdGateway struct {
 	t   *testing.T
 	url string
 }
 
 func etcdOf(t *testing.T, c *testcluster.Cluster) *etcdGateway {
-	t.Helper()
-	args := processArgs("etcd", c.Dir())
-	for _, a := range args {
-		if v, ok := strings.CutPrefix(a, "--listen-client-urls="); ok {
-			return &etcdGateway{t: t, url: strings.Split(v, ",")[0]}
-		}
-	}
-	t.Fatalf("no etcd process with data under %s (args %q)", c.Dir(), args)
-	return nil
+	return &etcdGateway{t: t, url: c.EtcdURL()}
 }
 
 func (e *etcdGateway) call(path string, req, resp any) {
@@ -120,61 +106,4 @@ func (e *etcdGateway) editApp(ns, name string, edit func(obj map[string]any)) {
 	edit(obj)
 	out, _ := json.Marshal(obj)
 	e.put(k, out)
-}
-
-// processArgs returns the arguments of the running binary exe whose command
-// line mentions marker, or nil.
-func processArgs(exe, marker string) []string {
-	pid := findProcess(exe, marker)
-	if pid == 0 {
-		return nil
-	}
-	cmdline, _ := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "cmdline"))
-	return strings.Split(strings.TrimRight(string(cmdline), "\x00"), "\x00")
-}
-
-func findProcess(exe, marker string) int {
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		cmdline, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err != nil {
-			continue
-		}
-		args := bytes.Split(cmdline, []byte{0})
-		if len(args) > 0 && filepath.Base(string(args[0])) == exe && bytes.Contains(cmdline, []byte(marker)) {
-			return pid
-		}
-	}
-	return 0
-}
-
-// killAPIServer SIGKILLs the cluster's API server (a crash: no graceful
-// close of watches) and waits until the process is gone.
-func killAPIServer(t *testing.T, c *testcluster.Cluster) {
-	t.Helper()
-	killProcess(t, "kube-apiserver", c.Dir())
-}
-
-// killProcess SIGKILLs the cluster's process running exe and waits until it
-// is gone, so testcluster can start it again.
-func killProcess(t *testing.T, exe, marker string) {
-	t.Helper()
-	pid := findProcess(exe, marker)
-	if pid == 0 {
-		t.Fatalf("no %s process for this cluster", exe)
-	}
-	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
-		t.Fatalf("kill %s %d: %v", exe, pid, err)
-	}
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		if _, err := os.Stat(filepath.Join("/proc", strconv.Itoa(pid))); os.IsNotExist(err) {
-			time.Sleep(200 * time.Millisecond) // reaped; let testcluster record the exit
-			return
-		}
-	}
-	t.Fatalf("%s %d still there 10 s after SIGKILL", exe, pid)
 }

@@ -1,12 +1,8 @@
 package e2e
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -80,7 +76,7 @@ func TestOutagesAndExpiredWatchesConverge(t *testing.T) {
 		// ever tells the board, only a relist can.
 		ch := startChurn(c, "hanzo", apps[5:], 20)
 		time.Sleep(time.Second)
-		killAPIServer(t, c)
+		c.KillAPIServer()
 		down := time.Now()
 		snap := waitBoard(t, f, 60*time.Second, "the board to notice the outage", func(s *model.Snapshot) bool {
 			return phaseOf(s) == model.ConnReconnecting
@@ -124,7 +120,7 @@ func TestOutagesAndExpiredWatchesConverge(t *testing.T) {
 		ch := startChurn(c, "hanzo", apps, 20)
 		time.Sleep(time.Second)
 		phases := watchPhases(f)
-		killProcess(t, "etcd", c.Dir()) // a crash, and 8 s without a store
+		c.KillEtcd() // a crash, and 8 s without a store
 		time.Sleep(8 * time.Second)
 		c.RestartEtcd()
 		time.Sleep(2 * time.Second)
@@ -163,30 +159,15 @@ func watchPhases(f *kube.Fleet) func() []model.ConnPhase {
 	}
 }
 
-// auditEvents reads the audit log line by line, skipping a line a killed
-// API server left half-written (testcluster's AuditEvents stops there).
-func auditEvents(t *testing.T, c *testcluster.Cluster) []testcluster.AuditEvent {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join(c.Dir(), "audit.log"))
-	if err != nil {
-		t.Fatalf("audit log: %v", err)
-	}
-	var out []testcluster.AuditEvent
-	for line := range bytes.SplitSeq(data, []byte("\n")) {
-		var ev testcluster.AuditEvent
-		if json.Unmarshal(line, &ev) == nil {
-			out = append(out, ev)
-		}
-	}
-	return out
-}
-
 // appRelists counts the full reads of Apps the board (user agent
 // driftboard) made since t0, from the audit log: LISTs, and WATCHes that
 // stream the initial state (watch-list, client-go's default where served).
 func appRelists(t *testing.T, c *testcluster.Cluster, t0 time.Time) int {
 	t.Helper()
-	events := auditEvents(t, c)
+	events, err := c.AuditEvents()
+	if err != nil {
+		t.Fatalf("audit log: %v", err)
+	}
 	n := 0
 	for _, ev := range events {
 		// A LIST is logged when complete, a WATCH when its stream starts.

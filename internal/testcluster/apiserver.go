@@ -128,6 +128,38 @@ func (c *Cluster) StopAPIServer() {
 	p.stop(5 * time.Second)
 }
 
+// KillAPIServer SIGKILLs the API server (a crash: no graceful close of
+// watches) and waits until it has exited; StartAPIServer brings it back.
+func (c *Cluster) KillAPIServer() {
+	c.t.Helper()
+	c.mu.Lock()
+	p := c.apiserver
+	c.mu.Unlock()
+	p.stop(0)
+}
+
+// APIServerPID is the process id of the running API server, for tests that
+// measure its resource use.
+func (c *Cluster) APIServerPID() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.apiserver.cmd.Process.Pid
+}
+
+// KillEtcd SIGKILLs etcd (a crash) and waits until it has exited, leaving
+// the API server without a store; RestartEtcd brings it back.
+func (c *Cluster) KillEtcd() {
+	c.t.Helper()
+	c.mu.Lock()
+	p := c.etcd
+	c.mu.Unlock()
+	p.stop(0)
+}
+
+// EtcdURL is etcd's client URL (http://127.0.0.1:<port>), to change what the
+// API server stores behind its back.
+func (c *Cluster) EtcdURL() string { return c.etcdURL }
+
 // StartAPIServer starts the API server again on the same port against the
 // same etcd and waits until it is ready.
 func (c *Cluster) StartAPIServer() {
