@@ -1,12 +1,12 @@
 package cli
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
-	"k8s.io/client-go/tools/clientcmd"
+
+	"github.com/hanzoai/driftboard/kube"
 )
 
 func (a *app) completionCommand() *cobra.Command {
@@ -51,7 +51,7 @@ func (a *app) registerFlagCompletions(root *cobra.Command) {
 // completeContexts offers the kubeconfig's context names; several may be
 // given comma separated, so the prefix after the last comma is completed.
 func (a *app) completeContexts(_ *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
-	names, err := kubeconfigContexts(a.opts.kubeconfig)
+	names, err := kube.ContextNames(a.opts.kubeconfig)
 	if err != nil {
 		return cobra.AppendActiveHelp(nil, "cannot read kubeconfig: "+err.Error()), cobra.ShellCompDirectiveNoFileComp
 	}
@@ -70,23 +70,6 @@ func (a *app) completeContexts(_ *cobra.Command, _ []string, toComplete string) 
 		}
 	}
 	return out, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
-}
-
-// kubeconfigContexts lists context names from the kubeconfig (the explicit
-// path, else $KUBECONFIG, else ~/.kube/config), sorted.
-func kubeconfigContexts(path string) ([]string, error) {
-	rules := clientcmd.NewDefaultClientConfigLoadingRules()
-	rules.ExplicitPath = path
-	cfg, err := rules.Load()
-	if err != nil {
-		return nil, fmt.Errorf("load kubeconfig: %w", err)
-	}
-	names := make([]string, 0, len(cfg.Contexts))
-	for n := range cfg.Contexts {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return names, nil
 }
 
 func cutLast(s, sep string) (before, after string) {

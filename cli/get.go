@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hanzoai/driftboard/kube"
 	"github.com/hanzoai/driftboard/model"
 )
 
@@ -78,7 +79,7 @@ func (t *appTarget) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&t.cluster, "cluster", "", "kubeconfig context of the App, when several are watched")
 	completeFixed(cmd, "env", "main", "test", "dev")
 	_ = cmd.RegisterFlagCompletionFunc("cluster", func(c *cobra.Command, args []string, s string) ([]cobra.Completion, cobra.ShellCompDirective) {
-		names, _ := kubeconfigContexts(c.Flag("kubeconfig").Value.String())
+		names, _ := kube.ContextNames(c.Flag("kubeconfig").Value.String())
 		return names, cobra.ShellCompDirectiveNoFileComp
 	})
 }

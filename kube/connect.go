@@ -3,6 +3,7 @@ package kube
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"sort"
 	"time"
@@ -26,6 +27,7 @@ type ConnectOptions struct {
 	QPS           float32 // default 100 (client-go's 5 makes the first list crawl)
 	Burst         int     // default 200
 	Now           func() time.Time
+	Log           *slog.Logger // ConnectWithIdentity's account of each cluster; nil: none
 }
 
 // InClusterName is the cluster name rows carry when running inside a pod.
@@ -36,6 +38,22 @@ const InClusterName = "in-cluster"
 // come back as failed cluster states with the real error, so the board can
 // start and say why instead of showing an empty fleet.
 func Connect(opts ConnectOptions) ([]ClusterClients, []model.ClusterState) {
+	return connect(opts, nil)
+}
+
+// loadingRules are kubectl's: the explicit path, else $KUBECONFIG, else
+// ~/.kube/config.
+func loadingRules(kubeconfig string) *clientcmd.ClientConfigLoadingRules {
+	rules := clientcmd.NewDefaultClientConfigLoadingRules()
+	if kubeconfig != "" {
+		rules.ExplicitPath = kubeconfig
+	}
+	return rules
+}
+
+// connect is Connect; adjust, when set, rewrites each kubeconfig context's
+// config before its clients are made (not the in-cluster one).
+func connect(opts ConnectOptions, adjust func(*rest.Config) *rest.Config) ([]ClusterClients, []model.ClusterState) {
 	now := time.Now
 	if opts.Now != nil {
 		now = opts.Now
@@ -43,10 +61,7 @@ func Connect(opts ConnectOptions) ([]ClusterClients, []model.ClusterState) {
 	failed := func(name string, err error) model.ClusterState {
 		return model.ClusterState{Name: name, Phase: model.ConnFailed, Since: now(), Reason: err.Error()}
 	}
-	rules := clientcmd.NewDefaultClientConfigLoadingRules()
-	if opts.Kubeconfig != "" {
-		rules.ExplicitPath = opts.Kubeconfig
-	}
+	rules := loadingRules(opts.Kubeconfig)
 	raw, loadErr := rules.Load()
 	if loadErr == nil && len(raw.Contexts) == 0 && opts.Kubeconfig == "" {
 		loadErr = errors.New("no kubeconfig contexts (KUBECONFIG or ~/.kube/config)")
@@ -77,6 +92,9 @@ func Connect(opts ConnectOptions) ([]ClusterClients, []model.ClusterState) {
 		if err != nil {
 			states = append(states, failed(name, fmt.Errorf("context %s: %w", name, err)))
 			continue
+		}
+		if adjust != nil {
+			cfg = adjust(cfg)
 		}
 		cc, err := NewClusterClients(name, cfg, opts)
 		if err != nil {

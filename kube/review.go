@@ -3,7 +3,6 @@ package kube
 import (
 	"context"
 
-	authnv1 "k8s.io/api/authentication/v1"
 	authzv1 "k8s.io/api/authorization/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
@@ -36,14 +35,14 @@ func (c *cluster) whoAmI(ctx context.Context) string {
 	if name != "" {
 		return name
 	}
-	r, err := c.clients.Kube.AuthenticationV1().SelfSubjectReviews().Create(ctx, &authnv1.SelfSubjectReview{}, metav1.CreateOptions{})
-	if err != nil || r.Status.UserInfo.Username == "" {
+	name, err := WhoAmI(ctx, c.clients)
+	if err != nil || name == "" {
 		return ""
 	}
 	c.mu.Lock()
-	c.username = r.Status.UserInfo.Username
+	c.username = name
 	c.mu.Unlock()
-	return r.Status.UserInfo.Username
+	return name
 }
 
 // identity names the Kubernetes identity in sentences.
