@@ -75,7 +75,6 @@ func (s *sim) setWorkloadTag(ctx context.Context, w *workload, tag string) {
 func appStatus(a *appPlan, w *workload, now time.Time) map[string]any {
 	phase, ready, reason, msg := "Running", true, "Available", ""
 	var readyN int32
-	desired := a.replicas
 	switch {
 	case a.sc == scBadImage:
 		phase, ready, reason, msg = "Pending", false, "InvalidSpec", `spec.image: expected an object {repository, tag, pullPolicy}, got a string`
@@ -91,7 +90,7 @@ func appStatus(a *appPlan, w *workload, now time.Time) map[string]any {
 		phase, ready, reason = "Degraded", false, "NotReady"
 		msg = fmt.Sprintf("create deployment %s: exceeded quota: %s-compute, requested: requests.cpu=100m, used: requests.cpu=7950m, limited: requests.cpu=8", a.name, a.ns)
 	default:
-		desired = w.replicas
+		desired := w.replicas
 		readyN = w.counts(now).ready
 		msg = fmt.Sprintf("%d/%d replicas ready", readyN, desired)
 		if readyN < desired {

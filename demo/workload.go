@@ -95,7 +95,6 @@ func (p *pod) isReady(now time.Time) bool { return p.ready && !now.Before(p.unre
 
 func (w *workload) ns() string   { return w.app.ns }
 func (w *workload) name() string { return w.app.name }
-func (w *workload) key() string  { return w.app.key() }
 
 // current returns the revision running the workload's template, or nil.
 func (w *workload) current() *revision {

@@ -15,6 +15,8 @@ import (
 )
 
 // ErrCRDMissing is the failed reason of a cluster without the App CRD.
+//
+//lint:ignore ST1005 "App" is the kind's name, shown to the user as is.
 var ErrCRDMissing = errors.New("App CRD not installed (apps.hanzo.ai/v1 is not served)")
 
 // FallbackNamespaces are probed when the identity may not list namespaces.

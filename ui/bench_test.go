@@ -14,10 +14,7 @@ import (
 
 // bigFleet is n rows over 50 namespaces with a mix of severities.
 func bigFleet(n int) []model.AppView {
-	nss := make([]string, 0, 50)
-	for _, ns := range []string{"hanzo", "hanzo-mainnet", "hanzo-testnet", "hanzo-devnet"} {
-		nss = append(nss, ns)
-	}
+	nss := append(make([]string, 0, 50), "hanzo", "hanzo-mainnet", "hanzo-testnet", "hanzo-devnet")
 	for i := len(nss); i < 50; i++ {
 		nss = append(nss, fmt.Sprintf("tenant-org%02d", i))
 	}
