@@ -11,6 +11,12 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
+// TestMain pins the zone, as `make screenshots` does: frames show clock times.
+func TestMain(m *testing.M) {
+	time.Local = time.UTC
+	os.Exit(m.Run())
+}
+
 // The committed frames must be what `make screenshots` renders from the
 // current UI; compared as text (ANSI stripped), not as PNG bytes.
 func TestCommittedFramesAreCurrent(t *testing.T) {

@@ -22,6 +22,7 @@ import (
 const freezeModule = "github.com/charmbracelet/freeze@v0.2.2"
 
 func main() {
+	time.Local = time.UTC // frames show clock times; they must not depend on the machine's zone
 	if err := run(); err != nil {
 		fmt.Fprintln(os.Stderr, "screenshots:", err)
 		os.Exit(1)
