@@ -1,12 +1,11 @@
 package ui
 
 import (
+	"slices"
+
 	"github.com/hanzoai/driftboard/drift"
 	"github.com/hanzoai/driftboard/model"
 )
-
-// sortOrder is the cycle of the "s" key.
-var sortOrder = []model.SortKey{model.SortSeverity, model.SortName, model.SortEnv, model.SortNamespace, model.SortDriftAge}
 
 // envOrder is the cycle of the "e" key ("" = all envs).
 var envOrder = []string{"", "main", "test", "dev"}
@@ -61,25 +60,14 @@ func (b *board) setQuery(text string, q model.Query) {
 }
 
 func (b *board) cycleSort() {
-	i := 0
-	for j, k := range sortOrder {
-		if k == b.sort {
-			i = j
-		}
-	}
-	b.sort = sortOrder[(i+1)%len(sortOrder)]
+	b.sort = b.sort.Next()
 	b.dirty = true
 	b.refresh()
 }
 
 func (b *board) cycleEnv() {
-	i := 0
-	for j, e := range envOrder {
-		if e == b.env {
-			i = j
-		}
-	}
-	b.env = envOrder[(i+1)%len(envOrder)]
+	// An unknown env (not in the cycle) gives index -1, so the cycle restarts at "all".
+	b.env = envOrder[(slices.Index(envOrder, b.env)+1)%len(envOrder)]
 	b.dirty = true
 	b.refresh()
 }

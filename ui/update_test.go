@@ -105,7 +105,7 @@ func TestSortCycles(t *testing.T) {
 	if !strings.Contains(plainView(m), "sort: name") {
 		t.Fatal("sort not shown")
 	}
-	for range len(sortOrder) - 1 {
+	for range model.SortDriftAge { // the remaining keys after name, back to severity
 		press(m, "s")
 	}
 	if m.board.sort != model.SortSeverity {
