@@ -25,7 +25,7 @@ func (a *app) completeAppNames(cmd *cobra.Command, args []string, toComplete str
 	}
 	var names []string
 	for _, r := range snap.Rows {
-		if (env == "" || r.Env == env) && strings.HasPrefix(r.App, toComplete) && !slices.Contains(names, r.App) {
+		if (env == "" || string(r.Env) == env) && strings.HasPrefix(r.App, toComplete) && !slices.Contains(names, r.App) {
 			names = append(names, r.App)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hanzoai/driftboard/kube"
+	"github.com/hanzoai/driftboard/model"
 )
 
 func (a *app) completionCommand() *cobra.Command {
@@ -40,7 +41,7 @@ func (a *app) registerFlagCompletions(root *cobra.Command) {
 		return cobra.FixedCompletions(values, cobra.ShellCompDirectiveNoFileComp)
 	}
 	_ = root.RegisterFlagCompletionFunc("context", a.completeContexts)
-	_ = root.RegisterFlagCompletionFunc("namespace", fixed("hanzo", "hanzo-mainnet", "hanzo-testnet", "hanzo-devnet", "tenant-"))
+	_ = root.RegisterFlagCompletionFunc("namespace", fixed(append(model.PlatformNamespaces(), model.TenantPrefix)...))
 	_ = root.RegisterFlagCompletionFunc("releases", fixed("on", "off"))
 	_ = root.RegisterFlagCompletionFunc("v", fixed("0", "1", "2", "4", "6", "8"))
 	for _, f := range []string{"selector", "issuer", "client-id"} {

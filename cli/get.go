@@ -85,11 +85,10 @@ func (t *appTarget) register(cmd *cobra.Command) {
 }
 
 func (t *appTarget) validate() error {
-	switch t.env {
-	case "main", "test", "dev":
-	case "":
+	switch _, ok := model.ParseEnv(t.env); {
+	case t.env == "":
 		return usageErr("--env is required (main, test or dev); driftboard never assumes production")
-	default:
+	case !ok:
 		return usageErr("--env must be main, test or dev, not %q", t.env)
 	}
 	if name, tag, ok := strings.Cut(t.name, ":"); ok {
@@ -127,13 +126,9 @@ func (t *appTarget) narrow(o *globalOptions) {
 	if t.cluster != "" && len(o.contexts) == 0 && !o.allContexts {
 		o.contexts = []string{t.cluster}
 	}
-	if len(o.namespaces) == 0 {
-		switch t.env {
-		case "test":
-			o.namespaces = []string{"hanzo-testnet"}
-		case "dev":
-			o.namespaces = []string{"hanzo-devnet"}
-		}
+	// Production also holds every tenant namespace, so it is not narrowed.
+	if env := model.Env(t.env); len(o.namespaces) == 0 && env != "" && !env.IsProduction() {
+		o.namespaces = env.Namespaces()
 	}
 }
 
@@ -142,7 +137,7 @@ func (t *appTarget) narrow(o *globalOptions) {
 func (t *appTarget) find(rows []*model.AppView) (*model.AppView, error) {
 	var hits []*model.AppView
 	for _, r := range rows {
-		if r.App == t.name && r.Env == t.env && (t.cluster == "" || r.Cluster == t.cluster) {
+		if r.App == t.name && string(r.Env) == t.env && (t.cluster == "" || r.Cluster == t.cluster) {
 			hits = append(hits, r)
 		}
 	}
@@ -221,7 +216,7 @@ func writeDetail(w io.Writer, r *model.AppView, now time.Time) error {
 		fmt.Fprintf(tw, "  %s %s\t%s\n", f.Severity, f.Kind, f.Message)
 	}
 	for _, pr := range r.Problems {
-		p("Problem:", pr)
+		p("Problem:", pr.Text)
 	}
 	for _, c := range r.Conditions {
 		p("Condition:", strings.TrimSpace(fmt.Sprintf("%s=%s %s %s", c.Type, c.Status, c.Reason, c.Message)))

@@ -99,11 +99,11 @@ func flagList(r *model.AppView) string {
 	return dash(strings.Join(parts, ","))
 }
 
-func dash(s string) string {
+func dash[S ~string](s S) string {
 	if s == "" {
 		return "-"
 	}
-	return s
+	return string(s)
 }
 
 func since(t, now time.Time) string {

@@ -184,7 +184,7 @@ func restartWarnings(r *model.AppView) []string {
 // other envs a 'y'. Anything else (or end of input) is "no".
 func (a *app) confirm(r *model.AppView) error {
 	prompt := "Restart? [y/N] "
-	if r.Env == "main" {
+	if r.Env.IsProduction() {
 		prompt = fmt.Sprintf("This is production. Type the App's name (%s) to restart: ", r.App)
 	}
 	fmt.Fprint(a.streams.Err, prompt)
@@ -194,7 +194,7 @@ func (a *app) confirm(r *model.AppView) error {
 	}
 	answer := strings.TrimSpace(line)
 	ok := answer == r.App
-	if r.Env != "main" {
+	if !r.Env.IsProduction() {
 		ok = strings.EqualFold(answer, "y") || strings.EqualFold(answer, "yes")
 	}
 	if !ok {

@@ -86,7 +86,9 @@ func TestFleetShowsEveryDriftKindAndReleaseState(t *testing.T) {
 		namespaces[r.Namespace]++
 		clusters[r.Cluster]++
 		crKinds[r.Kind]++
-		problems = append(problems, r.Problems...)
+		for _, p := range r.Problems {
+			problems = append(problems, p.Text)
+		}
 		if r.Stale {
 			t.Errorf("row %s is stale on a live demo cluster", r.Key())
 		}

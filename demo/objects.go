@@ -28,7 +28,7 @@ func imageRef(repo, tag string) string { return registryHost + "/" + repo + ":" 
 func namespaceObject(ns string) *corev1.Namespace {
 	labels := map[string]string{"kubernetes.io/metadata.name": ns}
 	if env := model.EnvOf(ns); env != "" {
-		labels["hanzo.ai/env"] = env
+		labels["hanzo.ai/env"] = string(env)
 	}
 	if t := model.TenantOf(ns); t != "" {
 		labels["hanzo.ai/tenant"] = t
@@ -57,7 +57,7 @@ func appObject(a *appPlan, created metav1.Time) *unstructured.Unstructured {
 	}
 	if a.repo != "" {
 		spec["ports"] = []any{map[string]any{"name": "http", "containerPort": int64(8000)}}
-		spec["env"] = []any{map[string]any{"name": "HANZO_ENV", "value": model.EnvOf(a.ns)}}
+		spec["env"] = []any{map[string]any{"name": "HANZO_ENV", "value": string(model.EnvOf(a.ns))}}
 		spec["resources"] = map[string]any{"requests": map[string]any{"cpu": "100m", "memory": "256Mi"}}
 	}
 	if len(a.hosts) > 0 || a.sc == scIngress || a.sc == scNoImage {
@@ -120,7 +120,7 @@ func podTemplate(a *appPlan, tag string) corev1.PodTemplateSpec {
 		Spec: corev1.PodSpec{Containers: []corev1.Container{{
 			Name: a.name, Image: imageRef(a.repo, tag), ImagePullPolicy: corev1.PullIfNotPresent,
 			Ports: []corev1.ContainerPort{{Name: "http", ContainerPort: 8000, Protocol: corev1.ProtocolTCP}},
-			Env:   []corev1.EnvVar{{Name: "HANZO_ENV", Value: model.EnvOf(a.ns)}},
+			Env:   []corev1.EnvVar{{Name: "HANZO_ENV", Value: string(model.EnvOf(a.ns))}},
 			Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{
 				corev1.ResourceCPU: resource.MustParse("100m"), corev1.ResourceMemory: resource.MustParse("256Mi"),
 			}},

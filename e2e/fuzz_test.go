@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"strings"
 	"testing"
 	"time"
 
@@ -38,7 +37,7 @@ func FuzzObjectToRow(f *testing.F) {
 		if row.App != app.Name || row.Namespace != app.Namespace || row.Cluster != "fuzz" {
 			t.Fatalf("row %s/%s/%s for object %s/%s", row.Cluster, row.Namespace, row.App, app.Namespace, app.Name)
 		}
-		if len(app.DecodeErrors) > 0 && !strings.Contains(strings.Join(row.Problems, "\n"), "Malformed") {
+		if len(app.DecodeErrors) > 0 && !row.HasProblem(model.ProblemMalformed) {
 			t.Fatalf("decode errors %q but the row's problems %q do not say malformed", app.DecodeErrors, row.Problems)
 		}
 		s := model.NewStore()

@@ -121,10 +121,9 @@ func TestThousandMalformedAppsAmongGoodOnes(t *testing.T) {
 			t.Errorf("unexpected row %s", r.Key())
 			continue
 		}
-		problems := strings.Join(r.Problems, "\n")
 		switch {
 		case strings.HasPrefix(r.App, "bad-"):
-			if !strings.Contains(problems, "Malformed") {
+			if !r.HasProblem(model.ProblemMalformed) {
 				wrong++
 				if wrong <= 5 {
 					t.Errorf("%s (%s): no malformed problem on the row; problems %q", r.Key(), badApps[i%len(badApps)].what, r.Problems)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -18,9 +19,6 @@ import (
 //
 //lint:ignore ST1005 "App" is the kind's name, shown to the user as is.
 var ErrCRDMissing = errors.New("App CRD not installed (apps.hanzo.ai/v1 is not served)")
-
-// FallbackNamespaces are probed when the identity may not list namespaces.
-var FallbackNamespaces = []string{"hanzo", "hanzo-mainnet", "hanzo-testnet", "hanzo-devnet"}
 
 // required resources make a scope; optional ones only add detail.
 var (
@@ -143,27 +141,18 @@ func (c *cluster) candidateNamespaces(ctx context.Context) ([]string, bool, erro
 	if !apierrors.IsForbidden(err) {
 		return nil, false, fmt.Errorf("list namespaces: %s", errText(err))
 	}
-	names := cloneStrings(FallbackNamespaces)
+	names := model.PlatformNamespaces()
 	if pf := c.fleet.opts.Principal; pf != nil {
 		if p := pf(); p != nil {
 			for _, o := range append([]model.OrgRole{{Org: p.HomeOrg}}, p.Orgs...) {
-				ns := "tenant-" + strings.ToLower(o.Org)
-				if o.Org != "" && o.Org != model.SuperAdminOrg && !contains(names, ns) {
+				ns := model.TenantNamespace(o.Org)
+				if o.Org != "" && o.Org != model.SuperAdminOrg && !slices.Contains(names, ns) {
 					names = append(names, ns)
 				}
 			}
 		}
 	}
 	return names, true, nil
-}
-
-func contains(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // probeNamespace returns the resources readable in ns (nil when Apps are
@@ -186,7 +175,7 @@ func (c *cluster) probeNamespace(ctx context.Context, ns string, resources []str
 	for what, err := range res {
 		if err == nil {
 			allowed[what] = true
-		} else if contains(requiredResources, what) {
+		} else if slices.Contains(requiredResources, what) {
 			missing = append(missing, what)
 		}
 	}

@@ -66,7 +66,7 @@ func TestLiveChangesReachSnapshot(t *testing.T) {
 	// Workload deleted: the row stays and says so.
 	must(t, c.AdminClient().AppsV1().Deployments("hanzo").Delete(ctx, "iam", metav1.DeleteOptions{}))
 	row = waitRow(t, f, iam, "workload deleted", func(r *model.AppView) bool { return r != nil && !r.Workload.Found })
-	if !strings.Contains(strings.Join(row.Problems, " "), "not found") {
+	if !row.HasProblem(model.ProblemNoWorkload) {
 		t.Errorf("problems %q do not say the workload is missing", row.Problems)
 	}
 
@@ -96,7 +96,7 @@ func TestLiveMalformedAppsBecomeErrorRows(t *testing.T) {
 	snap := waitCluster(t, f, "all rows", func(_ model.ClusterState, s *model.Snapshot) bool { return len(s.Rows) == len(bad)+1 })
 	for name := range bad {
 		r := findRow(snap, key("hanzo", name))
-		if r == nil || !strings.Contains(strings.Join(r.Problems, "\n"), "Malformed field") {
+		if r == nil || !r.HasProblem(model.ProblemMalformed) {
 			t.Errorf("%s: row %+v does not say it is malformed", name, r)
 		}
 	}

@@ -46,7 +46,7 @@ func Build(app AppObject, wl *Workload, rel Release, now time.Time) AppView {
 		v.Kind = "App"
 	}
 	for _, e := range app.DecodeErrors {
-		v.Problems = append(v.Problems, "Malformed field: "+e)
+		v.addProblem(ProblemMalformed, "Malformed field: "+e)
 	}
 
 	declared, imageOK := declaredImage(app, &v)
@@ -57,7 +57,7 @@ func Build(app AppObject, wl *Workload, rel Release, now time.Time) AppView {
 	if v.Org == "" {
 		v.Org = v.Tenant // no label, no image: the namespace's tenant is the best guess
 	}
-	v.ID = v.Org + "/" + v.App + "/" + v.Env
+	v.ID = v.Org + "/" + v.App + "/" + string(v.Env)
 
 	v.Workload = workloadView(app, wl, declared, imageOK, &v)
 	if wl != nil {
@@ -71,24 +71,24 @@ func Build(app AppObject, wl *Workload, rel Release, now time.Time) AppView {
 // declaredImage parses the App's repository and tag; problems go on the row.
 func declaredImage(app AppObject, v *AppView) (Image, bool) {
 	if app.ImageRepository == "" {
-		v.Problems = append(v.Problems, "No image declared (spec.image.repository is empty).")
+		v.addProblem(ProblemNoImage, "No image declared (spec.image.repository is empty).")
 		return Image{}, false
 	}
 	repo, err := ParseImage(app.ImageRepository)
 	if err != nil {
-		v.Problems = append(v.Problems, "Malformed image reference: "+err.Error()+".")
+		v.addProblem(ProblemMalformed, "Malformed image reference: "+err.Error()+".")
 		return Image{}, false
 	}
 	if repo.Tag != "" || repo.Digest != "" {
-		v.Problems = append(v.Problems, fmt.Sprintf(
+		v.addProblem(ProblemTagInRepository, fmt.Sprintf(
 			"spec.image.repository %q carries a tag or digest; the tag belongs in spec.image.tag.", app.ImageRepository))
 	}
 	if app.ImageTag == "" {
-		v.Problems = append(v.Problems, "No tag declared (spec.image.tag is empty).")
+		v.addProblem(ProblemNoTag, "No tag declared (spec.image.tag is empty).")
 		return repo, true
 	}
 	if err := checkTag(app.ImageTag); err != nil {
-		v.Problems = append(v.Problems, fmt.Sprintf("Malformed declared tag: %v.", err))
+		v.addProblem(ProblemMalformed, fmt.Sprintf("Malformed declared tag: %v.", err))
 	}
 	return repo, true
 }

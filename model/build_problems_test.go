@@ -13,38 +13,38 @@ func TestBuildProblems(t *testing.T) {
 		name string
 		app  func(*AppObject)
 		wl   func() *Workload
-		want []string
+		want []Problem
 	}{
 		{"none", func(*AppObject) {}, baseWorkload, nil},
 		{"decode errors", func(a *AppObject) {
 			a.DecodeErrors = []string{"spec.replicas: not an integer", "status.endpoints: not a list"}
 		}, baseWorkload,
-			[]string{"Malformed field: spec.replicas: not an integer", "Malformed field: status.endpoints: not a list"}},
+			[]Problem{{ProblemMalformed, "Malformed field: spec.replicas: not an integer"}, {ProblemMalformed, "Malformed field: status.endpoints: not a list"}}},
 		{"no image", func(a *AppObject) { a.ImageRepository, a.ImageTag = "", "" }, baseWorkload,
-			[]string{"No image declared (spec.image.repository is empty)."}},
+			[]Problem{{ProblemNoImage, "No image declared (spec.image.repository is empty)."}}},
 		{"no tag", func(a *AppObject) { a.ImageTag = "" }, baseWorkload,
-			[]string{"No tag declared (spec.image.tag is empty)."}},
+			[]Problem{{ProblemNoTag, "No tag declared (spec.image.tag is empty)."}}},
 		{"malformed repository", func(a *AppObject) { a.ImageRepository = "ghcr.io/Hanzo AI/iam" }, baseWorkload,
-			[]string{`Malformed image reference: image "ghcr.io/Hanzo AI/iam": path component "Hanzo AI" must start and end with a lowercase letter or digit.`}},
+			[]Problem{{ProblemMalformed, `Malformed image reference: image "ghcr.io/Hanzo AI/iam": path component "Hanzo AI" must start and end with a lowercase letter or digit.`}}},
 		{"malformed tag", func(a *AppObject) { a.ImageTag = "v1 2" }, baseWorkload,
-			[]string{`Malformed declared tag: tag "v1 2" has invalid character ' '.`}},
+			[]Problem{{ProblemMalformed, `Malformed declared tag: tag "v1 2" has invalid character ' '.`}}},
 		{"tag inside repository", func(a *AppObject) { a.ImageRepository = "ghcr.io/hanzoai/iam:v1.2.3" }, baseWorkload,
-			[]string{`spec.image.repository "ghcr.io/hanzoai/iam:v1.2.3" carries a tag or digest; the tag belongs in spec.image.tag.`}},
-		{"missing deployment", func(*AppObject) {}, func() *Workload { return nil }, []string{"Deployment iam not found."}},
-		{"missing statefulset", func(a *AppObject) { a.Role = "sql" }, func() *Workload { return nil }, []string{"StatefulSet iam not found."}},
+			[]Problem{{ProblemTagInRepository, `spec.image.repository "ghcr.io/hanzoai/iam:v1.2.3" carries a tag or digest; the tag belongs in spec.image.tag.`}}},
+		{"missing deployment", func(*AppObject) {}, func() *Workload { return nil }, []Problem{{ProblemNoWorkload, "Deployment iam not found."}}},
+		{"missing statefulset", func(a *AppObject) { a.Role = "sql" }, func() *Workload { return nil }, []Problem{{ProblemNoWorkload, "StatefulSet iam not found."}}},
 		{"ingress makes no workload: not missing", func(a *AppObject) { a.Role = "ingress" }, func() *Workload { return nil }, nil},
 		{"unknown role makes no workload", func(a *AppObject) { a.Role = "quantum" }, func() *Workload { return nil }, nil},
 		{"legacy workload", func(*AppObject) {}, func() *Workload { w := baseWorkload(); w.OwnedByApp = false; return w },
-			[]string{"Deployment iam is not owned by the App (legacy workload)."}},
+			[]Problem{{ProblemLegacyWorkload, "Deployment iam is not owned by the App (legacy workload)."}}},
 		{"kind mismatch", func(a *AppObject) { a.Role = "kv" }, baseWorkload,
-			[]string{`Workload is a Deployment; role "kv" expects a StatefulSet.`}},
+			[]Problem{{ProblemWrongKind, `Workload is a Deployment; role "kv" expects a StatefulSet.`}}},
 		{"workload for a role that makes none", func(a *AppObject) { a.Role = "ingress" }, baseWorkload,
-			[]string{`Role "ingress" makes no workload, but Deployment iam exists.`}},
+			[]Problem{{ProblemWrongKind, `Role "ingress" makes no workload, but Deployment iam exists.`}}},
 		{"malformed workload image", func(*AppObject) {}, func() *Workload {
 			w := baseWorkload()
 			w.Containers = []Container{{Name: "iam", Image: "ghcr.io/hanzoai/iam:"}}
 			return w
-		}, []string{`Workload container iam: malformed image reference: image "ghcr.io/hanzoai/iam:": empty tag after ':'.`}},
+		}, []Problem{{ProblemMalformed, `Workload container iam: malformed image reference: image "ghcr.io/hanzoai/iam:": empty tag after ':'.`}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -150,7 +150,7 @@ func TestEnvAndTenant(t *testing.T) {
 		{"Hanzo", "", ""},
 	}
 	for _, tt := range tests {
-		if got := []string{EnvOf(tt.ns), TenantOf(tt.ns)}; !cmp.Equal(got, []string{tt.env, tt.tenant}) {
+		if got := []string{string(EnvOf(tt.ns)), TenantOf(tt.ns)}; !cmp.Equal(got, []string{tt.env, tt.tenant}) {
 			t.Errorf("%q: env, tenant = %q, want %q, %q", tt.ns, got, tt.env, tt.tenant)
 		}
 	}

@@ -82,7 +82,7 @@ func TestBuildOrgAndIdentity(t *testing.T) {
 			a := baseApp()
 			a.Namespace, a.ImageRepository, a.Labels, a.Annotations = tt.ns, tt.repo, tt.labels, tt.annots
 			v := Build(a, baseWorkload(), foundRelease(), t0)
-			got := []string{v.Org, v.ID, v.Repo, v.Env, v.Registry}
+			got := []string{v.Org, v.ID, v.Repo, string(v.Env), v.Registry}
 			want := []string{tt.wantOrg, tt.wantID, tt.wantRepo, tt.wantEnv, tt.repo}
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("org,id,repo,env,registry (-want +got):\n%s", diff)

@@ -41,7 +41,7 @@ func (t *term) match(v *AppView) bool {
 		}
 		return false
 	case fieldEnv:
-		return t.any(v.Env, false)
+		return t.any(string(v.Env), false)
 	case fieldNS:
 		return t.any(v.Namespace, true)
 	case fieldOrg:

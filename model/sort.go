@@ -84,7 +84,7 @@ func itemFor(v *AppView, by SortKey) sortItem {
 	case SortName:
 		return sortItem{s1: v.App, v: v}
 	case SortEnv:
-		return sortItem{a: int64(envRank(v.Env)), s1: v.App, v: v}
+		return sortItem{a: int64(v.Env.Rank()), s1: v.App, v: v}
 	case SortNamespace:
 		return sortItem{s1: v.Namespace, s2: v.App, v: v}
 	case SortDriftAge:
@@ -111,16 +111,4 @@ func compareItems(x, y sortItem) int {
 		return c
 	}
 	return compareKeys(x.v.Key(), y.v.Key())
-}
-
-func envRank(env string) int {
-	switch env {
-	case "main":
-		return 0
-	case "test":
-		return 1
-	case "dev":
-		return 2
-	}
-	return 3
 }

@@ -171,7 +171,7 @@ type AppView struct {
 	ID          string      `json:"id"`  // <org>/<app>/<env>
 	Org         string      `json:"org"` // hanzo.ai/org, else the image namespace's brand
 	App         string      `json:"app"`
-	Env         string      `json:"env"`  // main|test|dev
+	Env         Env         `json:"env"`  // main|test|dev
 	Repo        string      `json:"repo"` // owner/repo
 	Registry    string      `json:"registry"`
 	DeclaredTag string      `json:"declaredTag"`
@@ -189,7 +189,7 @@ type AppView struct {
 	Tenant     string            `json:"tenant"`
 	Workload   WorkloadView      `json:"workload"`
 	Release    Release           `json:"release"`
-	Problems   []string          `json:"problems,omitempty"` // malformed CR, missing workload, ...
+	Problems   []Problem         `json:"problems,omitempty"` // malformed CR, missing workload, ...
 	Conditions []Condition       `json:"conditions,omitempty"`
 	Labels     map[string]string `json:"labels,omitempty"`
 	Stale      bool              `json:"stale"` // the cluster's watch is down; not live

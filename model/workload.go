@@ -30,7 +30,7 @@ func workloadView(app AppObject, wl *Workload, declared Image, imageOK bool, v *
 	if wl == nil {
 		w := WorkloadView{Kind: want, Name: app.Name}
 		if want != KindNone {
-			v.Problems = append(v.Problems, fmt.Sprintf("%s %s not found.", want, app.Name))
+			v.addProblem(ProblemNoWorkload, fmt.Sprintf("%s %s not found.", want, app.Name))
 		}
 		return w
 	}
@@ -52,20 +52,20 @@ func workloadView(app AppObject, wl *Workload, declared Image, imageOK bool, v *
 		if im, err := ParseImage(c.Image); err == nil {
 			w.SpecTag = im.Tag
 		} else {
-			v.Problems = append(v.Problems, fmt.Sprintf("Workload container %s: malformed image reference: %v.", c.Name, err))
+			v.addProblem(ProblemMalformed, fmt.Sprintf("Workload container %s: malformed image reference: %v.", c.Name, err))
 		}
 	}
 	if ps := runningPodSet(wl); ps != nil {
 		w.Digests = ps.Digests
 	}
 	if !wl.OwnedByApp {
-		v.Problems = append(v.Problems, fmt.Sprintf("%s %s is not owned by the App (legacy workload).", wl.Kind, wl.Name))
+		v.addProblem(ProblemLegacyWorkload, fmt.Sprintf("%s %s is not owned by the App (legacy workload).", wl.Kind, wl.Name))
 	}
 	if wl.Kind != want {
 		if want == KindNone {
-			v.Problems = append(v.Problems, fmt.Sprintf("Role %q makes no workload, but %s %s exists.", app.Role, wl.Kind, wl.Name))
+			v.addProblem(ProblemWrongKind, fmt.Sprintf("Role %q makes no workload, but %s %s exists.", app.Role, wl.Kind, wl.Name))
 		} else {
-			v.Problems = append(v.Problems, fmt.Sprintf("Workload is a %s; role %q expects a %s.", wl.Kind, app.Role, want))
+			v.addProblem(ProblemWrongKind, fmt.Sprintf("Workload is a %s; role %q expects a %s.", wl.Kind, app.Role, want))
 		}
 	}
 	w.Rollout, w.Message = rolloutOf(wl, w)

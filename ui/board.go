@@ -8,7 +8,7 @@ import (
 )
 
 // envOrder is the cycle of the "e" key ("" = all envs).
-var envOrder = []string{"", "main", "test", "dev"}
+var envOrder = append([]model.Env{""}, model.Envs...)
 
 // board is the table's state: the snapshot, the filtered and sorted rows
 // (cached until snapshot, query, sort or toggles change), the selection (by
@@ -19,7 +19,7 @@ type board struct {
 	query       model.Query
 	sort        model.SortKey
 	onlyDrifted bool
-	env         string
+	env         model.Env
 
 	rows     []*model.AppView
 	want     [numCols]int // content width per column over rows

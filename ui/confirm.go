@@ -44,7 +44,7 @@ type confirmDialog struct {
 }
 
 func newConfirm(row *model.AppView, user string, st *styles) *confirmDialog {
-	d := &confirmDialog{key: row.Key(), row: row, user: user, mustType: row.Env == "main"}
+	d := &confirmDialog{key: row.Key(), row: row, user: user, mustType: row.Env.IsProduction()}
 	d.typed = textinput.New()
 	d.typed.Prompt = "type " + row.App + ": "
 	d.typed.CharLimit = 253

@@ -174,7 +174,7 @@ func (m *Model) detailLines(r *model.AppView, width int) []string {
 	if len(r.Problems) > 0 {
 		section("Problems")
 		for _, p := range r.Problems {
-			add(wrapText(st.errText.Render("✖ ")+p, width)...)
+			add(wrapText(st.errText.Render("✖ ")+p.Text, width)...)
 		}
 	}
 	section("Labels")

@@ -96,11 +96,11 @@ func clock(t, now time.Time) string {
 	return t.Format("Jan 2 15:04")
 }
 
-func orDash(s string) string {
+func orDash[S ~string](s S) string {
 	if s == "" {
 		return "-"
 	}
-	return s
+	return string(s)
 }
 
 // overlay draws box centred over base (both multi-line, base exactly w×h).

@@ -130,7 +130,7 @@ func (m *Model) summaryLine(width int) string {
 		f = append(f, "/"+q)
 	}
 	if b.env != "" {
-		f = append(f, "env="+b.env)
+		f = append(f, "env="+string(b.env))
 	}
 	if b.onlyDrifted {
 		f = append(f, "only drifted")

@@ -39,17 +39,18 @@ func TestProblemCell(t *testing.T) {
 		{"kind mismatch", func(a *model.AppObject, _ **model.Workload) { a.Role = "ingress" }, "! kind"},
 		{"no image", func(a *model.AppObject, _ **model.Workload) { a.ImageRepository = "" }, "! no image"},
 		{"no tag", func(a *model.AppObject, _ **model.Workload) { a.ImageTag = "" }, "! no tag"},
+		{"tag in repository", func(a *model.AppObject, _ **model.Workload) { a.ImageRepository += ":v1" }, "! problem"},
 		{"malformed field", func(a *model.AppObject, _ **model.Workload) {
 			a.DecodeErrors = []string{"spec.replicas: not a number"}
 		}, "! malformed"},
-		{"unknown sentence", nil, "! problem"},
+		{"unknown kind", nil, "! problem"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			var problems []string
+			var problems []model.Problem
 			if tt.change == nil {
-				problems = []string{"Something new went wrong."}
+				problems = []model.Problem{{Kind: "something-new", Text: "Something new went wrong."}}
 			} else {
 				problems = problemRow("x", tt.change).Problems
 			}
