@@ -87,7 +87,7 @@ func TestRestartRefusesTagChange(t *testing.T) {
 	e := newEnv(t)
 	kc := missingKubeconfig(t)
 	e.run(t, "restart", "iam:v1.2.3", "--env", "test", "--yes", "--kubeconfig", kc).
-		expect(t, ExitError, "does not change tags", "infra/k8s/operator/crs/iam.yaml")
+		expect(t, ExitError, "does not change tags", "asked for iam:v1.2.3", "under infra/k8s/operator/crs/")
 	e.run(t, "restart", "iam", "--tag", "v1.2.3", "--env", "test", "--yes", "--kubeconfig", kc).
 		expect(t, ExitError, "does not change tags")
 	e.run(t, "restart", "IAM_x", "--env", "test", "--yes", "--kubeconfig", kc).expect(t, ExitError, "not an App name")

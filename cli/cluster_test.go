@@ -139,7 +139,7 @@ func TestCommandsAgainstAPIServer(t *testing.T) {
 		tty.inTerminal = true
 		tty.stdin = "y\n" // enough for test/dev, not for main
 		r := tty.run(t, append([]string{"restart", "iam", "--env", "main"}, base...)...)
-		r.expect(t, ExitError, "Type the App's name", "not confirmed")
+		r.expect(t, ExitError, "type the App's name (iam)", "not confirmed")
 		if d := deployment(t, c, "hanzo", "iam"); d.restartedAt != "" {
 			t.Fatal("restarted without the typed confirmation")
 		}

@@ -102,9 +102,7 @@ func (t *appTarget) validate() error {
 
 // tagChangeRefused answers any request to roll a tag: tags live in git.
 func tagChangeRefused(app, tag string) error {
-	return usageErr("driftboard does not change tags (asked for %s:%s): the tag is declared in git, "+
-		"in infra/k8s/operator/crs/%s.yaml of the universe repo, and Hanzo CD reverts a patched tag. "+
-		"Commit the tag there; driftboard only restarts what is declared", app, tag, app)
+	return &exitError{code: ExitError, err: model.RefuseTagChange(app, tag)}
 }
 
 func isDNS1123Label(s string) bool {

@@ -11,7 +11,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/hanzoai/driftboard/drift"
 	"github.com/hanzoai/driftboard/kube"
 	"github.com/hanzoai/driftboard/model"
 )
@@ -30,10 +29,12 @@ func (a *app) restartCommand() *cobra.Command {
 	var o restartOptions
 	cmd := &cobra.Command{
 		Use:   "restart APP --env main|test|dev",
-		Short: "Rolling restart of an App's workload (re-pulls the declared tag)",
+		Short: "Rolling restart of an App's workload (re-pulls the workload template's tag)",
 		Long: `Rolling restart of the App's Deployment or StatefulSet: the pod template gets the
 annotations hanzo.ai/restartedAt and hanzo.ai/restartedBy, so the pods are
-recreated one by one and re-pull the declared image. An Event records who did it.
+recreated one by one from the template and re-pull its image. That is the
+declared tag once the operator has written it; while the template lags the App
+spec, the template's tag is pulled (and said so). An Event records who did it.
 
 The same checks as the board's dialog run first: read-only mode, your IAM scope
 (when logged in), the App and its workload, a paused Deployment, and Kubernetes
@@ -41,8 +42,8 @@ RBAC (a SelfSubjectAccessReview). --env is required: driftboard never assumes
 production. Without --yes it asks: production (main) needs the App's name typed,
 other envs 'y'. When stdin is not a terminal it refuses without --yes.
 
-It never changes a tag: tags are declared in git
-(infra/k8s/operator/crs/<app>.yaml in the universe repo) and Hanzo CD reconciles them.`,
+It never changes a tag: tags are declared in git (the App's CR under
+infra/k8s/operator/crs/ in the universe repo) and Hanzo CD reconciles them.`,
 		Example: `  driftboard restart iam --env test
   driftboard restart iam --env main --dry-run
   driftboard restart iam --env main --cluster prod-eu --yes --wait`,
@@ -112,8 +113,9 @@ func (a *app) runRestart(ctx context.Context, out io.Writer, o restartOptions) e
 		return &exitError{code: ExitError, err: errors.New("refused: " + d.Reason)}
 	}
 	errw := a.streams.Err
-	fmt.Fprintln(errw, describeRestart(row, d))
-	for _, w := range restartWarnings(row) {
+	plan := model.PlanRestart(row)
+	fmt.Fprintln(errw, plan.Title()+". "+plan.Effect()+" "+d.Reason)
+	for _, w := range plan.Warnings {
 		fmt.Fprintln(errw, "warning: "+w)
 	}
 	if o.dryRun {
@@ -126,7 +128,7 @@ func (a *app) runRestart(ctx context.Context, out io.Writer, o restartOptions) e
 		return nil
 	}
 	if !o.yes {
-		if err := a.confirm(row); err != nil {
+		if err := a.confirm(plan); err != nil {
 			return err
 		}
 	}
@@ -151,53 +153,15 @@ func (a *app) runRestart(ctx context.Context, out io.Writer, o restartOptions) e
 	return nil
 }
 
-// describeRestart names exactly what will happen, like the board's dialog.
-func describeRestart(r *model.AppView, d model.Decision) string {
-	kind := string(r.Workload.Kind)
-	if kind == "" {
-		kind = "workload"
-	}
-	tag := r.DeclaredTag
-	if tag == "" {
-		tag = r.Workload.SpecTag
-	}
-	return fmt.Sprintf("Rolling restart of %s %s/%s in cluster %s (env %s): re-pulls %s:%s (running %s). %s",
-		kind, r.Namespace, r.Workload.Name, r.Cluster, r.Env, r.Registry, dash(tag), dash(r.RunningTag), d.Reason)
-}
-
-// restartWarnings are what a restart will not fix, or may disturb.
-func restartWarnings(r *model.AppView) []string {
-	var ws []string
-	if r.Workload.Rollout == model.RolloutProgressing {
-		ws = append(ws, "a rollout is already in progress")
-	}
-	for _, f := range r.Drift.Flags {
-		switch f.Kind {
-		case drift.DriftStale, drift.DriftFloatingDeclared, drift.DriftNoRelease, drift.DriftZeroAssets:
-			ws = append(ws, fmt.Sprintf("%s: a restart will not fix this; it needs a commit to infra/k8s/operator/crs/%s.yaml (%s)", f.Kind, r.App, f.Message))
-		}
-	}
-	return ws
-}
-
-// confirm asks on the terminal. Production needs the App's name typed;
-// other envs a 'y'. Anything else (or end of input) is "no".
-func (a *app) confirm(r *model.AppView) error {
-	prompt := "Restart? [y/N] "
-	if r.Env.IsProduction() {
-		prompt = fmt.Sprintf("This is production. Type the App's name (%s) to restart: ", r.App)
-	}
-	fmt.Fprint(a.streams.Err, prompt)
+// confirm asks on the terminal what the plan asks: the App's name typed in
+// production, 'y' elsewhere. Anything else (or end of input) is "no".
+func (a *app) confirm(p model.RestartPlan) error {
+	fmt.Fprint(a.streams.Err, p.Prompt()+" ")
 	line, err := bufio.NewReader(a.streams.In).ReadString('\n')
 	if err != nil && !errors.Is(err, io.EOF) {
 		return &exitError{code: ExitError, err: fmt.Errorf("read answer: %w", err)}
 	}
-	answer := strings.TrimSpace(line)
-	ok := answer == r.App
-	if !r.Env.IsProduction() {
-		ok = strings.EqualFold(answer, "y") || strings.EqualFold(answer, "yes")
-	}
-	if !ok {
+	if !p.Confirmed(line) {
 		return &exitError{code: ExitError, err: errors.New("not confirmed; nothing was changed")}
 	}
 	return nil

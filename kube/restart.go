@@ -41,13 +41,6 @@ type RefusedError struct{ Reason string }
 
 func (e *RefusedError) Error() string { return "restart refused: " + e.Reason }
 
-// RefuseTagChange is the answer to a request to roll an App to another tag.
-func RefuseTagChange(app string) error {
-	return fmt.Errorf("the board does not change tags: the tag of %s is declared in git "+
-		"(infra/k8s/operator/crs/%s.yaml in the universe repo) and Hanzo CD reverts a patched tag; "+
-		"commit the new tag there. The board only restarts the running workload", app, app)
-}
-
 // target is the workload a restart acts on.
 type target struct {
 	c    *cluster
@@ -105,15 +98,8 @@ func (f *Fleet) checkRestart(ctx context.Context, key model.Key) (model.Decision
 	if !ok {
 		return refuse("App %s/%s is not on cluster %s.", key.Namespace, key.Name, key.Cluster)
 	}
-	want := model.ExpectedKind(app.Role)
-	switch {
-	case wl == nil && want == model.KindNone:
-		return refuse("Role %q makes no workload; there is nothing to restart.", app.Role)
-	case wl == nil:
-		return refuse("%s %s/%s does not exist; there is nothing to restart.", want, key.Namespace, key.Name)
-	case wl.Paused:
-		return refuse("Deployment %s/%s is paused; resume it first (kubectl rollout resume deployment/%s -n %s).",
-			key.Namespace, key.Name, key.Name, key.Namespace)
+	if why := model.WorkloadRestartBlock(key, app.Role, wl); why != "" {
+		return model.Decision{Reason: why}, target{}
 	}
 	t := target{c: c, key: key, kind: wl.Kind, who: who}
 	if kubeUser := c.whoAmI(ctx); t.who == "" {

@@ -67,14 +67,6 @@ func TestRestartEventShape(t *testing.T) {
 	}
 }
 
-func TestRefuseTagChangeNamesTheManifest(t *testing.T) {
-	t.Parallel()
-	msg := RefuseTagChange("iam").Error()
-	if !strings.Contains(msg, "infra/k8s/operator/crs/iam.yaml") || !strings.Contains(msg, "git") {
-		t.Errorf("message %q", msg)
-	}
-}
-
 func TestTransformDeploymentTrims(t *testing.T) {
 	t.Parallel()
 	three := int32(3)

@@ -12,7 +12,7 @@ import (
 
 // refusal is why the board will not even ask about a restart, checked before
 // calling the cluster: read-only, no restarter, no identity, one in flight,
-// nothing to restart. "" means ask the Restarter.
+// then what the row's RestartPlan blocks. "" means ask the Restarter.
 func (m *Model) refusal(r *model.AppView) string {
 	now := m.now()
 	switch {
@@ -35,20 +35,7 @@ func (m *Model) refusal(r *model.AppView) string {
 		return fmt.Sprintf("a restart of %s/%s is already in flight (since %s); wait for its rollout to finish",
 			r.Namespace, r.App, clock(f.started, now))
 	}
-	if r.Workload.Kind == model.KindNone {
-		role := r.Role
-		if role == "" {
-			role = "unknown"
-		}
-		return "no workload: role " + role + " makes no Deployment or StatefulSet to restart"
-	}
-	if !r.Workload.Found {
-		return fmt.Sprintf("no workload: %s %s/%s was not found", r.Workload.Kind, r.Namespace, orDash(r.Workload.Name))
-	}
-	if r.Workload.Paused {
-		return "the " + string(r.Workload.Kind) + " is paused; resume it before restarting"
-	}
-	return ""
+	return model.PlanRestart(r).Blocked
 }
 
 // openRestart opens the dialog for row r: refused at once, or checking with

@@ -37,8 +37,9 @@ func TestRestartDialogNamesTheActionAndDefaultsToNo(t *testing.T) {
 	v := dialogText(m)
 	for _, want := range []string{
 		"Rolling restart of Deployment hanzo-testnet/explorer in cluster prod (env test) as alice",
-		"Re-pulls v0.9.0",
-		"commit to infra/k8s/operator/crs/explorer.yaml", // stale drift: a restart will not fix it
+		"re-pull ghcr.io/hanzoai/explorer:v0.9.0", // the workload template's tag
+		"A restart will not fix stale",            // declared drift: the model's plan says so
+		"under infra/k8s/operator/crs/ of the universe repo",
 		"[y/N]",
 	} {
 		if !strings.Contains(v, want) {
