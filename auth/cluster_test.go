@@ -139,10 +139,14 @@ func TestClusterActsAsTheIAMUser(t *testing.T) {
 // No client certificate: the API server would prefer it to the token.
 func iamClients(t *testing.T, cl *testcluster.Cluster, s *auth.Session, onRejected func(*auth.ClusterRejectedError)) kube.ClusterClients {
 	t.Helper()
+	wrap, err := s.WrapTransport(cl.Host(), onRejected)
+	if err != nil {
+		t.Fatal(err)
+	}
 	cfg := &rest.Config{
 		Host:            cl.Host(),
 		TLSClientConfig: rest.TLSClientConfig{CAData: cl.AdminConfig().TLSClientConfig.CAData},
-		WrapTransport:   s.WrapTransport(onRejected),
+		WrapTransport:   wrap,
 	}
 	kc, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
@@ -152,7 +156,7 @@ func iamClients(t *testing.T, cl *testcluster.Cluster, s *auth.Session, onReject
 	if err != nil {
 		t.Fatal(err)
 	}
-	return kube.ClusterClients{Name: "iam", Kube: kc, Dynamic: dc}
+	return kube.ClusterClients{Name: "iam", Kube: kc, Dynamic: dc, Identity: model.ClusterIdentity{IAM: true}}
 }
 
 func principalOf(s *auth.Session) func() *model.Principal {

@@ -23,6 +23,7 @@ type globalOptions struct {
 	releases      string // on|off; "" = config file
 	issuer        string
 	clientID      string
+	iamClusters   []string
 	logFile       string
 	verbosity     int
 	configPath    string
@@ -40,6 +41,7 @@ func (o *globalOptions) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.releases, "releases", "", "GitHub release checks: on|off (default: the config file, else on)")
 	fs.StringVar(&o.issuer, "issuer", "", "IAM OIDC issuer (env HANZO_IAM_ISSUER; default https://hanzo.id)")
 	fs.StringVar(&o.clientID, "client-id", "", "OAuth client id (env HANZO_CLIENT_ID; default hanzo-cli)")
+	fs.StringArrayVar(&o.iamClusters, "iam-cluster", nil, "for this run, also trust this context name or https server URL with the IAM token (adds to the config's iam.clusters; repeatable)")
 	fs.StringVar(&o.logFile, "log-file", "", "write logs (and client-go's) to this file; nothing is ever logged onto the board")
 	fs.IntVarP(&o.verbosity, "v", "v", 0, "log verbosity: 0 warnings, 1 info, 2 debug, 4+ client-go detail")
 	fs.StringVar(&o.configPath, "config", "", "config file (default $XDG_CONFIG_HOME/driftboard/config.yaml)")
@@ -59,6 +61,11 @@ func (o *globalOptions) validate() error {
 	}
 	if o.verbosity < 0 {
 		return usageErr("-v must be 0 or more")
+	}
+	for _, c := range o.iamClusters {
+		if err := config.CheckIAMCluster(c); err != nil {
+			return usageErr("--iam-cluster: %v", err)
+		}
 	}
 	for _, c := range o.contexts {
 		if strings.TrimSpace(c) == "" {
@@ -124,6 +131,8 @@ func (a *app) effective() (config.Effective, error) {
 		ClientID: a.opts.clientID,
 		Contexts: a.opts.contexts,
 		ReadOnly: a.opts.readOnly,
+
+		IAMClusters: a.opts.iamClusters,
 	}
 	if a.opts.releases != "" {
 		on := a.opts.releases == "on"

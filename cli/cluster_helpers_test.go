@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
@@ -135,6 +136,36 @@ func waitReady(ctx context.Context, t *testing.T, c *testcluster.Cluster, ns, na
 		case <-ctx.Done():
 			t.Fatalf("Deployment %s/%s never became ready: %v", ns, name, err)
 		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
+// grantClusterAdmin gives users every permission, so that only the board's
+// own rules can refuse them.
+func grantClusterAdmin(ctx context.Context, t *testing.T, c *testcluster.Cluster, users ...string) {
+	t.Helper()
+	b := &rbacv1.ClusterRoleBinding{ObjectMeta: metav1.ObjectMeta{Name: "iam-users-admin"},
+		RoleRef: rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "ClusterRole", Name: "cluster-admin"}}
+	for _, u := range users {
+		b.Subjects = append(b.Subjects, rbacv1.Subject{APIGroup: "rbac.authorization.k8s.io", Kind: "User", Name: u})
+	}
+	if _, err := c.AdminClient().RbacV1().ClusterRoleBindings().Create(ctx, b, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// noPatch fails when the audit log holds any patch of the deployment
+// received since, by anyone (a dry run included).
+func noPatch(t *testing.T, c *testcluster.Cluster, since time.Time, ns, name string) {
+	t.Helper()
+	events, err := c.AuditEvents()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ev := range events {
+		if ev.Verb == "patch" && !ev.RequestReceivedTimestamp.Before(since) && ev.ObjectRef != nil && ev.ObjectRef.Resource == "deployments" &&
+			ev.ObjectRef.Namespace == ns && ev.ObjectRef.Name == name {
+			t.Errorf("the audit log has a patch of %s/%s by %s", ns, name, ev.User.Username)
 		}
 	}
 }

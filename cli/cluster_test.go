@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"strings"
 	"testing"
 	"time"
@@ -21,7 +22,10 @@ import (
 // for clean, drifted and error cases, get, and restart (dry run, typed
 // confirmation).
 func TestCommandsAgainstAPIServer(t *testing.T) {
-	c := testcluster.Start(t, testcluster.Options{Controllers: true})
+	// Restarts are made as an IAM identity, on an API server that trusts
+	// the test issuer (and nothing else) and is declared with --iam-cluster.
+	iss := startTLSIssuer(t)
+	c := testcluster.Start(t, testcluster.Options{Controllers: true, AuthenticationConfig: iss.AuthenticationConfig("hanzo-cli", "iam:")})
 	c.CreateNamespaces("hanzo", "hanzo-testnet", "hanzo-devnet", "tenant-acme")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
@@ -35,13 +39,12 @@ func TestCommandsAgainstAPIServer(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// Restarts are made as an IAM identity: a SuperAdmin (member of org
-	// admin). This API server does not trust the test issuer, so driftboard
-	// says so and acts with the kubeconfig identity, under the IAM scope.
-	iss := startIssuer(t)
+	// Full RBAC for every IAM user: the board's own scope is what refuses.
+	grantClusterAdmin(ctx, t, c, "iam:u-ops", "iam:u-dana", "iam:u-bob")
 	e := newEnv(t)
-	e.loginAs(iss, iss.token(t, "u-ops", "ops@hanzo.ai", orgRole{"admin", "member"}))
-	base := []string{"--kubeconfig", c.KubeconfigPath(), "--releases=off"}
+	e.trustIssuerCA(t, iss)
+	e.loginAs(iss, iss.token(t, "u-ops", "ops@hanzo.ai", orgRole{"admin", "admin"}))
+	base := []string{"--kubeconfig", c.KubeconfigPath(), "--releases=off", "--iam-cluster", "test"}
 	run := func(args ...string) result { return e.run(t, append(args, base...)...) }
 
 	t.Run("clean list exits 0 with the documented JSON", func(t *testing.T) {
@@ -99,13 +102,10 @@ func TestCommandsAgainstAPIServer(t *testing.T) {
 	t.Run("restart --dry-run changes nothing", func(t *testing.T) {
 		before := deployment(t, c, "hanzo-testnet", "iam")
 		r := run("restart", "iam", "--env", "test", "--dry-run")
-		// The fallback notice comes from the cluster's state, the one the
+		// The identity notice comes from the cluster's state, the one the
 		// board's status line shows.
-		const notice = "notice: cluster test: IAM token not trusted by this cluster; using kubeconfig identity admin"
+		const notice = "notice: cluster test: read as IAM user iam:u-ops"
 		r.expect(t, ExitOK, "Rolling restart of Deployment hanzo-testnet/iam in cluster test (env test)", notice, "ops@hanzo.ai")
-		if n := strings.Count(r.err, "IAM token not trusted"); n != 1 {
-			t.Errorf("the fallback is told %d times:\n%s", n, r.err)
-		}
 		if !strings.Contains(r.out, "dry run") {
 			t.Errorf("stdout: %q", r.out)
 		}
@@ -120,10 +120,7 @@ func TestCommandsAgainstAPIServer(t *testing.T) {
 
 	t.Run("the IAM scope applies as in the dialog", func(t *testing.T) {
 		acme := *e
-		acme.vars = map[string]string{}
-		for k, v := range e.vars {
-			acme.vars[k] = v
-		}
+		acme.vars = maps.Clone(e.vars)
 		acme.loginAs(iss, iss.token(t, "u-dana", "dana@acme.dev", orgRole{"acme", "admin"}))
 		acme.run(t, append([]string{"restart", "iam", "--env", "main", "--dry-run"}, base...)...).
 			expect(t, ExitError, "OrgAdmin of acme, but namespace hanzo belongs to hanzo")
@@ -132,6 +129,28 @@ func TestCommandsAgainstAPIServer(t *testing.T) {
 		member.loginAs(iss, iss.token(t, "u-bob", "bob@acme.dev", orgRole{"acme", "member"}))
 		member.run(t, append([]string{"restart", "kv", "--env", "main", "--dry-run"}, base...)...).
 			expect(t, ExitError, "only a member of acme")
+	})
+
+	t.Run("never as the kubeconfig user", func(t *testing.T) {
+		// Not declared as trusting the issuer: read as the kubeconfig user
+		// (full RBAC), the token never sent, the restart refused.
+		since := time.Now() // the API server runs on this machine: one clock
+		noFlag := []string{"--kubeconfig", c.KubeconfigPath(), "--releases=off"}
+		e.run(t, append([]string{"restart", "iam", "--env", "test", "--yes"}, noFlag...)...).
+			expect(t, ExitError, "read as kubeconfig user admin", "not declared as trusting", "Trust model")
+		// Declared, but the user points the board at an issuer she runs
+		// and mints herself a SuperAdmin: the API server answers 401, the
+		// restart is refused, not performed as the kubeconfig user.
+		own := startIssuer(t)
+		mallory := *e
+		mallory.vars = maps.Clone(e.vars)
+		mallory.loginAs(own, own.token(t, "u-mallory", "mallory@acme.dev", orgRole{"admin", "admin"}))
+		mallory.run(t, append([]string{"restart", "iam", "--env", "test", "--yes"}, base...)...).
+			expect(t, ExitError, "rejected the IAM token (401)", "Trust model")
+		if d := deployment(t, c, "hanzo-testnet", "iam"); d.restartedAt != "" {
+			t.Fatalf("restarted on a cluster that did not get the IAM identity: %+v", d)
+		}
+		noPatch(t, c, since, "hanzo-testnet", "iam")
 	})
 
 	t.Run("production restart needs the app name typed", func(t *testing.T) {

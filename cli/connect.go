@@ -2,8 +2,10 @@ package cli
 
 import (
 	"context"
+	"net/http"
 
 	"github.com/hanzoai/driftboard/auth"
+	"github.com/hanzoai/driftboard/config"
 	"github.com/hanzoai/driftboard/kube"
 	"github.com/hanzoai/driftboard/model"
 )
@@ -21,14 +23,21 @@ func (a *app) connectOptions(contexts []string) kube.ConnectOptions {
 	}
 }
 
-// connectAsIAM opens the contexts carrying the IAM token, so requests are
-// made as the logged-in user; a cluster that does not trust the issuer is
-// read with the kubeconfig identity and its notices say so.
-func (a *app) connectAsIAM(ctx context.Context, contexts []string, s *auth.Session) ([]kube.ClusterClients, []model.ClusterState) {
-	wrap := s.WrapTransport(func(e *auth.ClusterRejectedError) {
+// connectAsIAM opens the contexts: those declared as trusting the issuer
+// (iam.clusters, --iam-cluster) carry the IAM token so requests are made as
+// the logged-in user; every other one is read with the kubeconfig identity,
+// never sees the token, and its notices say so.
+func (a *app) connectAsIAM(ctx context.Context, eff config.Effective, s *auth.Session) ([]kube.ClusterClients, []model.ClusterState) {
+	onRejected := func(e *auth.ClusterRejectedError) {
 		a.log.Warn("cluster rejected the IAM token", "host", e.Host, "issuer", e.Issuer)
-	})
-	o := a.connectOptions(contexts)
+	}
+	o := a.connectOptions(eff.Contexts)
 	o.Log = a.log.With("issuer", s.Issuer())
-	return kube.ConnectWithIdentity(ctx, o, wrap)
+	return kube.ConnectWithIdentity(ctx, o, kube.IAMIdentity{
+		Issuer:  s.Issuer(),
+		Trusted: eff.IAM.Trusts,
+		Wrap: func(server string) (func(http.RoundTripper) http.RoundTripper, error) {
+			return s.WrapTransport(server, onRejected)
+		},
+	})
 }

@@ -30,7 +30,7 @@ func (a *app) openFleet(ctx context.Context, as *actor) (*kube.Fleet, error) {
 	var principal func() *model.Principal
 	switch {
 	case as != nil && as.session != nil:
-		clusters, failed = a.connectAsIAM(ctx, eff.Contexts, as.session)
+		clusters, failed = a.connectAsIAM(ctx, eff, as.session)
 	default:
 		clusters, failed = a.connect(eff.Contexts)
 	}

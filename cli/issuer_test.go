@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -36,4 +38,20 @@ func (i *testIssuer) token(t *testing.T, sub, email string, orgs ...orgRole) str
 func (e *cliEnv) loginAs(iss *testIssuer, token string) {
 	e.vars["HANZO_IAM_ISSUER"] = iss.URL()
 	e.vars["HANZO_TOKEN"] = token
+}
+
+// startTLSIssuer serves the test issuer over TLS: the API server trusts
+// only https issuers. trustIssuerCA lets the CLI verify it.
+func startTLSIssuer(t *testing.T) *testIssuer {
+	t.Helper()
+	return &testIssuer{testcluster.NewIssuer(t)}
+}
+
+func (e *cliEnv) trustIssuerCA(t *testing.T, iss *testIssuer) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "issuer-ca.pem")
+	if err := os.WriteFile(path, []byte(iss.CAPEM()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e.vars["SSL_CERT_FILE"] = path
 }

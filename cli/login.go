@@ -2,8 +2,12 @@ package cli
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
+	"net/http"
+	"os"
 	"os/exec"
 	"runtime"
 	"time"
@@ -24,11 +28,37 @@ func (a *app) session() (*auth.Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	hc, err := idpHTTPClient(a.streams.Getenv)
+	if err != nil {
+		return nil, err
+	}
 	return auth.NewSession(auth.Options{
-		Settings: auth.Settings{Issuer: eff.Issuer, ClientID: eff.ClientID},
-		Store:    auth.NewStore(dir),
-		EnvToken: a.streams.Getenv(auth.EnvToken),
+		Settings:   auth.Settings{Issuer: eff.Issuer, ClientID: eff.ClientID},
+		Store:      auth.NewStore(dir),
+		EnvToken:   a.streams.Getenv(auth.EnvToken),
+		HTTPClient: hc,
 	}), nil
+}
+
+// idpHTTPClient talks to the IdP. SSL_CERT_FILE, read through the injected
+// environment, replaces the system's trust roots as Go itself does (an IdP
+// behind a private CA); nil means the session's default client.
+func idpHTTPClient(getenv func(string) string) (*http.Client, error) {
+	file := getenv("SSL_CERT_FILE")
+	if file == "" {
+		return nil, nil
+	}
+	pem, err := os.ReadFile(file)
+	if err != nil {
+		return nil, fmt.Errorf("SSL_CERT_FILE: %w", err)
+	}
+	pool := x509.NewCertPool()
+	if !pool.AppendCertsFromPEM(pem) {
+		return nil, fmt.Errorf("SSL_CERT_FILE %s holds no PEM certificate", file)
+	}
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.TLSClientConfig = &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}
+	return &http.Client{Transport: tr, Timeout: 30 * time.Second}, nil
 }
 
 func (a *app) loginCommand() *cobra.Command {

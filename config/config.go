@@ -45,6 +45,8 @@ type Config struct {
 	Keys map[string][]string `json:"keys,omitempty"`
 	// Releases configures the GitHub release checks.
 	Releases Releases `json:"releases,omitzero"`
+	// IAM says which clusters trust the IAM issuer.
+	IAM IAM `json:"iam,omitzero"`
 }
 
 // ContextSettings are settings for one kubeconfig context.

@@ -3,6 +3,7 @@ package config
 import (
 	"bytes"
 	"fmt"
+	"slices"
 
 	yamlv3 "go.yaml.in/yaml/v3"
 	"sigs.k8s.io/yaml"
@@ -22,6 +23,8 @@ type Overrides struct {
 	ReadOnly bool   // --readonly can only switch read-only on
 	Releases *bool  // --releases=on|off
 	Theme    string // e.g. "dark"; "" leaves the file's
+	// IAMClusters are added to the file's iam.clusters for this run.
+	IAMClusters []string
 }
 
 // Effective is the configuration in force with where each top-level value
@@ -34,7 +37,7 @@ type Effective struct {
 // Resolve applies the precedence flags > environment > file > defaults.
 func Resolve(file Config, o Overrides, getenv func(string) string) Effective {
 	e := Effective{Config: file, Sources: map[string]string{}}
-	for _, f := range []string{"contexts", "issuer", "clientID", "theme", "readOnly", "releases"} {
+	for _, f := range []string{"contexts", "issuer", "clientID", "theme", "readOnly", "releases", "iam"} {
 		e.Sources[f] = "default"
 	}
 	mark := func(field string, set bool) {
@@ -48,6 +51,7 @@ func Resolve(file Config, o Overrides, getenv func(string) string) Effective {
 	mark("theme", file.Theme != "")
 	mark("readOnly", file.ReadOnly)
 	mark("releases", file.Releases != Releases{})
+	mark("iam", len(file.IAM.Clusters) > 0)
 	if v := getenv(EnvIssuer); v != "" {
 		e.Issuer, e.Sources["issuer"] = v, "env "+EnvIssuer
 	}
@@ -68,6 +72,10 @@ func Resolve(file Config, o Overrides, getenv func(string) string) Effective {
 	}
 	if o.Theme != "" {
 		e.Theme, e.Sources["theme"] = o.Theme, "flag"
+	}
+	if len(o.IAMClusters) > 0 {
+		e.IAM.Clusters = append(slices.Clone(file.IAM.Clusters), o.IAMClusters...)
+		e.Sources["iam"] = "flag --iam-cluster"
 	}
 	if o.Releases != nil {
 		on := *o.Releases

@@ -19,6 +19,8 @@ var descriptions = map[string]string{
 	"perContext.*.readOnly": "disable every action on this context",
 	"savedFilters":          "named queries in the board's query language, selectable in the board",
 	"keys":                  "key binding overrides: board action name to the keys that trigger it",
+	"iam":                   "where the IAM identity may go",
+	"iam.clusters":          "API servers declared as trusting the IAM issuer, by context name or https server URL; only they receive the IAM token (flag --iam-cluster adds for one run)",
 	"releases":              "GitHub release checks (latest tag, release URL, assets)",
 	"releases.enabled":      "false hides release-derived drift (flag --releases=off)",
 	"releases.interval":     "how often each repository is re-read, a Go duration (minimum 1m, default 10m)",

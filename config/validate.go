@@ -35,6 +35,11 @@ func validate(file string, doc *yamlv3.Node, c *Config, checks Checks) error {
 			return at(fmt.Sprintf("contexts[%d]", i), "contexts")("empty context name")
 		}
 	}
+	for i, entry := range c.IAM.Clusters {
+		if err := CheckIAMCluster(entry); err != nil {
+			return at(fmt.Sprintf("iam.clusters[%d]", i), "iam", "clusters")("%v", err)
+		}
+	}
 	if c.Issuer != "" {
 		if err := checkURL(c.Issuer); err != nil {
 			return at("issuer", "issuer")("%v", err)

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"sort"
 	"time"
 
@@ -22,12 +21,10 @@ type ConnectOptions struct {
 	Kubeconfig  string   // --kubeconfig; empty: $KUBECONFIG, then ~/.kube/config
 	Contexts    []string // --context a,b; empty: the current context
 	AllContexts bool     // --all-contexts
-	// WrapTransport carries another identity (the IAM token) on every request.
-	WrapTransport func(http.RoundTripper) http.RoundTripper
-	QPS           float32 // default 100 (client-go's 5 makes the first list crawl)
-	Burst         int     // default 200
-	Now           func() time.Time
-	Log           *slog.Logger // ConnectWithIdentity's account of each cluster; nil: none
+	QPS         float32  // default 100 (client-go's 5 makes the first list crawl)
+	Burst       int      // default 200
+	Now         func() time.Time
+	Log         *slog.Logger // ConnectWithIdentity's account of each cluster; nil: none
 }
 
 // InClusterName is the cluster name rows carry when running inside a pod.
@@ -38,7 +35,7 @@ const InClusterName = "in-cluster"
 // come back as failed cluster states with the real error, so the board can
 // start and say why instead of showing an empty fleet.
 func Connect(opts ConnectOptions) ([]ClusterClients, []model.ClusterState) {
-	return connect(opts, nil)
+	return connect(opts)
 }
 
 // loadingRules are kubectl's: the explicit path, else $KUBECONFIG, else
@@ -51,9 +48,17 @@ func loadingRules(kubeconfig string) *clientcmd.ClientConfigLoadingRules {
 	return rules
 }
 
-// connect is Connect; adjust, when set, rewrites each kubeconfig context's
-// config before its clients are made (not the in-cluster one).
-func connect(opts ConnectOptions, adjust func(*rest.Config) *rest.Config) ([]ClusterClients, []model.ClusterState) {
+// contextConfig is one context's client configuration as the kubeconfig
+// gives it (its own credentials included).
+type contextConfig struct {
+	name     string
+	authInfo string // the kubeconfig's user entry; "" in-cluster
+	cfg      *rest.Config
+}
+
+// contextConfigs resolves the chosen contexts' configurations; contexts that
+// cannot be resolved come back as failed states.
+func contextConfigs(opts ConnectOptions) ([]contextConfig, []model.ClusterState) {
 	now := time.Now
 	if opts.Now != nil {
 		now = opts.Now
@@ -74,18 +79,14 @@ func connect(opts ConnectOptions, adjust func(*rest.Config) *rest.Config) ([]Clu
 		if err != nil {
 			return nil, []model.ClusterState{failed("kubeconfig", fmt.Errorf("load kubeconfig: %v; in-cluster config: %w", loadErr, err))}
 		}
-		cc, err := NewClusterClients(InClusterName, cfg, opts)
-		if err != nil {
-			return nil, []model.ClusterState{failed(InClusterName, err)}
-		}
-		return []ClusterClients{cc}, nil
+		return []contextConfig{{name: InClusterName, cfg: cfg}}, nil
 	}
 
 	names, err := contextNames(raw, opts)
 	if err != nil {
 		return nil, []model.ClusterState{failed("kubeconfig", err)}
 	}
-	var clients []ClusterClients
+	var out []contextConfig
 	var states []model.ClusterState
 	for _, name := range names {
 		cfg, err := clientcmd.NewNonInteractiveClientConfig(*raw, name, &clientcmd.ConfigOverrides{}, rules).ClientConfig()
@@ -93,17 +94,36 @@ func connect(opts ConnectOptions, adjust func(*rest.Config) *rest.Config) ([]Clu
 			states = append(states, failed(name, fmt.Errorf("context %s: %w", name, err)))
 			continue
 		}
-		if adjust != nil {
-			cfg = adjust(cfg)
+		cc := contextConfig{name: name, cfg: cfg}
+		if kc := raw.Contexts[name]; kc != nil {
+			cc.authInfo = kc.AuthInfo
 		}
-		cc, err := NewClusterClients(name, cfg, opts)
+		out = append(out, cc)
+	}
+	return out, states
+}
+
+// connect is Connect: every context with its kubeconfig identity.
+func connect(opts ConnectOptions) ([]ClusterClients, []model.ClusterState) {
+	configs, states := contextConfigs(opts)
+	var clients []ClusterClients
+	for _, c := range configs {
+		cc, err := NewClusterClients(c.name, c.cfg, opts)
 		if err != nil {
-			states = append(states, failed(name, err))
+			states = append(states, failedState(opts, c.name, err))
 			continue
 		}
 		clients = append(clients, cc)
 	}
 	return clients, states
+}
+
+func failedState(opts ConnectOptions, name string, err error) model.ClusterState {
+	now := time.Now
+	if opts.Now != nil {
+		now = opts.Now
+	}
+	return model.ClusterState{Name: name, Phase: model.ConnFailed, Since: now(), Reason: err.Error()}
 }
 
 func contextNames(raw *clientcmdapi.Config, opts ConnectOptions) ([]string, error) {
@@ -133,9 +153,6 @@ func NewClusterClients(name string, cfg *rest.Config, opts ConnectOptions) (Clus
 	}
 	if cfg.Burst == 0 {
 		cfg.Burst = 200
-	}
-	if opts.WrapTransport != nil {
-		cfg.Wrap(opts.WrapTransport)
 	}
 	if cfg.UserAgent == "" {
 		cfg.UserAgent = "driftboard"

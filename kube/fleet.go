@@ -35,6 +35,9 @@ type ClusterClients struct {
 	// watched, before those the fleet finds itself (e.g. which identity the
 	// clients act as, when it is not the one the user expects).
 	Notices []string
+	// Identity is who the clients act as; a restart is refused unless it
+	// is the IAM identity (when the fleet has a Principal).
+	Identity model.ClusterIdentity
 }
 
 // ReleaseSource tells what GitHub knows about a repo's releases.
@@ -50,7 +53,9 @@ type FleetOptions struct {
 	Releases      ReleaseSource
 	// Principal is the IAM identity acting on the board. When the function
 	// is nil, no IAM scope applies and Kubernetes RBAC alone decides; when
-	// it returns nil, nobody is logged in and restarts are refused.
+	// it returns nil, nobody is logged in and restarts are refused. When it
+	// is set, a restart is made only on clusters whose clients carry the
+	// IAM identity (ClusterClients.Identity), never as the kubeconfig user.
 	Principal func() *model.Principal
 	Now       func() time.Time
 	ReadOnly  bool                 // refuse every restart

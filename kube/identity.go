@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"slices"
 	"time"
 
 	authnv1 "k8s.io/api/authentication/v1"
@@ -20,84 +19,107 @@ import (
 // slow cluster does not hold up the board's start.
 const identityProbeTimeout = 10 * time.Second
 
-// ConnectWithIdentity opens the chosen contexts with wrap carrying another
-// identity (the IAM token) as the only credential: the kubeconfig's own
-// (client certificate, token, exec plugin) is left out, or the API server
-// would authenticate that instead. Each cluster is asked who it thinks we
-// are; one that answers 401 does not trust that identity and is opened with
-// the kubeconfig identity instead, with a notice saying so. wrap replaces
-// opts.WrapTransport for those clients.
-func ConnectWithIdentity(ctx context.Context, opts ConnectOptions, wrap func(http.RoundTripper) http.RoundTripper) ([]ClusterClients, []model.ClusterState) {
+// IAMIdentity is the identity ConnectWithIdentity carries where it may go.
+type IAMIdentity struct {
+	Issuer string // named in messages
+	// Trusted reports whether a context (by name) or its API server (by
+	// URL) is declared as trusting the issuer. Only those get the token.
+	Trusted func(context, server string) bool
+	// Wrap returns a transport wrapper carrying the IAM token that is bound
+	// to server (it refuses any request to another host or over http).
+	Wrap func(server string) (func(http.RoundTripper) http.RoundTripper, error)
+}
+
+// ConnectWithIdentity opens the chosen contexts. Contexts declared as
+// trusting the IAM issuer, served over https with verified TLS, get clients
+// carrying only the IAM token (the kubeconfig's own credentials left out, or
+// the API server would authenticate those), and the API server is asked who
+// it thinks we are. Every other context, and one whose API server answers
+// 401 to the token, is read with the kubeconfig identity: no request with
+// the token goes to it, and its Identity says why restarts are refused.
+func ConnectWithIdentity(ctx context.Context, opts ConnectOptions, iam IAMIdentity) ([]ClusterClients, []model.ClusterState) {
 	log := opts.Log
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	withWrap := opts
-	withWrap.WrapTransport = wrap
-	iam, failed := connect(withWrap, rest.AnonymousClientConfig)
-	plain, _ := Connect(opts)
-	byName := map[string]ClusterClients{}
-	for _, c := range plain {
-		byName[c.Name] = c
-	}
-	out := make([]ClusterClients, 0, len(iam))
-	for _, c := range iam {
-		pctx, cancel := context.WithTimeout(ctx, identityProbeTimeout)
-		who, err := WhoAmI(pctx, c)
-		cancel()
-		switch {
-		case err == nil:
-			log.Info("acting as the IAM user", "cluster", c.Name, "user", who)
-			out = append(out, c)
-		case apierrors.IsUnauthorized(err) && byName[c.Name].Kube != nil:
-			// The notice travels with the cluster's state, so the board's
-			// status line shows it (and one-shot commands print it).
-			plain := byName[c.Name]
-			user := kubeconfigIdentity(ctx, plain, opts.Kubeconfig)
-			log.Warn("cluster does not trust the IAM issuer (401 to the IAM token); using the kubeconfig identity",
-				"cluster", c.Name, "user", user)
-			plain.Notices = append(slices.Clone(plain.Notices), FallbackNotice(user))
-			out = append(out, plain)
-		default:
-			// Not an identity problem (unreachable, ...): keep the IAM
-			// clients; the fleet reports the cluster's state itself.
-			log.Warn("identity probe failed", "cluster", c.Name, "err", err)
-			out = append(out, c)
+	configs, failed := contextConfigs(opts)
+	out := make([]ClusterClients, 0, len(configs))
+	for _, c := range configs {
+		cc, err := connectOne(ctx, opts, iam, c, log)
+		if err != nil {
+			failed = append(failed, failedState(opts, c.name, err))
+			continue
 		}
+		cc.Notices = append([]string{cc.Identity.Describe()}, cc.Notices...)
+		out = append(out, cc)
 	}
 	return out, failed
 }
 
-// FallbackNotice is what the board says about a cluster that refused the
-// IAM token and is read as user, the kubeconfig identity.
-func FallbackNotice(user string) string {
-	return "IAM token not trusted by this cluster; using kubeconfig identity " + user
+func connectOne(ctx context.Context, opts ConnectOptions, iam IAMIdentity, c contextConfig, log *slog.Logger) (ClusterClients, error) {
+	kubeconfigClients := func(why string) (ClusterClients, error) {
+		cc, err := NewClusterClients(c.name, c.cfg, opts)
+		cc.Identity = model.ClusterIdentity{User: c.authInfo, Withheld: why}
+		if c.authInfo == "" {
+			cc.Identity.User = "(in-cluster service account)"
+		}
+		log.Info("reading with the kubeconfig identity", "cluster", c.name, "why", why)
+		return cc, err
+	}
+	server, _, err := rest.DefaultServerUrlFor(c.cfg)
+	if err != nil {
+		return ClusterClients{}, fmt.Errorf("context %s: server URL: %w", c.name, err)
+	}
+	switch {
+	case iam.Trusted == nil || !iam.Trusted(c.name, server.String()):
+		return kubeconfigClients("the cluster is not declared as trusting issuer " + iam.Issuer + " (iam.clusters)")
+	case server.Scheme != "https":
+		return kubeconfigClients("the server " + server.Redacted() + " is plain http; the IAM token is only sent over verified TLS")
+	case c.cfg.Insecure:
+		return kubeconfigClients("the context skips TLS verification (insecure-skip-tls-verify); the IAM token is only sent over verified TLS")
+	}
+	wrap, err := iam.Wrap(server.String())
+	if err != nil {
+		return kubeconfigClients(err.Error())
+	}
+	cfg := rest.AnonymousClientConfig(c.cfg)
+	cfg.Wrap(wrap)
+	cc, err := NewClusterClients(c.name, cfg, opts)
+	if err != nil {
+		return ClusterClients{}, err
+	}
+	cc.Identity = model.ClusterIdentity{IAM: true}
+	pctx, cancel := context.WithTimeout(ctx, identityProbeTimeout)
+	user, err := Review(pctx, cc)
+	cancel()
+	switch {
+	case err == nil:
+		cc.Identity.User, cc.Identity.Groups = user.Username, user.Groups
+		log.Info("acting as the IAM user", "cluster", c.name, "user", user.Username)
+	case apierrors.IsUnauthorized(err):
+		log.Warn("the API server rejected the IAM token", "cluster", c.name, "issuer", iam.Issuer)
+		return kubeconfigClients("the API server rejected the IAM token (401): it does not trust issuer " + iam.Issuer)
+	default:
+		// Not an identity answer (unreachable, ...): keep the IAM clients;
+		// the fleet reports the cluster's state, and a restart asks again.
+		log.Warn("identity probe failed", "cluster", c.name, "err", err)
+	}
+	return cc, nil
 }
 
-// WhoAmI asks the cluster (SelfSubjectReview) which user its clients act
-// as; the name is "" when the server does not say.
-func WhoAmI(ctx context.Context, c ClusterClients) (string, error) {
+// Review asks the cluster (SelfSubjectReview) which user its clients act as.
+func Review(ctx context.Context, c ClusterClients) (authnv1.UserInfo, error) {
 	r, err := c.Kube.AuthenticationV1().SelfSubjectReviews().Create(ctx, &authnv1.SelfSubjectReview{}, metav1.CreateOptions{})
 	if err != nil {
-		return "", fmt.Errorf("cluster %s: who am I: %w", c.Name, err)
+		return authnv1.UserInfo{}, fmt.Errorf("cluster %s: who am I: %w", c.Name, err)
 	}
-	return r.Status.UserInfo.Username, nil
+	return r.Status.UserInfo, nil
 }
 
-// kubeconfigIdentity names who the kubeconfig clients act as: the API
-// server's own answer, else the user entry of the kubeconfig context.
-func kubeconfigIdentity(ctx context.Context, c ClusterClients, kubeconfig string) string {
-	pctx, cancel := context.WithTimeout(ctx, identityProbeTimeout)
-	defer cancel()
-	if who, err := WhoAmI(pctx, c); err == nil && who != "" {
-		return who
-	}
-	if raw, err := loadingRules(kubeconfig).Load(); err == nil {
-		if kc := raw.Contexts[c.Name]; kc != nil && kc.AuthInfo != "" {
-			return kc.AuthInfo
-		}
-	}
-	return "(unknown user)"
+// WhoAmI is Review's user name; "" when the server does not say.
+func WhoAmI(ctx context.Context, c ClusterClients) (string, error) {
+	u, err := Review(ctx, c)
+	return u.Username, err
 }
 
 // ContextNames lists the kubeconfig's context names, sorted, found by the

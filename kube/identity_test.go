@@ -9,10 +9,14 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/hanzoai/driftboard/auth"
 )
 
 func TestContextNamesSortedFromTheKubeconfig(t *testing.T) {
@@ -32,26 +36,44 @@ func TestContextNamesSortedFromTheKubeconfig(t *testing.T) {
 	}
 }
 
-// whoAmIServer answers SelfSubjectReviews: requests carrying the IAM mark
-// get iamUser (401 when empty), those with the kubeconfig token get kcUser
-// (401 when empty). An IAM request that still carries the kubeconfig's
-// credential fails the test.
-func whoAmIServer(t *testing.T, iamUser, kcUser string) *httptest.Server {
+const iamSecret = "iam-secret-token"
+
+type staticToken string
+
+func (s staticToken) Token(context.Context) (string, error) { return string(s), nil }
+
+// recorder is a loopback "API server" that records every Authorization
+// header it receives and answers SelfSubjectReviews: the IAM token gets
+// iamUser (401 when empty), the kubeconfig token "kc" gets kcUser.
+type recorder struct {
+	*httptest.Server
+	mu   sync.Mutex
+	seen []string
+}
+
+func (r *recorder) sawIAM() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Contains(r.seen, "Bearer "+iamSecret)
+}
+
+func newRecorder(t *testing.T, tls bool, iamUser, kcUser string, handler http.HandlerFunc) *recorder {
 	t.Helper()
-	s := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	rec := &recorder{}
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		a := r.Header.Get("Authorization")
+		rec.mu.Lock()
+		rec.seen = append(rec.seen, a)
+		rec.mu.Unlock()
+		if handler != nil {
+			handler(w, r)
+			return
+		}
 		if r.URL.Path != "/apis/authentication.k8s.io/v1/selfsubjectreviews" {
 			http.NotFound(w, r)
 			return
 		}
-		user := kcUser
-		if r.Header.Get("X-Test-Iam") != "" {
-			user = iamUser
-			if a := r.Header.Get("Authorization"); a != "" {
-				t.Errorf("IAM request still carries the kubeconfig credential %q", a)
-			}
-		} else if r.Header.Get("Authorization") != "Bearer kc" {
-			user = ""
-		}
+		user := map[string]string{"Bearer " + iamSecret: iamUser, "Bearer kc": kcUser}[a]
 		w.Header().Set("Content-Type", "application/json")
 		if user == "" {
 			w.WriteHeader(http.StatusUnauthorized)
@@ -59,76 +81,112 @@ func whoAmIServer(t *testing.T, iamUser, kcUser string) *httptest.Server {
 			return
 		}
 		w.WriteHeader(http.StatusCreated)
-		fmt.Fprintf(w, `{"kind":"SelfSubjectReview","apiVersion":"authentication.k8s.io/v1","status":{"userInfo":{"username":%q}}}`, user)
-	}))
-	t.Cleanup(s.Close)
-	return s
+		fmt.Fprintf(w, `{"kind":"SelfSubjectReview","apiVersion":"authentication.k8s.io/v1","status":{"userInfo":{"username":%q,"groups":["g"]}}}`, user)
+	})
+	if tls {
+		rec.Server = httptest.NewTLSServer(h)
+	} else {
+		rec.Server = httptest.NewServer(h)
+	}
+	t.Cleanup(rec.Close)
+	return rec
 }
 
 func caData(s *httptest.Server) string {
 	return base64.StdEncoding.EncodeToString(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: s.Certificate().Raw}))
 }
 
-type markIAM struct{ next http.RoundTripper }
-
-func (m markIAM) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("X-Test-Iam", "yes")
-	return m.next.RoundTrip(r)
-}
-
-func TestConnectWithIdentityFallsBackOn401(t *testing.T) {
-	trusting := whoAmIServer(t, "alice", "admin")
-	untrusting := whoAmIServer(t, "", "admin")
-	stranger := whoAmIServer(t, "", "") // not even the kubeconfig identity is known
+// TestConnectWithIdentitySendsTheTokenOnlyToTrustedClusters: only declared,
+// https, verified API servers receive the IAM token. A plain-http one, one
+// used through insecure-skip-tls-verify, an undeclared valid one and the
+// host a declared one redirects to never see it, not even as a probe; each
+// cluster says which identity reads it.
+func TestConnectWithIdentitySendsTheTokenOnlyToTrustedClusters(t *testing.T) {
+	trusting := newRecorder(t, true, "iam:alice", "admin", nil)
+	rejecting := newRecorder(t, true, "", "admin", nil)
+	undeclared := newRecorder(t, true, "iam:alice", "admin", nil)
+	plain := newRecorder(t, false, "iam:alice", "admin", nil)
+	insecure := newRecorder(t, true, "iam:alice", "admin", nil)
+	elsewhere := newRecorder(t, true, "iam:alice", "admin", nil)
+	redirecting := newRecorder(t, true, "", "", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, elsewhere.URL+r.URL.Path, http.StatusFound)
+	})
 	config := fmt.Sprintf(`apiVersion: v1
 kind: Config
 current-context: trusting
 clusters:
 - {name: t, cluster: {server: %q, certificate-authority-data: %s}}
+- {name: r, cluster: {server: %q, certificate-authority-data: %s}}
 - {name: u, cluster: {server: %q, certificate-authority-data: %s}}
-- {name: s, cluster: {server: %q, certificate-authority-data: %s}}
+- {name: p, cluster: {server: %q}}
+- {name: i, cluster: {server: %q, insecure-skip-tls-verify: true}}
+- {name: x, cluster: {server: %q, certificate-authority-data: %s}}
 users:
 - {name: admin-user, user: {token: kc}}
-- {name: stranger-user, user: {token: kc}}
 contexts:
 - {name: trusting, context: {cluster: t, user: admin-user}}
-- {name: untrusting, context: {cluster: u, user: admin-user}}
-- {name: stranger, context: {cluster: s, user: stranger-user}}
-`, trusting.URL, caData(trusting), untrusting.URL, caData(untrusting), stranger.URL, caData(stranger))
+- {name: rejecting, context: {cluster: r, user: admin-user}}
+- {name: undeclared, context: {cluster: u, user: admin-user}}
+- {name: plain, context: {cluster: p, user: admin-user}}
+- {name: insecure, context: {cluster: i, user: admin-user}}
+- {name: redirecting, context: {cluster: x, user: admin-user}}
+`, trusting.URL, caData(trusting.Server), rejecting.URL, caData(rejecting.Server), undeclared.URL, caData(undeclared.Server),
+		plain.URL, insecure.URL, redirecting.URL, caData(redirecting.Server))
 	path := filepath.Join(t.TempDir(), "config")
 	if err := os.WriteFile(path, []byte(config), 0o600); err != nil {
 		t.Fatal(err)
 	}
-
-	clients, failed := ConnectWithIdentity(context.Background(), ConnectOptions{Kubeconfig: path, AllContexts: true},
-		func(rt http.RoundTripper) http.RoundTripper { return markIAM{rt} })
+	declared := []string{"trusting", "rejecting", "plain", "insecure", "redirecting"}
+	iam := IAMIdentity{
+		Issuer:  "https://idp.test",
+		Trusted: func(ctx, server string) bool { return slices.Contains(declared, ctx) },
+		Wrap: func(server string) (func(http.RoundTripper) http.RoundTripper, error) {
+			return func(rt http.RoundTripper) http.RoundTripper {
+				t, err := auth.Transport(rt, staticToken(iamSecret), server, nil)
+				if err != nil {
+					panic(err)
+				}
+				return t
+			}, nil
+		},
+	}
+	clients, failed := ConnectWithIdentity(context.Background(), ConnectOptions{Kubeconfig: path, AllContexts: true}, iam)
 	if len(failed) != 0 {
 		t.Fatalf("failed: %+v", failed)
 	}
-	got := map[string][]string{}
+	got := map[string]bool{}
 	for _, c := range clients {
-		got[c.Name] = c.Notices
-	}
-	want := map[string][]string{
-		"stranger":   {"IAM token not trusted by this cluster; using kubeconfig identity stranger-user"},
-		"trusting":   nil,
-		"untrusting": {"IAM token not trusted by this cluster; using kubeconfig identity admin"},
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("notices by cluster (-want +got):\n%s", diff)
-	}
-	for _, c := range clients {
-		who, err := WhoAmI(context.Background(), c)
-		wantWho := map[string]string{"trusting": "alice", "untrusting": "admin"}[c.Name]
-		if c.Name == "stranger" {
-			if err == nil {
-				t.Errorf("stranger: WhoAmI answered %q, want the 401", who)
-			}
-			continue
+		got[c.Name] = c.Identity.IAM
+		if len(c.Notices) == 0 || c.Notices[0] != c.Identity.Describe() {
+			t.Errorf("%s: notices %q do not start with its identity", c.Name, c.Notices)
 		}
-		if err != nil || who != wantWho {
-			t.Errorf("%s: WhoAmI = %q, %v; want %q", c.Name, who, err, wantWho)
+		// Every client is used once more, as the board would.
+		_, _ = WhoAmI(context.Background(), c)
+	}
+	want := map[string]bool{"trusting": true, "rejecting": false, "undeclared": false, "plain": false, "insecure": false, "redirecting": true}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("IAM identity by cluster (-want +got):\n%s", diff)
+	}
+	for name, r := range map[string]*recorder{"undeclared": undeclared, "plain": plain, "insecure": insecure, "elsewhere (302 target)": elsewhere} {
+		if r.sawIAM() {
+			t.Errorf("%s received the IAM token", name)
+		}
+	}
+	if !trusting.sawIAM() || !rejecting.sawIAM() {
+		t.Errorf("the declared https servers were not asked with the token (trusting %v, rejecting %v)", trusting.sawIAM(), rejecting.sawIAM())
+	}
+	byName := map[string]ClusterClients{}
+	for _, c := range clients {
+		byName[c.Name] = c
+	}
+	if id := byName["trusting"].Identity; id.User != "iam:alice" || !strings.Contains(id.Describe(), "IAM user iam:alice") {
+		t.Errorf("trusting: identity %+v", id)
+	}
+	for name, why := range map[string]string{"rejecting": "rejected the IAM token (401)", "undeclared": "not declared as trusting",
+		"plain": "plain http", "insecure": "insecure-skip-tls-verify"} {
+		id := byName[name].Identity
+		if id.User != "admin-user" || !strings.Contains(id.Withheld, why) || !strings.Contains(id.RestartRefusal(name), "Trust model") {
+			t.Errorf("%s: identity %+v, want kubeconfig user admin-user withheld for %q", name, id, why)
 		}
 	}
 }

@@ -33,6 +33,9 @@ func startFleet(t *testing.T, cfg *rest.Config, opts FleetOptions) *Fleet {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// These clients stand for ones carrying the IAM identity (which
+	// ConnectWithIdentity labels so); the IAM scope rules are what is tested.
+	cc.Identity = model.ClusterIdentity{IAM: true}
 	f := NewFleet(opts, cc)
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)

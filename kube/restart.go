@@ -91,6 +91,8 @@ func (f *Fleet) checkRestart(ctx context.Context, key model.Key) (model.Decision
 	switch {
 	case c == nil:
 		return refuse("Cluster %q is not on the board.", key.Cluster)
+	case f.opts.Principal != nil && !c.clients.Identity.IAM:
+		return refuse("%s", c.clients.Identity.RestartRefusal(key.Cluster))
 	case !c.isSynced():
 		return refuse("Cluster %s is still syncing; try again when it is live.", key.Cluster)
 	}

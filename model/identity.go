@@ -1,0 +1,57 @@
+package model
+
+import "strings"
+
+// TrustModelDoc is where the README explains what receives the IAM token and
+// what a cluster admin configures; refusals point there.
+const TrustModelDoc = "README, section \"Trust model\""
+
+// ClusterIdentity is who reads (and would act on) one cluster.
+type ClusterIdentity struct {
+	// IAM is true when the cluster's requests carry the IAM token (and
+	// nothing else); false: the kubeconfig's own credentials.
+	IAM bool `json:"iam"`
+	// User is the name the API server gave (SelfSubjectReview) or, for a
+	// kubeconfig identity, the kubeconfig's user entry; "" unknown.
+	User   string   `json:"user,omitempty"`
+	Groups []string `json:"groups,omitempty"`
+	// Withheld says why the IAM identity is not used here (not declared
+	// trusted, plain http, unverified TLS, rejected); restarts are refused
+	// with it.
+	Withheld string `json:"withheld,omitempty"`
+}
+
+// Describe is the one-line label the board and the CLI show per cluster.
+func (i ClusterIdentity) Describe() string {
+	user := i.User
+	if user == "" {
+		user = "(unknown user)"
+	}
+	if i.IAM {
+		s := "read as IAM user " + user
+		if len(i.Groups) > 0 {
+			s += " (groups " + strings.Join(i.Groups, ", ") + ")"
+		}
+		return s
+	}
+	s := "read as kubeconfig user " + user
+	if i.Withheld != "" {
+		s += "; IAM token not used: " + i.Withheld + "; restarts refused here"
+	}
+	return s
+}
+
+// RestartRefusal is why a restart on a cluster read with this identity is
+// refused; "" when the identity is IAM. A restart is made as the IAM
+// identity or not at all.
+func (i ClusterIdentity) RestartRefusal(cluster string) string {
+	if i.IAM {
+		return ""
+	}
+	why := i.Withheld
+	if why == "" {
+		why = "the cluster is read with the kubeconfig identity"
+	}
+	return "Restarts are made as your IAM identity or not at all, and cluster " + cluster + " does not get it: " + why +
+		". A cluster admin must configure its API server to trust the IAM issuer, and the cluster must be listed in iam.clusters (see the " + TrustModelDoc + ")."
+}
