@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/hanzoai/driftboard/kube"
 	"github.com/hanzoai/driftboard/model"
@@ -105,18 +106,7 @@ func tagChangeRefused(app, tag string) error {
 	return &exitError{code: ExitError, err: model.RefuseTagChange(app, tag)}
 }
 
-func isDNS1123Label(s string) bool {
-	if s == "" || len(s) > 63 || s[0] == '-' || s[len(s)-1] == '-' {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
-			return false
-		}
-	}
-	return true
-}
+func isDNS1123Label(s string) bool { return len(validation.IsDNS1123Label(s)) == 0 }
 
 // narrow limits what is watched to what can hold the target: its cluster
 // when given, and the one namespace of the test and dev envs.

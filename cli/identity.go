@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"sync"
@@ -21,11 +22,10 @@ type sessionIdentity struct {
 
 	mu    sync.Mutex
 	state ui.IdentityState
-	wake  chan struct{}
 }
 
 func newSessionIdentity(s *auth.Session, browser func(string) error) *sessionIdentity {
-	return &sessionIdentity{s: s, openBrowser: browser, now: time.Now, wake: make(chan struct{}, 1)}
+	return &sessionIdentity{s: s, openBrowser: browser, now: time.Now}
 }
 
 // Current is the identity the board acts as now.
@@ -73,7 +73,6 @@ func (si *sessionIdentity) run(ctx context.Context) {
 		select {
 		case <-ctx.Done():
 			return
-		case <-si.wake:
 		case <-time.After(wait):
 		}
 		si.refresh(ctx)
@@ -87,7 +86,7 @@ func (si *sessionIdentity) Login(ctx context.Context, prompt func(ui.LoginPrompt
 		Prompt: func(p auth.Prompt) {
 			prompt(ui.LoginPrompt{
 				UserCode:                p.UserCode,
-				VerificationURI:         firstNonEmpty(p.VerificationURI, p.BrowserURL),
+				VerificationURI:         cmp.Or(p.VerificationURI, p.BrowserURL),
 				VerificationURIComplete: p.VerificationURIComplete,
 				ExpiresAt:               p.ExpiresAt,
 				BrowserOpened:           p.Kind == auth.PromptBrowser,
@@ -108,15 +107,6 @@ func (si *sessionIdentity) Login(ctx context.Context, prompt func(ui.LoginPrompt
 // valid or not: it decides whether the IAM scope applies.
 func hasLogin(st ui.IdentityState) bool {
 	return st.Principal != nil || (st.Err != nil && !errors.Is(st.Err, auth.ErrNotLoggedIn))
-}
-
-func firstNonEmpty(ss ...string) string {
-	for _, s := range ss {
-		if s != "" {
-			return s
-		}
-	}
-	return ""
 }
 
 // iamActor is who the board and restarts act as. The IAM scope always

@@ -30,7 +30,7 @@ var (
 // may list it, else per namespace (those it may read). It returns the plan
 // (namespace → resources allowed) and notices for the board.
 func (c *cluster) discover(ctx context.Context) (map[string]map[string]bool, []string, error) {
-	resources := append(cloneStrings(requiredResources), optionalResources...)
+	resources := slices.Concat(requiredResources, optionalResources)
 	switch served, err := c.hanzoResources(); {
 	case err == nil && !served["apps"]:
 		return nil, nil, ErrCRDMissing
@@ -46,7 +46,7 @@ func (c *cluster) discover(ctx context.Context) (map[string]map[string]bool, []s
 			if apierrors.IsNotFound(err) {
 				return nil, nil, ErrCRDMissing
 			}
-			return nil, nil, fmt.Errorf("list apps.hanzo.ai: %s", errText(err))
+			return nil, nil, fmt.Errorf("list apps.hanzo.ai: %w", apiErr(err))
 		}
 		if allowed, ok := allAllowed(res); ok {
 			return map[string]map[string]bool{"": allowed}, nil, nil
@@ -94,8 +94,6 @@ func (c *cluster) discover(ctx context.Context) (map[string]map[string]bool, []s
 	return plan, notices, nil
 }
 
-func cloneStrings(s []string) []string { return append([]string(nil), s...) }
-
 // hanzoResources asks discovery which hanzo.ai/v1 resources are served. A
 // discovery that knows nothing (404; client fakes) is not conclusive: the
 // LIST probe decides then.
@@ -139,7 +137,7 @@ func (c *cluster) candidateNamespaces(ctx context.Context) ([]string, bool, erro
 		return names, false, nil
 	}
 	if !apierrors.IsForbidden(err) {
-		return nil, false, fmt.Errorf("list namespaces: %s", errText(err))
+		return nil, false, fmt.Errorf("list namespaces: %w", apiErr(err))
 	}
 	names := model.PlatformNamespaces()
 	if pf := c.fleet.opts.Principal; pf != nil {

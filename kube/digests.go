@@ -60,10 +60,10 @@ func (f *Fleet) RunningDigests(ctx context.Context, key model.Key) ([]string, er
 	switch {
 	case apierrors.IsForbidden(err):
 		c.whoAmI(ctx) // names the identity in the refusal (asked once per cluster)
-		return nil, fmt.Errorf("list pods of %s: Kubernetes refused: %s may not list pods in namespace %s: %s",
-			what, c.identity(), key.Namespace, errText(err))
+		return nil, fmt.Errorf("list pods of %s: Kubernetes refused: %s may not list pods in namespace %s: %w",
+			what, c.identity(), key.Namespace, apiErr(err))
 	case err != nil:
-		return nil, fmt.Errorf("list pods of %s: %s", what, errText(err))
+		return nil, fmt.Errorf("list pods of %s: %w", what, apiErr(err))
 	}
 	declared, declaredErr := model.ParseImage(app.ImageRepository)
 	var out []string

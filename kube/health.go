@@ -141,6 +141,15 @@ func (c *connState) callOK(id string) {
 }
 
 // errText is the error as a sentence for the board, shortened.
+// shortError reads as errText but keeps err as its cause, so callers can
+// still branch with apierrors.IsForbidden and errors.As.
+type shortError struct{ err error }
+
+func (e shortError) Error() string { return errText(e.err) }
+func (e shortError) Unwrap() error { return e.err }
+
+func apiErr(err error) error { return shortError{err} }
+
 func errText(err error) string {
 	switch {
 	case apierrors.IsForbidden(err):

@@ -10,6 +10,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/util/retry"
@@ -89,7 +90,7 @@ func TestLiveRunningDigests(t *testing.T) {
 	fu := startFleet(t, c.UserConfig("erin"), FleetOptions{})
 	waitRow(t, fu, key("hanzo", "iam"), "visible to erin", func(r *model.AppView) bool { return r != nil })
 	_, err = fu.RunningDigests(ctx, key("hanzo", "iam"))
-	if err == nil || !strings.Contains(err.Error(), "erin may not list pods in namespace hanzo") || !strings.Contains(err.Error(), "forbidden") {
+	if !apierrors.IsForbidden(err) || !strings.Contains(err.Error(), "erin may not list pods in namespace hanzo") || !strings.Contains(err.Error(), "forbidden") {
 		t.Errorf("without pod access: %v", err)
 	}
 }

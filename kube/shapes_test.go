@@ -2,6 +2,8 @@ package kube
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -9,7 +11,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
 
 	"github.com/hanzoai/driftboard/model"
@@ -120,5 +124,18 @@ func TestTransformPodKeepsWhyItWaits(t *testing.T) {
 	e := obj.(*podEntry)
 	if e.App != "iam" || len(e.Problems) != 1 || !strings.HasPrefix(e.Problems[0], "ImagePullBackOff") {
 		t.Errorf("pod entry %+v", e)
+	}
+}
+
+// API errors are shortened for people but keep their cause for callers.
+func TestAPIErrKeepsTheCause(t *testing.T) {
+	t.Parallel()
+	cause := apierrors.NewForbidden(schema.GroupResource{Resource: "pods"}, "", errors.New(strings.Repeat("x", 2000)))
+	err := fmt.Errorf("list pods of iam: %w", apiErr(cause))
+	if !apierrors.IsForbidden(err) || !errors.Is(err, cause) {
+		t.Errorf("the cause is lost: %v", err)
+	}
+	if len(err.Error()) > 1000 || !strings.Contains(err.Error(), "list pods of iam: forbidden: ") {
+		t.Errorf("text not shortened (%d bytes): %.120s", len(err.Error()), err)
 	}
 }

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/hanzoai/driftboard/drift"
@@ -100,7 +101,7 @@ func orgOf(app AppObject, im Image) string {
 	if org := app.Annotations[OrgLabel]; org != "" {
 		return org
 	}
-	ns, _, ok := cutByte(im.Repository, '/')
+	ns, _, ok := strings.Cut(im.Repository, "/")
 	if !ok {
 		return ""
 	}
@@ -108,15 +109,6 @@ func orgOf(app AppObject, im Image) string {
 		return brand
 	}
 	return ns
-}
-
-func cutByte(s string, sep byte) (before, after string, found bool) {
-	for i := 0; i < len(s); i++ {
-		if s[i] == sep {
-			return s[:i], s[i+1:], true
-		}
-	}
-	return s, "", false
 }
 
 // driftOf applies the contract; with release checks off the release-derived

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 )
@@ -50,7 +51,7 @@ func NewPrincipal(c Claims) Principal {
 		Email:   c.Email,
 		Orgs:    append([]OrgRole(nil), c.Orgs...),
 	}
-	p.User = firstNonEmpty(c.PreferredUsername, c.Name, c.Email, c.Subject)
+	p.User = cmp.Or(c.PreferredUsername, c.Name, c.Email, c.Subject)
 	if len(c.Orgs) > 0 {
 		p.HomeOrg = c.Orgs[0].Org
 	}
@@ -66,15 +67,6 @@ func NewPrincipal(c Claims) Principal {
 		p.OrgAdmin = true
 	}
 	return p
-}
-
-func firstNonEmpty(ss ...string) string {
-	for _, s := range ss {
-		if s != "" {
-			return s
-		}
-	}
-	return ""
 }
 
 // Authorize decides whether p may see and act on namespace. A SuperAdmin may

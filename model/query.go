@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/hanzoai/driftboard/drift"
@@ -18,7 +19,6 @@ type Query struct {
 func (q Query) String() string { return q.text }
 
 // Empty reports whether the query matches every row.
-func (q Query) Empty() bool { return len(q.terms) == 0 }
 
 type term struct {
 	key    string            // "" is free text
@@ -205,7 +205,7 @@ func parseTerm(tok token) (term, error) {
 			}
 			t.kinds = append(t.kinds, kinds...)
 		case allowed != nil:
-			if !containsString(allowed, v) {
+			if !slices.Contains(allowed, v) {
 				return t, fmt.Errorf("term %s: %s must be one of %s", tok.raw, key, strings.Join(allowed, ", "))
 			}
 		default:
@@ -219,13 +219,4 @@ func parseTerm(tok token) (term, error) {
 		t.values = append(t.values, v)
 	}
 	return t, nil
-}
-
-func containsString(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

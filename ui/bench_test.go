@@ -74,7 +74,7 @@ func BenchmarkFilterSort10k(b *testing.B) {
 	b.ReportAllocs()
 	cpu := startCPU(b)
 	for b.Loop() {
-		m.board.setQuery("x", q)
+		m.board.setQuery(q)
 	}
 	cpu.report()
 }

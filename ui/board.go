@@ -15,7 +15,6 @@ var envOrder = append([]model.Env{""}, model.Envs...)
 // key, so it follows an app when rows move) and the scroll window.
 type board struct {
 	snap        *model.Snapshot
-	queryText   string
 	query       model.Query
 	sort        model.SortKey
 	onlyDrifted bool
@@ -54,8 +53,8 @@ func (b *board) setSnapshot(s *model.Snapshot) {
 	b.refresh()
 }
 
-func (b *board) setQuery(text string, q model.Query) {
-	b.queryText, b.query, b.dirty = text, q, true
+func (b *board) setQuery(q model.Query) {
+	b.query, b.dirty = q, true
 	b.refresh()
 }
 

@@ -242,7 +242,7 @@ func (m *Model) tableHeight() int { return max(2, m.height-4) }
 func (m *Model) applyFilter() {
 	if m.filter.changed {
 		m.filter.changed = false
-		m.board.setQuery(m.filter.text(), m.filter.applied)
+		m.board.setQuery(m.filter.applied)
 	}
 }
 
