@@ -6,10 +6,24 @@ PKGS     := ./...
 TESTENV  := $(CURDIR)/.testenv/k8s-v1.37.2_etcd-v3.7.3_kwok-v0.8.0/bin
 export DRIFTBOARD_TESTENV ?= $(TESTENV)
 
-.PHONY: build test demo bench lint testenv screenshots fuzz clean
+.PHONY: build install test demo bench lint testenv screenshots fuzz release-check clean
+
+# The version stamp (driftboard version); .goreleaser.yaml sets the same three.
+VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+COMMIT   ?= $(shell git rev-parse HEAD 2>/dev/null)
+DATE     ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
+LDFLAGS  := -s -w -X github.com/hanzoai/driftboard/cli.version=$(VERSION) \
+            -X github.com/hanzoai/driftboard/cli.commit=$(COMMIT) \
+            -X github.com/hanzoai/driftboard/cli.date=$(DATE)
+# A static binary: no libc to match on the machine it is copied to.
+export CGO_ENABLED ?= 0
 
 build:
-	$(GO) build -o $(BIN) .
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) .
+
+# Into $(go env GOBIN), else $(go env GOPATH)/bin, like 'go install'.
+install:
+	$(GO) install -trimpath -ldflags '$(LDFLAGS)' .
 
 demo: build
 	./$(BIN) demo
@@ -46,6 +60,12 @@ lint:
 
 screenshots: build
 	$(GO) run ./screenshots/gen
+
+# Validates .goreleaser.yaml and the krew manifest without publishing anything.
+GORELEASER ?= github.com/goreleaser/goreleaser/v2@v2.15.1
+release-check:
+	$(GO) test -count=1 -run '^TestReleaseFiles' ./internal/release
+	$(GO) run $(GORELEASER) check
 
 clean:
 	rm -rf bin

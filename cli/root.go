@@ -1,6 +1,10 @@
 package cli
 
-import "github.com/spf13/cobra"
+import (
+	"runtime/debug"
+
+	"github.com/spf13/cobra"
+)
 
 // annotation marking commands that own the screen: logs never go to stderr.
 const screenAnnotation = "driftboard/screen"
@@ -27,6 +31,10 @@ in scripts and CI. 'driftboard demo' shows the board on a simulated fleet.`,
 		ValidArgsFunction: cobra.NoFileCompletions,
 	}
 	root.CompletionOptions.DisableDefaultCmd = true
+	// --version, as kubectl and gh have it: the line 'driftboard version' prints.
+	v := buildVersion(debug.ReadBuildInfo)
+	root.Version = v.Version
+	root.SetVersionTemplate(v.String() + "\n")
 	a.opts.register(root.PersistentFlags())
 	a.registerFlagCompletions(root)
 	root.AddCommand(
@@ -40,6 +48,7 @@ in scripts and CI. 'driftboard demo' shows the board on a simulated fleet.`,
 		a.whoamiCommand(),
 		a.configCommand(),
 		a.completionCommand(),
+		a.versionCommand(),
 	)
 	return root
 }
