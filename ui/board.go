@@ -27,6 +27,11 @@ type board struct {
 
 	sel    model.Key
 	hasSel bool
+	// chosen: the user has put the cursor on an app. Until then the cursor
+	// stays on row 1 while rows arrive; after, it follows that app. (Following
+	// from the start put it on row 14 when the first snapshot held only the
+	// apps synced so far and the rest sorted above them.)
+	chosen bool
 	cursor int
 	offset int
 	height int // visible rows
@@ -100,6 +105,10 @@ func (b *board) refresh() {
 	}
 	b.rows = rows
 	b.want = contentWidths(rows)
+	if !b.chosen {
+		b.place(0)
+		return
+	}
 	if b.hasSel {
 		for i, r := range rows {
 			if r.Cluster == b.sel.Cluster && r.App == b.sel.Name && r.Namespace == b.sel.Namespace {
@@ -109,11 +118,18 @@ func (b *board) refresh() {
 			}
 		}
 	}
-	b.moveTo(b.cursor)
+	b.place(b.cursor)
 }
 
-// moveTo puts the cursor on row i (clamped) and selects that row's app.
+// moveTo is the user putting the cursor on row i: from now on it follows
+// that app.
 func (b *board) moveTo(i int) {
+	b.chosen = true
+	b.place(i)
+}
+
+// place puts the cursor on row i (clamped) and selects that row's app.
+func (b *board) place(i int) {
 	if len(b.rows) == 0 {
 		b.cursor, b.offset = 0, 0
 		return

@@ -76,10 +76,9 @@ func (m *Model) openDetail() tea.Cmd {
 func (m *Model) detailKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.keys
 	switch {
-	case key.Matches(msg, k.Quit):
-		return m.quit()
-	case key.Matches(msg, k.Back), msg.String() == "backspace":
-		m.screen = screenBoard
+	case key.Matches(msg, k.Back, k.Quit), msg.String() == "backspace":
+		m.screen = screenBoard // q goes back, as in k9s and less; ctrl+c quits
+
 	case key.Matches(msg, k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End):
 		m.detail, _ = m.detail.Update(msg)
 	case key.Matches(msg, k.Restart):
@@ -87,7 +86,7 @@ func (m *Model) detailKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Login):
 		return m.startLogin()
 	case key.Matches(msg, k.Help):
-		m.screen = screenHelp
+		m.openHelp()
 	}
 	return nil
 }

@@ -59,6 +59,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 	}
 	k.Login = long(k.Login, "log in again (device code)")
 	k.Actions = long(k.Actions, "action menu for the app")
+	k.Quit = long(k.Quit, "quit; in a view: back")
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End},
 		{k.Filter, k.Back, k.Sort, k.NextProblem, k.PrevProblem, k.OnlyDrifted, k.Env, k.Saved},

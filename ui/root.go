@@ -37,14 +37,15 @@ type Model struct {
 	dark, plain   bool
 	width, height int
 
-	board   board
-	filter  filterLine
-	screen  screen
-	detail  detailView
-	confirm *confirmDialog
-	login   *loginDialog
-	picker  *picker
-	help    help.Model
+	board    board
+	filter   filterLine
+	screen   screen
+	helpFrom screen // the screen help was opened over
+	detail   detailView
+	confirm  *confirmDialog
+	login    *loginDialog
+	picker   *picker
+	help     help.Model
 	// helpLine caches the rendered short help; it changes only with the
 	// width or the styles.
 	helpLine struct {

@@ -23,11 +23,9 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	switch m.screen {
 	case screenHelp:
-		if key.Matches(msg, m.keys.Quit) {
-			return m.quit()
-		}
-		if key.Matches(msg, m.keys.Help, m.keys.Back) {
-			m.screen = screenBoard
+		// q and esc go back, as in k9s and less: q quits only from the board.
+		if key.Matches(msg, m.keys.Help, m.keys.Back, m.keys.Quit) {
+			m.screen = m.helpFrom
 		}
 		return nil
 	case screenDetail:
@@ -67,9 +65,14 @@ func (m *Model) boardKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Login):
 		return m.startLogin()
 	case key.Matches(msg, k.Help):
-		m.screen = screenHelp
+		m.openHelp()
 	}
 	return nil
+}
+
+// openHelp shows full help over the current screen; back returns to it.
+func (m *Model) openHelp() {
+	m.helpFrom, m.screen = m.screen, screenHelp
 }
 
 // clearFilters is esc on the board: drop the query and the quick toggles.

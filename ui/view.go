@@ -100,7 +100,7 @@ func (m *Model) renderDetail(sb *strings.Builder, w, h int) {
 	sb.WriteString(m.statusBar(w))
 	sb.WriteByte('\n')
 	k := m.keys
-	hint := k.Back.Help().Key + " back · ↑/↓ scroll · " + k.Restart.Help().Key + " restart… · " + k.Help.Help().Key + " help"
+	hint := k.Quit.Help().Key + "/" + k.Back.Help().Key + " back · ↑/↓ scroll · " + k.Restart.Help().Key + " restart… · " + k.Help.Help().Key + " help"
 	if len(lines) > body {
 		hint += fmt.Sprintf(" · %d/%d", m.detail.offset+1, len(lines)-body+1)
 	}
@@ -119,7 +119,7 @@ func (m *Model) renderHelp(sb *strings.Builder, w, h int) {
 		st.bold.Render("Query")+"     free text · sev:red,yellow · env:main · ns:tenant-* · flag:unrolled · health:red",
 		"          rollout:stuck · release:none · has:problems · cluster: · role: · org:",
 		"          -term negates · terms AND",
-		"", st.dim.Render(m.keys.Back.Help().Key+" or "+m.keys.Help.Help().Key+" to go back"))
+		"", st.dim.Render(m.keys.Quit.Help().Key+", "+m.keys.Back.Help().Key+" or "+m.keys.Help.Help().Key+" to go back"))
 	for i := 0; i < h; i++ {
 		if i > 0 {
 			sb.WriteByte('\n')
