@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"maps"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -68,6 +70,30 @@ func TestCommandsAgainstAPIServer(t *testing.T) {
 		if err := yaml.Unmarshal([]byte(r.out), &y); err != nil || len(y.Apps) != 1 || y.Apps[0].Namespace != "hanzo-testnet" {
 			t.Errorf("list -o yaml -q env:test: %v\n%s", err, r.out)
 		}
+	})
+
+	t.Run("GitHub unreachable: a clean fleet exits 0 and says checks are incomplete", func(t *testing.T) {
+		e := newEnv(t)
+		dir := filepath.Join(e.vars["XDG_CONFIG_HOME"], "driftboard")
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		// Nothing listens on port 1: every release check fails.
+		cfg := "releases:\n  githubURL: http://127.0.0.1:1/\n"
+		if err := os.WriteFile(filepath.Join(dir, "config.yaml"), []byte(cfg), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		args := []string{"list", "-o", "json", "--kubeconfig", c.KubeconfigPath(), "--timeout", "60s"}
+		r := e.run(t, args...)
+		r.expect(t, ExitOK, "release checks incomplete: 4 of 4 rows wait on release checks (4 error)", "withheld")
+		d := parseList(t, r.out)
+		if d.count("ok") != 4 {
+			t.Errorf("unread releases made rows drift: %v\n%s", d.Summary.ByDrift, r.out)
+		}
+		if !strings.Contains(r.out, `"waitingOnRelease": 4`) || !strings.Contains(r.out, `"state": "error"`) {
+			t.Errorf("JSON does not say the releases were not read:\n%s", r.out)
+		}
+		e.run(t, append(args, "--fail-on-unknown")...).expect(t, ExitDrift, "release checks incomplete")
 	})
 
 	t.Run("get prints one row with detail", func(t *testing.T) {

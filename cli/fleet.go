@@ -74,9 +74,6 @@ func (a *app) waitSnapshot(ctx context.Context, fl *kube.Fleet) (*model.Snapshot
 			snap = fl.Snapshot()
 		}
 	}
-	if n := pendingReleases(snap); n > 0 {
-		fmt.Fprintf(a.streams.Err, "warning: release checks for %d apps did not answer in time; their no-release flags are not final\n", n)
-	}
 	live := 0
 	for _, c := range snap.Clusters {
 		if c.Phase == model.ConnLive {

@@ -12,11 +12,13 @@ import (
 )
 
 type listOptions struct {
-	output  string
-	query   string
-	sortBy  string
-	failOn  string
-	timeout time.Duration
+	output string
+	query  string
+	sortBy string
+	failOn string
+	// failOnUnknown also fails when a row's release was not checked.
+	failOnUnknown bool
+	timeout       time.Duration
 }
 
 func (a *app) listCommand() *cobra.Command {
@@ -29,8 +31,12 @@ func (a *app) listCommand() *cobra.Command {
 checks have answered (or --timeout passed). Data goes to stdout, diagnostics to
 stderr.
 
+Only checked facts count: a row whose release was not checked (not read in
+time, rate-limited, failed, not looked up) has its release flags withheld, and
+stderr says how many rows wait on release checks.
+
 Exit codes: 0 no drift at or above --fail-on; 1 drift found at or above
---fail-on; 2 an error (cluster unreachable, App CRD missing, not allowed, bad
+--fail-on (or, with --fail-on-unknown, a release not checked); 2 an error (cluster unreachable, App CRD missing, not allowed, bad
 flags). With several clusters, rows of the reachable ones are printed and the
 exit code is still 2.`,
 		Example: `  driftboard list
@@ -47,6 +53,7 @@ exit code is still 2.`,
 	f.StringVarP(&o.query, "query", "q", "", "filter in the board's query language, e.g. 'sev:red env:main ns:tenant-*'")
 	f.StringVar(&o.sortBy, "sort", "severity", "sort by severity|name|env|namespace|drift-age")
 	f.StringVar(&o.failOn, "fail-on", "red", "exit 1 when a row's drift is at least: red|yellow|none (none: never)")
+	f.BoolVar(&o.failOnUnknown, "fail-on-unknown", false, "exit 1 also when a row's release could not be checked (its release flags are withheld)")
 	f.DurationVar(&o.timeout, "timeout", 60*time.Second, "give up waiting for clusters and release checks after this long")
 	completeFixed(cmd, "output", "table", "wide", "json", "yaml")
 	completeFixed(cmd, "sort", "severity", "name", "env", "namespace", "drift-age")
@@ -113,8 +120,12 @@ func (a *app) runList(ctx context.Context, cmd *cobra.Command, o listOptions) er
 	if err != nil {
 		return &exitError{code: ExitError, err: fmt.Errorf("write output: %w", err)}
 	}
+	unchecked := warnUncheckedReleases(a.streams.Err, rows, snap.Releases, a.now())
 	if syncErr != nil {
 		return &exitError{code: ExitError, err: syncErr}
+	}
+	if o.failOnUnknown && unchecked > 0 {
+		return driftFound()
 	}
 	if threshold >= 0 {
 		for _, r := range rows {

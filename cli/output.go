@@ -93,6 +93,9 @@ func flagList(r *model.AppView) string {
 	for _, f := range r.Drift.Flags {
 		parts = append(parts, string(f.Kind))
 	}
+	if r.WaitsOnRelease() {
+		parts = append(parts, "release?("+string(r.Release.State)+")")
+	}
 	if r.Stale {
 		parts = append(parts, "(stale data)")
 	}

@@ -18,6 +18,7 @@ func (a *app) releaseSource(ctx context.Context, eff config.Effective) kube.Rele
 	r, err := release.New(release.Options{
 		Interval:  eff.Releases.IntervalOrDefault(),
 		GitHubURL: eff.Releases.GitHubURL,
+		Repos:     repoMappings(eff.Releases.Repos),
 		Getenv:    a.streams.Getenv,
 		// The digest behind each declared tag, for "running digest ≠ tag
 		// digest" in the board's detail and in get; list needs none.
@@ -28,8 +29,21 @@ func (a *app) releaseSource(ctx context.Context, eff config.Effective) kube.Rele
 		return release.Off()
 	}
 	if st := r.Status(); st.Warning != "" {
-		a.log.Warn("release checks", "warning", st.Warning)
+		a.log.Warn("release checks", "warning", st.Warning) // the header and list say so too
 	}
-	go r.Run(ctx)
+	// Stopped and waited for on exit, so its cache file is written before
+	// the process (or a test's temporary home) goes away.
+	rctx, stop := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { defer close(done); r.Run(rctx) }()
+	a.closers = append(a.closers, func() { stop(); <-done })
 	return r
+}
+
+func repoMappings(in []config.RepoMapping) []release.RepoMapping {
+	out := make([]release.RepoMapping, len(in))
+	for i, m := range in {
+		out[i] = release.RepoMapping{Image: m.Image, GitHub: m.GitHub}
+	}
+	return out
 }

@@ -60,6 +60,21 @@ type Releases struct {
 	Enabled   *bool  `json:"enabled,omitempty"`
 	Interval  string `json:"interval,omitempty"` // Go duration, e.g. 10m
 	GitHubURL string `json:"githubURL,omitempty"`
+	// Repos map image paths to GitHub repositories, before the defaults.
+	Repos []RepoMapping `json:"repos,omitempty"`
+}
+
+// RepoMapping maps image paths (a pattern, * within one segment) to a GitHub
+// owner/repo (* stands for what the image's starred segment matched); an
+// empty GitHub means those images have no repository to look up.
+type RepoMapping struct {
+	Image  string `json:"image"`
+	GitHub string `json:"github"`
+}
+
+// set reports whether the file says anything about releases.
+func (r Releases) set() bool {
+	return r.Enabled != nil || r.Interval != "" || r.GitHubURL != "" || len(r.Repos) > 0
 }
 
 // On reports whether release checks are on (the default).

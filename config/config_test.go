@@ -48,6 +48,11 @@ releases:
   enabled: false
   interval: 30m
   githubURL: https://ghe.example.com/api/v3/
+  repos:
+    - image: registry.example.com/team/*
+      github: acme/*
+    - image: ghcr.io/acme/tenant-*
+      github: ""
 `
 
 func TestParseGood(t *testing.T) {
@@ -65,7 +70,8 @@ func TestParseGood(t *testing.T) {
 		PerContext:   map[string]ContextSettings{"prod-eu": {ReadOnly: true}},
 		SavedFilters: map[string]string{"prod-red": "sev:red env:main"},
 		Keys:         map[string][]string{"restart": {"R"}, "filter": {"/", "f"}},
-		Releases:     Releases{Enabled: &off, Interval: "30m", GitHubURL: "https://ghe.example.com/api/v3/"},
+		Releases: Releases{Enabled: &off, Interval: "30m", GitHubURL: "https://ghe.example.com/api/v3/",
+			Repos: []RepoMapping{{Image: "registry.example.com/team/*", GitHub: "acme/*"}, {Image: "ghcr.io/acme/tenant-*"}}},
 	}
 	if d := cmp.Diff(want, cfg); d != "" {
 		t.Fatalf("config (-want +got):\n%s", d)
@@ -90,6 +96,8 @@ func TestParseErrorsNameFileLineField(t *testing.T) {
 		{"bad theme", "theme: purple\n", "theme", "not a theme", 1},
 		{"bad duration", "releases:\n  interval: 10 minutes\n", "releases.interval", "not a duration", 2},
 		{"too short interval", "releases:\n  interval: 5s\n", "releases.interval", "shorter than the minimum", 2},
+		{"repo mapping to a non-repo", "releases:\n  repos:\n    - image: oci.example.com/x/*\n      github: acme\n", "releases.repos[0]", "not owner/repo", 3},
+		{"repo mapping bad pattern", "releases:\n  repos:\n    - image: \"oci.example.com/[x\"\n      github: a/b\n", "releases.repos[0]", "not a host/path pattern", 3},
 		{"bool as word", "readOnly: yes\n", "readOnly", "true or false", 1},
 		{"list expected", "contexts: prod\n", "contexts", "must be a list", 1},
 		{"mapping expected", "releases: on\n", "releases", "mapping of fields", 1},

@@ -50,7 +50,7 @@ func Resolve(file Config, o Overrides, getenv func(string) string) Effective {
 	mark("clientID", file.ClientID != "")
 	mark("theme", file.Theme != "")
 	mark("readOnly", file.ReadOnly)
-	mark("releases", file.Releases != Releases{})
+	mark("releases", file.Releases.set())
 	mark("iam", len(file.IAM.Clusters) > 0)
 	if v := getenv(EnvIssuer); v != "" {
 		e.Issuer, e.Sources["issuer"] = v, "env "+EnvIssuer

@@ -1,8 +1,10 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"net/url"
+	"path"
 	"slices"
 	"strings"
 	"time"
@@ -75,6 +77,32 @@ func validate(file string, doc *yamlv3.Node, c *Config, checks Checks) error {
 		if err := checkURL(r.GitHubURL); err != nil {
 			return at("releases.githubURL", "releases", "githubURL")("%v", err)
 		}
+	}
+	for i, m := range r.Repos {
+		if err := checkRepoMapping(m); err != nil {
+			return at(fmt.Sprintf("releases.repos[%d]", i), "releases", "repos")("%v", err)
+		}
+	}
+	return nil
+}
+
+// checkRepoMapping rejects patterns path.Match cannot use and targets that
+// are not owner/repo.
+func checkRepoMapping(m RepoMapping) error {
+	if m.Image == "" {
+		return errors.New("image is empty")
+	}
+	for _, seg := range strings.Split(m.Image, "/") {
+		if _, err := path.Match(seg, ""); err != nil || seg == "" {
+			return fmt.Errorf("image %q is not a host/path pattern", m.Image)
+		}
+	}
+	if m.GitHub == "" {
+		return nil
+	}
+	owner, repo, ok := strings.Cut(m.GitHub, "/")
+	if !ok || owner == "" || repo == "" || strings.Contains(repo, "/") {
+		return fmt.Errorf("github %q is not owner/repo", m.GitHub)
 	}
 	return nil
 }

@@ -45,6 +45,8 @@ type Releases struct {
 	now     func() time.Time
 	changed chan struct{}
 
+	started      time.Time // the reader began: pending repos wait since then
+	limitedSince time.Time // the current rate limit struck then
 	limitedUntil time.Time // rate-limited repos answer again then
 	nextLimit    time.Time // the rate limit strikes again then
 	pendingUntil time.Time // repos not read yet are read then
@@ -62,7 +64,7 @@ func newReleases(p *plan, reg *registry, now func() time.Time, scale func(time.D
 	t := now()
 	return &Releases{
 		repos: p.repos, plan: p, reg: reg, now: now, changed: make(chan struct{}, 1),
-		limitedUntil: t.Add(scale(rateLimitFor)), nextLimit: t.Add(scale(rateLimitEvery)),
+		started: t, limitedSince: t, limitedUntil: t.Add(scale(rateLimitFor)), nextLimit: t.Add(scale(rateLimitEvery)),
 		pendingUntil: t.Add(scale(pendingFor)), cycle: scale(rateLimitEvery),
 	}
 }
@@ -108,12 +110,12 @@ func (rs *Releases) Lookup(repo, tag string) model.Release {
 	}
 	switch rs.state(r, now) {
 	case model.ReleasePending:
-		return model.Release{State: model.ReleasePending, Detail: "queued behind the rate limit; not read yet"}
+		return model.Release{State: model.ReleasePending, Since: rs.started, Detail: "queued behind the rate limit; not read yet"}
 	case model.ReleaseRateLimited:
-		return model.Release{State: model.ReleaseRateLimited,
+		return model.Release{State: model.ReleaseRateLimited, Since: rs.limitedSince,
 			Detail: "until " + rs.limitedUntil.Local().Format("15:04:05") + " (60 requests/hour without a token)"}
 	case model.ReleaseError:
-		return model.Release{State: model.ReleaseError, CheckedAt: now,
+		return model.Release{State: model.ReleaseError, CheckedAt: now, Since: rs.started,
 			Detail: fmt.Sprintf("GET https://api.github.com/repos/%s/releases/latest: 502 Bad Gateway", repo)}
 	}
 	rel := model.Release{State: model.ReleaseNone, LatestTag: r.latest(), CheckedAt: now}
@@ -125,6 +127,14 @@ func (rs *Releases) Lookup(repo, tag string) model.Release {
 		rel.URL = fmt.Sprintf("https://github.com/%s/releases/tag/%s", repo, tag)
 	}
 	return rel
+}
+
+// Checks is the demo reader's own state for the header: anonymous, and
+// held back while the simulated rate limit lasts.
+func (rs *Releases) Checks() model.ReleaseChecks {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	return model.ReleaseChecks{Anonymous: true, LimitedUntil: rs.limitedUntil, Remaining: -1, Limit: 60}
 }
 
 // publish records a new release of repo and returns its tag.
@@ -172,7 +182,7 @@ func (rs *Releases) tick(now time.Time) {
 		rs.limitedUntil, moved = time.Time{}, true
 	}
 	if !now.Before(rs.nextLimit) {
-		rs.limitedUntil = now.Add(rs.cycle * 4 / 10)
+		rs.limitedSince, rs.limitedUntil = now, now.Add(rs.cycle*4/10)
 		rs.nextLimit = now.Add(rs.cycle)
 		moved = true
 	}

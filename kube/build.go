@@ -15,6 +15,7 @@ func (f *Fleet) Snapshot() *model.Snapshot {
 	f.buildMu.Lock()
 	defer f.buildMu.Unlock()
 
+	f.store.SetReleaseChecks(f.releaseChecks())
 	states := f.states()
 	if !sameStates(states, f.lastStates) {
 		f.store.SetClusters(states)
@@ -74,6 +75,16 @@ func (f *Fleet) rebuild(c *cluster, k model.Key, now time.Time) {
 		return
 	}
 	f.store.Upsert(model.Build(app, wl, f.release(app), now))
+}
+
+func (f *Fleet) releaseChecks() model.ReleaseChecks {
+	if f.opts.Releases == nil {
+		return model.ReleaseChecks{Off: true, Remaining: -1}
+	}
+	if rc, ok := f.opts.Releases.(ReleaseChecker); ok {
+		return rc.Checks()
+	}
+	return model.ReleaseChecks{Remaining: -1}
 }
 
 func (f *Fleet) release(app model.AppObject) model.Release {

@@ -46,6 +46,12 @@ type ReleaseSource interface {
 	Changed() <-chan struct{}
 }
 
+// ReleaseChecker is optional for a ReleaseSource: its own state (off,
+// anonymous, rate-limited), which the header shows.
+type ReleaseChecker interface {
+	Checks() model.ReleaseChecks
+}
+
 // FleetOptions configure a Fleet.
 type FleetOptions struct {
 	Namespaces    []string // empty: all the identity may read

@@ -111,8 +111,9 @@ func orgOf(app AppObject, im Image) string {
 	return ns
 }
 
-// driftOf applies the contract; with release checks off the release-derived
-// flags are hidden, because "not checked" must not read as "no release".
+// driftOf applies the contract to observed facts only: a release that was
+// not read (checks off, pending, rate-limited, failed, not looked up) is
+// unknown, so its flags are withheld, never read as "no release".
 func driftOf(v AppView, rel Release) drift.Drift {
 	d := drift.ComputeDrift(drift.Observed{
 		DeclaredTag:   v.DeclaredTag,
@@ -121,14 +122,12 @@ func driftOf(v AppView, rel Release) drift.Drift {
 		ReleaseURL:    rel.URL,
 		ReleaseAssets: rel.Assets,
 	})
-	if rel.State != ReleaseOff {
+	if rel.Checked() {
 		return d
 	}
 	kept := d.Flags[:0]
 	for _, f := range d.Flags {
-		switch f.Kind {
-		case drift.DriftStale, drift.DriftNoRelease, drift.DriftZeroAssets:
-		default:
+		if !releaseFlag(f.Kind) {
 			kept = append(kept, f)
 		}
 	}

@@ -14,6 +14,10 @@ import (
 type Summary struct {
 	Total   int                         `json:"total"`
 	ByDrift map[drift.DriftSeverity]int `json:"byDrift"` // always has ok, yellow and red
+	// WaitingOnRelease counts rows whose release was not checked (their
+	// release flags are withheld): not read yet, rate-limited, failed, not
+	// looked up.
+	WaitingOnRelease int `json:"waitingOnRelease"`
 }
 
 // Snapshot is an immutable view of the fleet. Rows are sorted by Key and are
@@ -23,6 +27,7 @@ type Snapshot struct {
 	Rows     []*AppView     `json:"rows"`
 	Summary  Summary        `json:"summary"`
 	Clusters []ClusterState `json:"clusters"`
+	Releases ReleaseChecks  `json:"releases"`
 	TakenAt  time.Time      `json:"takenAt"` // newest observation it contains (the store has no clock)
 }
 
@@ -32,6 +37,8 @@ type Store struct {
 	mu       sync.Mutex
 	rows     []*AppView // sorted by Key
 	counts   [3]int     // by severity rank; an unknown severity counts as ok
+	waiting  int        // rows waiting on a release check
+	releases ReleaseChecks
 	stale    map[string]bool
 	clusters []ClusterState
 	version  uint64
@@ -58,6 +65,24 @@ func (s *Store) find(k Key) (int, bool) {
 
 func sevIndex(v *AppView) int { return max(v.Drift.Severity.Rank(), 0) }
 
+func (s *Store) uncount(v *AppView) {
+	s.counts[sevIndex(v)]--
+	if v.WaitsOnRelease() {
+		s.waiting--
+	}
+}
+
+// SetReleaseChecks records the release reader's state for the header.
+func (s *Store) SetReleaseChecks(rc ReleaseChecks) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.releases == rc {
+		return
+	}
+	s.releases = rc
+	s.changed()
+}
+
 func (s *Store) changed() {
 	s.version++
 	s.snap.Store(nil)
@@ -82,12 +107,15 @@ func (s *Store) Upsert(v AppView) {
 		row.DriftSince = row.ObservedAt
 	}
 	if found {
-		s.counts[sevIndex(s.rows[i])]--
+		s.uncount(s.rows[i])
 		s.rows[i] = row
 	} else {
 		s.rows = slices.Insert(s.rows, i, row)
 	}
 	s.counts[sevIndex(row)]++
+	if row.WaitsOnRelease() {
+		s.waiting++
+	}
 	if row.ObservedAt.After(s.latest) {
 		s.latest = row.ObservedAt
 	}
@@ -102,7 +130,7 @@ func (s *Store) Delete(k Key) {
 	if !found {
 		return
 	}
-	s.counts[sevIndex(s.rows[i])]--
+	s.uncount(s.rows[i])
 	s.rows = slices.Delete(s.rows, i, i+1)
 	s.changed()
 }
@@ -165,8 +193,9 @@ func (s *Store) Snapshot() *Snapshot {
 			drift.SeverityOK:     s.counts[0],
 			drift.SeverityYellow: s.counts[1],
 			drift.SeverityRed:    s.counts[2],
-		}},
+		}, WaitingOnRelease: s.waiting},
 		Clusters: slices.Clone(s.clusters),
+		Releases: s.releases,
 		TakenAt:  s.latest,
 	}
 	if snap.Rows == nil {
@@ -190,6 +219,9 @@ func Summarize(rows []*AppView) Summary {
 			sev = drift.SeverityOK
 		}
 		sum.ByDrift[sev]++
+		if v.WaitsOnRelease() {
+			sum.WaitingOnRelease++
+		}
 	}
 	return sum
 }

@@ -104,12 +104,13 @@ type Workload struct {
 type ReleaseState string
 
 const (
-	ReleaseOff         ReleaseState = "off"          // release checks switched off
-	ReleasePending     ReleaseState = "pending"      // not read yet
-	ReleaseFound       ReleaseState = "found"        // checked: release for the declared tag exists
-	ReleaseNone        ReleaseState = "none"         // checked: no release for the declared tag
-	ReleaseRateLimited ReleaseState = "rate-limited" // GitHub refused for now
-	ReleaseError       ReleaseState = "error"        // the check failed
+	ReleaseOff         ReleaseState = "off"           // release checks switched off
+	ReleasePending     ReleaseState = "pending"       // not read yet
+	ReleaseFound       ReleaseState = "found"         // checked: release for the declared tag exists
+	ReleaseNone        ReleaseState = "none"          // checked: no release for the declared tag
+	ReleaseRateLimited ReleaseState = "rate-limited"  // GitHub refused for now
+	ReleaseError       ReleaseState = "error"         // the check failed
+	ReleaseNotLooked   ReleaseState = "not-looked-up" // no GitHub repo maps to the image
 )
 
 // Release is what the release reader knows of one row's repo and declared tag.
@@ -121,6 +122,12 @@ type Release struct {
 	Detail    string       `json:"detail,omitempty"` // why: error text, "until 14:05"
 	CheckedAt time.Time    `json:"checkedAt,omitzero"`
 	TagDigest string       `json:"tagDigest,omitempty"` // registry digest behind the declared tag
+	// DigestNote is what the registry said when there is no TagDigest
+	// ("tag v1.2.0 not found in ghcr.io/x/y") or why a refresh failed.
+	DigestNote string `json:"digestNote,omitempty"`
+	// Since is when an unchecked state began (first asked for, or the
+	// failure); zero when unknown.
+	Since time.Time `json:"since,omitzero"`
 }
 
 // Health of a row, from its workload.

@@ -16,12 +16,13 @@ func (r *Reader) releaseLocked(p RepoTag, s subject, now time.Time) model.Releas
 	var notes []string
 	until := "until " + r.blockedUntil.In(r.opts.Location).Format("15:04")
 	blocked := now.Before(r.blockedUntil)
+	rel.Since = s.since
 	switch {
 	case s.gitHub == "":
-		rel.State = model.ReleaseError
+		rel.State = model.ReleaseNotLooked
 		notes = append(notes, s.noGitHub)
 	case p.Tag == "":
-		rel.State = model.ReleaseError
+		rel.State = model.ReleaseNotLooked
 		notes = append(notes, "no declared tag to look up")
 	default:
 		a, ok := r.answers[gitHubTag(s.gitHub, p.Tag).key()]
@@ -32,10 +33,11 @@ func (r *Reader) releaseLocked(p RepoTag, s subject, now time.Time) model.Releas
 		case !ok:
 			rel.State = model.ReleasePending
 		case a.Result == resultError:
-			rel.State = model.ReleaseError
+			rel.State, rel.Since = model.ReleaseError, a.ErrAt
 			notes = append(notes, a.Err)
 		default:
 			rel.State, rel.URL, rel.Assets, rel.CheckedAt = model.ReleaseFound, a.URL, a.Assets, a.CheckedAt
+			rel.Since = time.Time{}
 			if a.Result == resultNone {
 				rel.State = model.ReleaseNone
 			}
@@ -106,11 +108,14 @@ func (r *Reader) digestLocked(rel *model.Release, s subject, tag string, notes [
 	case d.Result == resultFound:
 		rel.TagDigest = d.Digest
 		if d.Err != "" {
+			rel.DigestNote = "refresh failed: " + d.Err
 			notes = append(notes, "digest refresh failed: "+d.Err)
 		}
 	case d.Result == resultNone:
-		notes = append(notes, "registry: tag "+tag+" not found in "+s.image)
+		rel.DigestNote = "registry: tag " + tag + " not found in " + s.image
+		notes = append(notes, rel.DigestNote)
 	default:
+		rel.DigestNote = d.Err
 		notes = append(notes, d.Err)
 	}
 	return notes

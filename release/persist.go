@@ -2,6 +2,8 @@ package release
 
 import (
 	"time"
+
+	"github.com/hanzoai/driftboard/model"
 )
 
 // Status is the reader's own state, for the board's status line.
@@ -100,4 +102,14 @@ func (r *Reader) save() {
 		r.cacheErr = ""
 	}
 	r.mu.Unlock()
+}
+
+// Checks is the reader's state as the board's header shows it: off,
+// anonymous (60 requests/hour), or held back by GitHub until a time.
+func (r *Reader) Checks() model.ReleaseChecks {
+	st := r.Status()
+	return model.ReleaseChecks{
+		Off: st.Off, Anonymous: !st.Off && st.TokenSource == "",
+		LimitedUntil: st.RateLimitedUntil, Remaining: st.Remaining, Limit: st.Limit,
+	}
 }

@@ -30,9 +30,10 @@ type Options struct {
 	// GitHubURL is a GitHub Enterprise base URL (https://ghe.example.com/);
 	// "" is api.github.com.
 	GitHubURL string
-	// GitHubRegistries are image registries whose <owner>/<repo> paths are
-	// GitHub repositories; default ghcr.io.
-	GitHubRegistries []string
+	// Repos map image paths to GitHub repositories, tried in order before
+	// DefaultRepoMappings; without a match an image's <owner>/<repo> path
+	// is the repository, on any registry.
+	Repos []RepoMapping
 
 	// Registry turns on digest reads (the digest behind each declared tag).
 	Registry bool
@@ -138,9 +139,7 @@ func withDefaults(o Options) Options {
 	if o.Concurrency <= 0 {
 		o.Concurrency = 4
 	}
-	if len(o.GitHubRegistries) == 0 {
-		o.GitHubRegistries = []string{"ghcr.io"}
-	}
+	o.Repos = append(append([]RepoMapping(nil), o.Repos...), DefaultRepoMappings...)
 	if o.HTTPClient == nil {
 		o.HTTPClient = &http.Client{Timeout: 30 * time.Second}
 	}
@@ -196,7 +195,8 @@ func (r *Reader) Track(pairs []RepoTag) {
 	for _, p := range pairs {
 		s, ok := r.wanted[p]
 		if !ok {
-			s, added = resolve(p.Repo, r.opts.GitHubRegistries), true
+			s, added = resolve(p.Repo, r.opts.Repos), true
+			s.since = r.now()
 		}
 		next[p] = s
 	}
@@ -219,7 +219,8 @@ func (r *Reader) Lookup(repo, tag string) model.Release {
 	s, known := r.wanted[p]
 	wake := false
 	if !known {
-		s = resolve(repo, r.opts.GitHubRegistries)
+		s = resolve(repo, r.opts.Repos)
+		s.since = r.now()
 		r.wanted[p] = s
 		for _, t := range r.targetsLocked(p, s) {
 			if _, ok := r.answers[t.key()]; !ok {

@@ -115,9 +115,9 @@ func TestRegistryDigestsAgainstRealRegistry(t *testing.T) {
 	gh, srv := newFakeGitHub(t, clock)
 	gh.set("acme/web", fakeRelease{tag: "v2.1.0", assets: 2})
 
-	// One registry under two names: 127.0.0.1:port is not a GitHub registry
-	// (digests and registry latest only), localhost:port is configured as
-	// one (releases from the fake GitHub, digests from the registry).
+	// One registry under two names: 127.0.0.1:port is mapped to no GitHub
+	// repository (digests and registry latest only), localhost:port maps by
+	// its path (releases from the fake GitHub, digests from the registry).
 	_, port, _ := net.SplitHostPort(host)
 	ghHost := "localhost:" + port
 	api := host + "/acme/api"
@@ -130,20 +130,20 @@ func TestRegistryDigestsAgainstRealRegistry(t *testing.T) {
 
 	r := newTestReader(t, srv.URL, clock, func(o *Options) {
 		o.Registry, o.RegistryLatest = true, true
-		o.GitHubRegistries = []string{ghHost}
+		o.Repos = []RepoMapping{{Image: host + "/*", GitHub: ""}}
 	})
 	r.Track([]RepoTag{{api, "v1.0.0"}, {api, "v9.9.9"}, {web, "v2.1.0"}})
 	r.refresh(context.Background())
 
 	got := r.Lookup(api, "v1.0.0")
-	if got.TagDigest != digest1 || got.LatestTag != "v1.10.0" || got.State != model.ReleaseError ||
-		got.Detail != "image on "+host+", not a GitHub registry: no release lookup; latest tag from the registry" {
+	if got.TagDigest != digest1 || got.LatestTag != "v1.10.0" || got.State != model.ReleaseNotLooked ||
+		got.Detail != "no GitHub repository maps to "+api+" (releases.repos): not looked up; latest tag from the registry" {
 		t.Fatalf("Lookup(api, v1.0.0) = %+v, want tag digest %s, latest v1.10.0 from the registry", got, digest1)
 	}
 	if got := r.Lookup(web, "v2.1.0"); got.State != model.ReleaseFound || got.TagDigest != webDigest || got.LatestTag != "v2.1.0" {
 		t.Errorf("Lookup(web) = %+v, want the GitHub release and digest %s", got, webDigest)
 	}
-	if got := r.Lookup(api, "v9.9.9"); got.TagDigest != "" || !strings.Contains(got.Detail, "registry: tag v9.9.9 not found in "+api) {
+	if got := r.Lookup(api, "v9.9.9"); got.TagDigest != "" || got.DigestNote != "registry: tag v9.9.9 not found in "+api {
 		t.Errorf("Lookup(api, v9.9.9) = %+v, want the missing tag named", got)
 	}
 	running := []string{api + "@" + digest1, "docker-pullable://" + api + "@" + digest1}

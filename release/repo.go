@@ -2,56 +2,100 @@ package release
 
 import (
 	"fmt"
+	"path"
 	"strings"
+	"time"
 )
 
 // RepoTag is one (repository, declared tag) pair on the board. Repo is either
 // the row's image repository with its host (ghcr.io/hanzoai/iam, preferred:
-// it also names the registry to read digests from) or a bare GitHub
-// owner/repo (hanzoai/iam, as in model.AppView.Repo).
+// it also names the registry to read digests from) or a bare owner/repo
+// (hanzoai/iam, as in model.AppView.Repo).
 type RepoTag struct {
 	Repo string
 	Tag  string
 }
 
+// RepoMapping maps image paths to GitHub repositories. Image is a pattern
+// over host/path whose segments are matched with path.Match (a * stays
+// within one segment) against the image's first segments; GitHub is the
+// owner/repo, where * stands for what the pattern's last starred segment
+// matched. An empty GitHub means "no GitHub repository": not looked up.
+type RepoMapping struct {
+	Image  string
+	GitHub string
+}
+
+// DefaultRepoMappings are the platform's: the fleet registry's hanzo/<app>
+// is github.com/hanzoai/<app>; tenant images have no repository of their own.
+// Any other image maps by its path: <host>/<owner>/<repo>/… → owner/repo.
+var DefaultRepoMappings = []RepoMapping{
+	{Image: "oci.hanzo.ai/hanzo/*", GitHub: "hanzoai/*"},
+	{Image: "ghcr.io/hanzoai/tenant-*", GitHub: ""},
+}
+
 // subject is what one RepoTag resolves to: a GitHub repository to read
 // releases from and/or an image repository to read digests from.
 type subject struct {
-	gitHub   string // owner/repo, "" when the image is not on a GitHub registry
-	image    string // host/path for the registry, "" when the host is unknown
-	noGitHub string // why there is no GitHub repo, when gitHub == ""
+	gitHub   string    // owner/repo, "" when nothing maps to GitHub
+	image    string    // host/path for the registry, "" when the host is unknown
+	noGitHub string    // why there is no GitHub repo, when gitHub == ""
+	since    time.Time // when the board first asked for this pair
 }
 
-// resolve maps a board repo to its GitHub repository and image. Images on one
-// of ghRegistries (ghcr.io by default) map to github.com/<owner>/<repo>; a bare
-// owner/repo is taken as the GitHub repository itself, with no image.
-func resolve(repo string, ghRegistries []string) subject {
+// resolve maps a board repo to its GitHub repository and image: the first
+// mapping whose pattern matches, else owner/repo from the image path on any
+// registry (docker.io/x/y and x/y alike). A bare owner/repo has no image.
+func resolve(repo string, maps []RepoMapping) subject {
 	repo = strings.TrimSpace(repo)
 	first, rest, hasSlash := strings.Cut(repo, "/")
 	if !hasSlash {
-		return subject{noGitHub: fmt.Sprintf("%q is not owner/repo", repo)}
+		return subject{noGitHub: fmt.Sprintf("%q is not owner/repo: no release lookup", repo)}
 	}
-	if !strings.ContainsAny(first, ".:[") && first != "localhost" {
-		gh, err := gitHubRepo(repo)
-		if err != nil {
-			return subject{noGitHub: err.Error()}
+	var s subject
+	ref, p := repo, repo
+	if strings.ContainsAny(first, ".:[") || first == "localhost" {
+		ref = strings.ToLower(first) + "/" + rest
+		s.image, p = ref, rest
+	}
+	for _, m := range maps {
+		target, ok := mapRepo(m, ref)
+		if !ok {
+			continue
 		}
-		return subject{gitHub: gh}
-	}
-	host := strings.ToLower(first)
-	s := subject{image: host + "/" + rest}
-	for _, r := range ghRegistries {
-		if strings.EqualFold(r, host) {
-			gh, err := gitHubRepo(rest)
-			if err != nil {
-				s.noGitHub = err.Error()
-			}
-			s.gitHub = gh
+		if target == "" {
+			s.noGitHub = "no GitHub repository maps to " + ref + " (releases.repos): not looked up"
 			return s
 		}
+		p = target
+		break
 	}
-	s.noGitHub = "image on " + host + ", not a GitHub registry: no release lookup"
+	gh, err := gitHubRepo(p)
+	if err != nil {
+		s.noGitHub = err.Error() + ": no release lookup"
+	}
+	s.gitHub = gh
 	return s
+}
+
+// mapRepo applies one mapping to ref (host/path or bare path).
+func mapRepo(m RepoMapping, ref string) (string, bool) {
+	pat := strings.Split(m.Image, "/")
+	segs := strings.Split(ref, "/")
+	if len(segs) < len(pat) {
+		return "", false
+	}
+	star := ""
+	for i, ps := range pat {
+		ok, err := path.Match(strings.ToLower(ps), strings.ToLower(segs[i]))
+		if err != nil || !ok {
+			return "", false
+		}
+		if strings.Contains(ps, "*") {
+			star = segs[i]
+		}
+	}
+	return strings.ReplaceAll(m.GitHub, "*", star), true
 }
 
 // gitHubRepo returns owner/repo from the first two segments of path, checked

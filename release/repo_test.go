@@ -9,19 +9,28 @@ import (
 )
 
 func TestResolve(t *testing.T) {
-	gh := []string{"ghcr.io", "containers.ghe.example.com"}
+	maps := append([]RepoMapping{
+		{Image: "localhost:5000/*", GitHub: ""},
+		{Image: "registry.example.com/team/*", GitHub: "acme/*"},
+	}, DefaultRepoMappings...)
 	for repo, want := range map[string]subject{
 		"ghcr.io/hanzoai/iam":                 {gitHub: "hanzoai/iam", image: "ghcr.io/hanzoai/iam"},
 		"GHCR.io/HanzoAI/IAM":                 {gitHub: "hanzoai/iam", image: "ghcr.io/HanzoAI/IAM"},
 		"ghcr.io/hanzoai/iam/worker":          {gitHub: "hanzoai/iam", image: "ghcr.io/hanzoai/iam/worker"},
 		"containers.ghe.example.com/acme/api": {gitHub: "acme/api", image: "containers.ghe.example.com/acme/api"},
 		"hanzoai/iam":                         {gitHub: "hanzoai/iam"},
-		"localhost:5000/acme/api":             {image: "localhost:5000/acme/api", noGitHub: "image on localhost:5000, not a GitHub registry: no release lookup"},
-		"ghcr.io/solo":                        {image: "ghcr.io/solo", noGitHub: `"solo" is not owner/repo`},
-		"ghcr.io/a/../../../user":             {image: "ghcr.io/a/../../../user", noGitHub: `"a/.." is not a GitHub owner/repo`},
-		"ghcr.io/owner/repo?x=1":              {image: "ghcr.io/owner/repo?x=1", noGitHub: `"owner/repo?x=1" is not a GitHub owner/repo`},
+		"docker.io/hanzoai/iam":               {gitHub: "hanzoai/iam", image: "docker.io/hanzoai/iam"},
+		"oci.hanzo.ai/hanzo/iam":              {gitHub: "hanzoai/iam", image: "oci.hanzo.ai/hanzo/iam"},
+		"registry.example.com/team/api":       {gitHub: "acme/api", image: "registry.example.com/team/api"},
+		"ghcr.io/hanzoai/tenant-acme/web": {image: "ghcr.io/hanzoai/tenant-acme/web",
+			noGitHub: "no GitHub repository maps to ghcr.io/hanzoai/tenant-acme/web (releases.repos): not looked up"},
+		"localhost:5000/acme/api": {image: "localhost:5000/acme/api",
+			noGitHub: "no GitHub repository maps to localhost:5000/acme/api (releases.repos): not looked up"},
+		"ghcr.io/solo":            {image: "ghcr.io/solo", noGitHub: `"solo" is not owner/repo: no release lookup`},
+		"ghcr.io/a/../../../user": {image: "ghcr.io/a/../../../user", noGitHub: `"a/.." is not a GitHub owner/repo: no release lookup`},
+		"ghcr.io/owner/repo?x=1":  {image: "ghcr.io/owner/repo?x=1", noGitHub: `"owner/repo?x=1" is not a GitHub owner/repo: no release lookup`},
 	} {
-		got := resolve(repo, gh)
+		got := resolve(repo, maps)
 		if diff := cmp.Diff(want, got, cmp.AllowUnexported(subject{})); diff != "" {
 			t.Errorf("resolve(%q) (-want +got):\n%s", repo, diff)
 		}

@@ -35,18 +35,30 @@ func TestErrorStatesSayWhy(t *testing.T) {
 	clock := newFakeClock()
 	gh, srv := newFakeGitHub(t, clock)
 	gh.set("hanzoai/iam", fakeRelease{tag: "v1.2.0", assets: 3})
+	gh.set("hanzoai/kms", fakeRelease{tag: "v1.2.0", assets: 3})
 	r := newTestReader(t, srv.URL, clock, nil)
 
+	// What cannot be looked up is unknown, never "no release", and says why.
 	for _, tc := range []struct{ repo, tag, detail string }{
-		{"docker.io/library/nginx", "1.27", "image on docker.io, not a GitHub registry: no release lookup"},
-		{"registry.example.com:5000/acme/api", "v1.0.0", "image on registry.example.com:5000, not a GitHub registry: no release lookup"},
+		{"ghcr.io/hanzoai/tenant-acme/web", "v1.0.0", "no GitHub repository maps to ghcr.io/hanzoai/tenant-acme/web"},
 		{"ghcr.io/hanzoai/iam", "", "no declared tag to look up"},
 		{"nginx", "1.27", `"nginx" is not owner/repo`},
 		{"ghcr.io/hanzo$ai/iam", "v1", `"hanzo$ai/iam" is not a GitHub owner/repo`},
 	} {
 		got := r.Lookup(tc.repo, tc.tag)
-		if got.State != model.ReleaseError || !strings.HasPrefix(got.Detail, tc.detail) {
-			t.Errorf("Lookup(%q, %q) = %q %q, want error %q", tc.repo, tc.tag, got.State, got.Detail, tc.detail)
+		if got.State != model.ReleaseNotLooked || !got.Unknown() || !strings.HasPrefix(got.Detail, tc.detail) {
+			t.Errorf("Lookup(%q, %q) = %q %q, want not looked up %q", tc.repo, tc.tag, got.State, got.Detail, tc.detail)
+		}
+	}
+	// An image on any registry is looked up by its owner/repo path, as is
+	// the same path without a host.
+	for _, repo := range []string{"docker.io/hanzoai/kms", "hanzoai/kms", "oci.hanzo.ai/hanzo/kms"} {
+		r.Track([]RepoTag{{repo, "v1.2.0"}})
+	}
+	r.refresh(context.Background())
+	for _, repo := range []string{"docker.io/hanzoai/kms", "hanzoai/kms", "oci.hanzo.ai/hanzo/kms"} {
+		if got := r.Lookup(repo, "v1.2.0"); got.State != model.ReleaseFound || got.Assets != 3 {
+			t.Errorf("Lookup(%q) = %+v, want the hanzoai/kms release", repo, got)
 		}
 	}
 

@@ -205,7 +205,7 @@ func rolloutCell(r *model.AppView, fl *inflight) string {
 // truncated. Either way it always shows.
 func writeFlags(b *strings.Builder, st *styles, r *model.AppView, w int, coloured bool) {
 	marker := problemCell(r.Problems)
-	if len(r.Drift.Flags) == 0 && marker == "" {
+	if len(r.Drift.Flags) == 0 && marker == "" && !r.WaitsOnRelease() {
 		writeCell(b, "-", w)
 		return
 	}
@@ -242,8 +242,27 @@ func writeFlags(b *strings.Builder, st *styles, r *model.AppView, w int, coloure
 		b.WriteString(s)
 		n += need
 	}
+	// The release was not checked: its flags are withheld, and the row says
+	// it waits rather than looking clean.
+	if r.WaitsOnRelease() && n+len(unknownRelease)+1 <= w {
+		if n > 0 {
+			b.WriteByte(' ')
+			n++
+		}
+		if coloured {
+			b.WriteString(st.sev[sevUnknown].pre)
+		}
+		b.WriteString(unknownRelease)
+		if coloured {
+			b.WriteString(st.sev[sevUnknown].post)
+		}
+		n += len(unknownRelease)
+	}
 	writeSpaces(b, w-n)
 }
+
+// unknownRelease marks a row whose release was not checked (legend in help).
+const unknownRelease = "NR?"
 
 // contentWidths measures what each column's content wants over rows, with
 // length arithmetic rather than building the cells (it runs over every
@@ -276,6 +295,9 @@ func contentWidths(rows []*model.AppView) [numCols]int {
 		}
 		w[colRollout] = max(w[colRollout], ro)
 		fw := 3*len(r.Drift.Flags) - 1
+		if r.WaitsOnRelease() {
+			fw += 1 + len(unknownRelease)
+		}
 		if len(r.Problems) > 0 {
 			fw += 1 + textWidth(problemCell(r.Problems))
 		}

@@ -9,6 +9,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/hanzoai/driftboard/drift"
 	"github.com/hanzoai/driftboard/model"
 )
 
@@ -116,7 +117,7 @@ func (m *Model) detailLines(r *model.AppView, width int) []string {
 
 	section("Tags")
 	add(m.tagTable(r, width)...)
-	kv("release", releaseWords(r.Release))
+	kv("release", releaseWords(r.Release, now))
 	if r.Release.URL != "" {
 		kv("release URL", r.Release.URL)
 	}
@@ -128,7 +129,15 @@ func (m *Model) detailLines(r *model.AppView, width int) []string {
 	}
 	for _, f := range r.Drift.Flags {
 		i := sevIndex(f.Severity)
-		add(wrapText(st.sev[i].pre+sevGlyph[i]+" "+string(f.Kind)+st.sev[i].post+"  "+f.Message, width)...)
+		msg := f.Message
+		if f.Kind == drift.DriftStale { // which way it points, plainly
+			msg = model.StaleWords(r.DeclaredTag, r.LatestTag) + "."
+		}
+		add(wrapText(st.sev[i].pre+sevGlyph[i]+" "+string(f.Kind)+st.sev[i].post+"  "+msg, width)...)
+	}
+	if r.WaitsOnRelease() {
+		add(wrapText(st.sev[sevUnknown].pre+"? release not checked"+st.sev[sevUnknown].post+
+			"  no-release, zero-assets and stale are withheld until it is.", width)...)
 	}
 
 	w := r.Workload
@@ -198,20 +207,34 @@ func (m *Model) tagTable(r *model.AppView, width int) []string {
 	return []string{m.st.dim.Render(h.String()), v.String()}
 }
 
-func releaseWords(rel model.Release) string {
+// releaseWords says what the release reader said, with its notes (a failed
+// refresh, a rate limit holding back an old answer) and, for an unchecked
+// release, since when.
+func releaseWords(rel model.Release, now time.Time) string {
+	var s string
 	switch rel.State {
 	case model.ReleaseOff:
 		return "checks off"
 	case model.ReleasePending, "":
-		return "not read yet"
+		s = "not read yet"
 	case model.ReleaseNone:
-		return "none found for the declared tag"
+		s = "checked: none found for the declared tag"
 	case model.ReleaseRateLimited:
-		return "rate-limited by GitHub " + rel.Detail
+		s = "not read: rate-limited by GitHub"
 	case model.ReleaseError:
-		return "check failed: " + rel.Detail
+		s = "not read: the check failed"
+	case model.ReleaseNotLooked:
+		s = "not looked up"
+	default:
+		s = fmt.Sprintf("checked: found (%d assets)", rel.Assets)
 	}
-	return fmt.Sprintf("found (%d assets)", rel.Assets)
+	if rel.Unknown() && !rel.Since.IsZero() {
+		s += " (since " + clock(rel.Since, now) + ")"
+	}
+	if rel.Detail != "" {
+		s += " — " + rel.Detail
+	}
+	return s
 }
 
 func rolloutWords(r *model.AppView) string {

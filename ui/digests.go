@@ -118,7 +118,7 @@ func (m *Model) digestLines(r *model.AppView, width int) []string {
 		}
 	}
 	tag := r.Release.TagDigest
-	kv("tag digest", orWords(tag, "not read"))
+	kv("tag digest", orWords(tag, orWords(r.Release.DigestNote, "not read")))
 
 	d := m.detail.digests
 	running := d.running

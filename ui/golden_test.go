@@ -58,7 +58,10 @@ func goldenModel(t *testing.T, width int, dark bool, opts Options) *Model {
 		app{cluster: "stage", ns: "tenant-acme", name: "billing", declared: "v0.3.0", running: "v0.3.0", latest: "v0.3.0", ready: 1, updated: 1, replicas: 1, assets: 2}.build(),
 		// ok by the drift contract, but its Deployment is missing: "! no workload"
 		app{ns: "hanzo", name: "vault", declared: "v1.1.0", latest: "v1.1.0", noWorkload: true, assets: 1}.build(),
+		// GitHub held the check back: unknown, not "no release"
+		app{ns: "hanzo", name: "search", declared: "v0.7.0", running: "v0.7.0", ready: 2, updated: 2, release: model.ReleaseRateLimited}.build(),
 	)
+	src.SetReleaseChecks(model.ReleaseChecks{Anonymous: true, LimitedUntil: t0.Add(5 * time.Minute), Remaining: 0, Limit: 60})
 	src.SetClusters([]model.ClusterState{
 		{Name: "prod", Phase: model.ConnLive, Since: t0.Add(-time.Hour)},
 		{Name: "stage", Phase: model.ConnReconnecting, Since: t0.Add(-2 * time.Minute), Reason: "watch closed"},
@@ -106,5 +109,35 @@ func TestGoldenScreens(t *testing.T) {
 			press(m, c.keys...)
 			checkGolden(t, c.name, plainView(m))
 		})
+	}
+}
+
+// An unread release is unknown: the row is not red, carries NR?, and the
+// header counts it and says why checks are starved.
+func TestUncheckedReleaseIsNotRed(t *testing.T) {
+	m := goldenModel(t, 160, true, Options{})
+	var row string
+	for _, l := range strings.Split(plainView(m), "\n") {
+		if strings.Contains(l, "search") {
+			row = l
+		}
+	}
+	if !strings.Contains(row, "✓ ok") || !strings.Contains(row, "NR?") || strings.Contains(row, "NR ") {
+		t.Errorf("row of an unread release = %q, want ok with NR? and no NR", row)
+	}
+	head := plainView(m)
+	for _, want := range []string{"1 row waits on release checks", "GitHub rate-limited until 14:05"} {
+		if !strings.Contains(head, want) {
+			t.Errorf("header lacks %q:\n%s", want, head)
+		}
+	}
+	press(m, "/")
+	typeText(m, "search")
+	press(m, "enter", "enter")
+	detail := plainView(m)
+	for _, want := range []string{"release         not read: rate-limited by GitHub", "? release not checked"} {
+		if !strings.Contains(detail, want) {
+			t.Errorf("detail lacks %q:\n%s", want, detail)
+		}
 	}
 }

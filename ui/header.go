@@ -121,6 +121,9 @@ func (m *Model) summaryLine(width int) string {
 			shown = "row " + strconv.Itoa(b.cursor+1) + " · " + shown
 		}
 		parts = append(parts, shown)
+		if w := m.releaseWords(s); w != "" {
+			parts = append(parts, w)
+		}
 	} else {
 		parts = append(parts, "loading…")
 	}
@@ -142,6 +145,35 @@ func (m *Model) summaryLine(width int) string {
 		parts = append(parts, st.dim.Render("updated "+clock(s.TakenAt, m.now())))
 	}
 	return fitLine(strings.Join(parts, st.dim.Render(" │ ")), width)
+}
+
+// releaseWords: how many rows wait on a release check, and whether checks
+// are off, anonymous or held back by GitHub.
+func (m *Model) releaseWords(s *model.Snapshot) string {
+	st := &m.st
+	rc := s.Releases
+	if rc.Off {
+		return st.dim.Render("release checks off")
+	}
+	var w []string
+	if n := s.Summary.WaitingOnRelease; n > 0 {
+		rows := " rows wait"
+		if n == 1 {
+			rows = " row waits"
+		}
+		w = append(w, strconv.Itoa(n)+rows+" on release checks")
+	}
+	now := m.now()
+	switch {
+	case now.Before(rc.LimitedUntil):
+		w = append(w, "GitHub rate-limited until "+clock(rc.LimitedUntil, now))
+	case rc.Anonymous:
+		w = append(w, "GitHub anonymous (60/h)")
+	}
+	if len(w) == 0 {
+		return ""
+	}
+	return st.warnText.Render(strings.Join(w, " · "))
 }
 
 // statusBar is the query line while typing, else the last message, else a

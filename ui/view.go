@@ -113,8 +113,9 @@ func (m *Model) renderHelp(sb *strings.Builder, w, h int) {
 	lines = append(lines, strings.Split(m.help.FullHelpView(m.keys.FullHelp()), "\n")...)
 	lines = append(lines, "",
 		st.bold.Render("Severity")+"  "+sevLabel[sevRed]+" · "+sevLabel[sevYellow]+" · "+sevLabel[sevOK]+"  (dim rows with health \"stale\": cluster reconnecting)",
-		st.bold.Render("Flags")+"     FD floating-declared · FR floating-running · ST stale (newer release) ·",
+		st.bold.Render("Flags")+"     FD floating-declared · FR floating-running · ST stale (declared ≠ latest release) ·",
 		"          UR un-rolled · NR no-release · ZA zero-assets · ! a problem (the detail says which)",
+		"          NR? release not checked yet: its flags are withheld (the detail says why and since when)",
 		st.bold.Render("Tags")+"      DECLARED→RUNNING; one tag when both agree",
 		st.bold.Render("Query")+"     free text · sev:red,yellow · env:main · ns:tenant-* · flag:unrolled · health:red",
 		"          rollout:stuck · release:none · has:problems · cluster: · role: · org:",
