@@ -121,9 +121,6 @@ func (m *Model) summaryLine(width int) string {
 			shown = "row " + strconv.Itoa(b.cursor+1) + " · " + shown
 		}
 		parts = append(parts, shown)
-		if w := m.releaseWords(s); w != "" {
-			parts = append(parts, w)
-		}
 	} else {
 		parts = append(parts, "loading…")
 	}
@@ -140,6 +137,11 @@ func (m *Model) summaryLine(width int) string {
 	}
 	if len(f) > 0 {
 		parts = append(parts, st.accent.Render("filter: "+strings.Join(f, " ")))
+	}
+	if s := b.snap; s != nil { // after the filter, which a narrow line must keep
+		if w := m.releaseWords(s); w != "" {
+			parts = append(parts, w)
+		}
 	}
 	if s := b.snap; s != nil && !s.TakenAt.IsZero() {
 		parts = append(parts, st.dim.Render("updated "+clock(s.TakenAt, m.now())))
