@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"fmt"
 	"log/slog"
 	"strings"
 
@@ -139,8 +138,4 @@ func (a *app) effective() (config.Effective, error) {
 		o.Releases = &on
 	}
 	return config.Resolve(*file, o, a.streams.Getenv), nil
-}
-
-func usageErr(format string, args ...any) error {
-	return &exitError{code: ExitError, err: fmt.Errorf(format, args...)}
 }

@@ -21,21 +21,21 @@ func (a *app) runBoard(cmd *cobra.Command, _ []string) error {
 	ctx := cmd.Context()
 	eff, err := a.effective()
 	if err != nil {
-		return &exitError{code: ExitError, err: err}
+		return err
 	}
 	as, id, _, err := a.iamActor(ctx)
 	if err != nil {
-		return &exitError{code: ExitError, err: err}
+		return err
 	}
 	go id.run(ctx)
 	fl, err := a.openFleet(ctx, as)
 	if err != nil {
-		return &exitError{code: ExitError, err: err}
+		return err
 	}
 	opts := boardOptions(eff, a.opts.noColor)
 	r := guardedRestarter{fleet: fl, cfg: eff}
 	if err := ui.Run(ctx, fl, r, id, opts); err != nil {
-		return &exitError{code: ExitError, err: fmt.Errorf("board: %w", err)}
+		return fmt.Errorf("board: %w", err)
 	}
 	return nil
 }

@@ -104,9 +104,16 @@ func TestBoardNeedsTerminal(t *testing.T) {
 
 func TestUsageErrorsExit2(t *testing.T) {
 	e := newEnv(t)
-	e.run(t, "frobnicate").expect(t, ExitError, "unknown command")
-	e.run(t, "list", "--no-such-flag").expect(t, ExitError, "unknown flag")
-	e.run(t, "list", "-o", "xml").expect(t, ExitError, "-o must be table, wide, json or yaml")
+	e.run(t, "frobnicate").expect(t, ExitError, "unknown command", "Run 'driftboard --help' for usage.")
+	e.run(t, "list", "--no-such-flag").expect(t, ExitError, "unknown flag", "Run 'driftboard list --help' for usage.")
+	e.run(t, "get", "a", "b").expect(t, ExitError, "accepts 1 arg", "Run 'driftboard get --help' for usage.")
+	e.run(t, "list", "-o", "xml").expect(t, ExitError, "-o must be table, wide, json or yaml", "Run 'driftboard list --help'")
+	// An error that is not a usage mistake gets no help hint.
+	r := e.run(t, "list", "--kubeconfig", missingKubeconfig(t))
+	r.expect(t, ExitError, "driftboard: ")
+	if strings.Contains(r.err, "--help") {
+		t.Errorf("a cluster error points at --help:\n%s", r.err)
+	}
 	e.run(t, "list", "--fail-on", "green").expect(t, ExitError, "--fail-on must be")
 	e.run(t, "list", "-q", "sev:purple").expect(t, ExitError, "-q:")
 	e.run(t, "list", "-n", "a", "-A").expect(t, ExitError, "exclude each other")

@@ -26,7 +26,7 @@ file, line and field. The YAML printed is itself a valid config file.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			eff, err := a.effective()
 			if err != nil {
-				return &exitError{code: ExitError, err: err}
+				return err
 			}
 			out := cmd.OutOrStdout()
 			switch output {

@@ -31,7 +31,7 @@ SuperAdmin; 'L' switches between them.`,
 			}
 			eff, err := a.effective()
 			if err != nil {
-				return &exitError{code: ExitError, err: err}
+				return err
 			}
 			if o.Speed <= 0 {
 				return usageErr("--speed must be more than 0")
@@ -40,13 +40,13 @@ SuperAdmin; 'L' switches between them.`,
 			defer cancel()
 			d, err := demo.Start(ctx, o)
 			if err != nil {
-				return &exitError{code: ExitError, err: err}
+				return err
 			}
 			defer d.Stop()
 			opts := boardOptions(eff, a.opts.noColor)
 			fl := d.Fleet()
 			if err := ui.Run(ctx, fl, guardedRestarter{fleet: fl, cfg: eff}, demoIdentity{d}, opts); err != nil {
-				return &exitError{code: ExitError, err: fmt.Errorf("board: %w", err)}
+				return fmt.Errorf("board: %w", err)
 			}
 			return nil
 		},

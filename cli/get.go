@@ -42,15 +42,15 @@ func (a *app) getCommand() *cobra.Command {
 			defer cancel()
 			fl, err := a.openFleet(ctx, nil) // reading acts as the kubeconfig identity
 			if err != nil {
-				return &exitError{code: ExitError, err: err}
+				return err
 			}
 			snap, syncErr := a.waitSnapshot(ctx, fl)
 			if snap == nil {
-				return &exitError{code: ExitError, err: syncErr}
+				return syncErr
 			}
 			row, err := t.find(snap.Rows)
 			if err != nil {
-				return &exitError{code: ExitError, err: joinErr(err, syncErr)}
+				return joinErr(err, syncErr)
 			}
 			row = a.withDigests(ctx, fl, row)
 			out := cmd.OutOrStdout()
@@ -63,7 +63,7 @@ func (a *app) getCommand() *cobra.Command {
 				err = writeDetail(out, row, a.now())
 			}
 			if err != nil {
-				return &exitError{code: ExitError, err: fmt.Errorf("write output: %w", err)}
+				return fmt.Errorf("write output: %w", err)
 			}
 			return nil
 		},
@@ -93,17 +93,12 @@ func (t *appTarget) validate() error {
 		return usageErr("--env must be main, test or dev, not %q", t.env)
 	}
 	if name, tag, ok := strings.Cut(t.name, ":"); ok {
-		return tagChangeRefused(name, tag)
+		return model.RefuseTagChange(name, tag)
 	}
 	if !isDNS1123Label(t.name) {
 		return usageErr("%q is not an App name (lowercase letters, digits and '-', at most 63)", t.name)
 	}
 	return nil
-}
-
-// tagChangeRefused answers any request to roll a tag: tags live in git.
-func tagChangeRefused(app, tag string) error {
-	return &exitError{code: ExitError, err: model.RefuseTagChange(app, tag)}
 }
 
 func isDNS1123Label(s string) bool { return len(validation.IsDNS1123Label(s)) == 0 }

@@ -101,7 +101,7 @@ func (a *app) runList(ctx context.Context, cmd *cobra.Command, o listOptions) er
 	a.noRegistry = true // digests are detail-only
 	snap, syncErr := a.syncedSnapshot(ctx)
 	if snap == nil {
-		return &exitError{code: ExitError, err: syncErr}
+		return syncErr
 	}
 	rows := model.Select(snap.Rows, q, by)
 	out := cmd.OutOrStdout()
@@ -118,11 +118,11 @@ func (a *app) runList(ctx context.Context, cmd *cobra.Command, o listOptions) er
 		}
 	}
 	if err != nil {
-		return &exitError{code: ExitError, err: fmt.Errorf("write output: %w", err)}
+		return fmt.Errorf("write output: %w", err)
 	}
 	unchecked := warnUncheckedReleases(a.streams.Err, rows, snap.Releases, a.now())
 	if syncErr != nil {
-		return &exitError{code: ExitError, err: syncErr}
+		return syncErr
 	}
 	if o.failOnUnknown && unchecked > 0 {
 		return driftFound()
@@ -130,7 +130,7 @@ func (a *app) runList(ctx context.Context, cmd *cobra.Command, o listOptions) er
 	if threshold >= 0 {
 		for _, r := range rows {
 			if r.Drift.Severity.Rank() >= threshold {
-				return driftFound()
+				return errDriftFound
 			}
 		}
 	}

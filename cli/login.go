@@ -79,7 +79,7 @@ too. Prompts go to stderr.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			s, err := a.session()
 			if err != nil {
-				return &exitError{code: ExitError, err: err}
+				return err
 			}
 			ctx, cancel := context.WithTimeout(cmd.Context(), timeout)
 			defer cancel()
@@ -90,7 +90,7 @@ too. Prompts go to stderr.`,
 			fmt.Fprintf(a.streams.Err, "Logging in to %s as client %s…\n", s.Issuer(), s.ClientID())
 			who, err := s.Login(ctx, opts)
 			if err != nil {
-				return &exitError{code: ExitError, err: err}
+				return err
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "Logged in as %s (%s), token valid for %s.\n",
 				who.User, who.Role, who.ExpiresIn(time.Now()).Round(time.Minute))
@@ -148,11 +148,11 @@ func (a *app) logoutCommand() *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			s, err := a.session()
 			if err != nil {
-				return &exitError{code: ExitError, err: err}
+				return err
 			}
 			res, err := s.Logout(cmd.Context())
 			if err != nil {
-				return &exitError{code: ExitError, err: err}
+				return err
 			}
 			switch {
 			case !res.HadLogin:
@@ -184,11 +184,11 @@ func (a *app) whoamiCommand() *cobra.Command {
 			}
 			s, err := a.session()
 			if err != nil {
-				return &exitError{code: ExitError, err: err}
+				return err
 			}
 			who, err := s.WhoAmI(cmd.Context())
 			if err != nil {
-				return &exitError{code: ExitError, err: err}
+				return err
 			}
 			out := cmd.OutOrStdout()
 			if output == "json" {

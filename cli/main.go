@@ -6,11 +6,9 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"golang.org/x/term"
 )
@@ -57,55 +55,10 @@ func Run(ctx context.Context, args []string, s Streams) int {
 	root.SetIn(s.In)
 	root.SetOut(s.Out)
 	root.SetErr(s.Err)
-	err := root.ExecuteContext(ctx)
-	if err == nil {
-		return ExitOK
-	}
-	var ex *exitError
-	if errors.As(err, &ex) {
-		if ex.err != nil {
-			fmt.Fprintf(s.Err, "driftboard: %v\n", ex.err)
-		}
-		return ex.code
-	}
-	if ctx.Err() != nil {
-		fmt.Fprintln(s.Err, "driftboard: interrupted")
-		return ExitError
-	}
-	msg := err.Error()
-	fmt.Fprintf(s.Err, "driftboard: %s\n", msg)
-	if isUsageError(msg) {
-		fmt.Fprintln(s.Err, "Run 'driftboard --help' for usage.")
-	}
-	return ExitError
-}
-
-// exitError carries an exit code; err == nil means the message was already
-// printed (e.g. list found drift and printed the table).
-type exitError struct {
-	code int
-	err  error
-}
-
-func (e *exitError) Error() string {
-	if e.err == nil {
-		return fmt.Sprintf("exit %d", e.code)
-	}
-	return e.err.Error()
-}
-
-func (e *exitError) Unwrap() error { return e.err }
-
-// driftFound is the silent exit 1 of list.
-func driftFound() error { return &exitError{code: ExitDrift} }
-
-func isUsageError(msg string) bool {
-	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand", "flag needs", "invalid argument", "accepts ", "requires "} {
-		if strings.Contains(msg, p) {
-			return true
-		}
-	}
-	return false
+	cmd, err := root.ExecuteContextC(ctx)
+	return exitCode(cmd, err, err != nil && ctx.Err() != nil, func(format string, args ...any) {
+		fmt.Fprintf(s.Err, format, args...)
+	})
 }
 
 func isTerminal(v any) bool {

@@ -72,7 +72,7 @@ func (a *app) runRestart(ctx context.Context, out io.Writer, o restartOptions) e
 		return err
 	}
 	if o.tag != "" {
-		return tagChangeRefused(t.name, o.tag)
+		return model.RefuseTagChange(t.name, o.tag)
 	}
 	if !o.dryRun && !o.yes && !a.streams.InTerminal {
 		return usageErr("refusing to restart %s without confirmation: stdin is not a terminal; pass --yes (or --dry-run to only check)", t.name)
@@ -80,37 +80,37 @@ func (a *app) runRestart(ctx context.Context, out io.Writer, o restartOptions) e
 	t.narrow(&a.opts)
 	eff, err := a.effective()
 	if err != nil {
-		return &exitError{code: ExitError, err: err}
+		return err
 	}
 	ctx, cancel := context.WithTimeout(ctx, o.timeout)
 	defer cancel()
 	as, id, loggedIn, err := a.iamActor(ctx)
 	if err != nil {
-		return &exitError{code: ExitError, err: err}
+		return err
 	}
 	if !loggedIn {
-		return &exitError{code: ExitError, err: errors.New("refused: not logged in — run 'driftboard login' (restarts are made as your IAM identity)")}
+		return errors.New("refused: not logged in — run 'driftboard login' (restarts are made as your IAM identity)")
 	}
 	if st := id.Current(); st.Err != nil {
-		return &exitError{code: ExitError, err: fmt.Errorf("refused: %w", st.Err)}
+		return fmt.Errorf("refused: %w", st.Err)
 	}
 	fl, err := a.openFleet(ctx, as)
 	if err != nil {
-		return &exitError{code: ExitError, err: err}
+		return err
 	}
 	r := guardedRestarter{fleet: fl, cfg: eff}
 	snap, syncErr := a.waitSnapshot(ctx, fl)
 	if snap == nil {
-		return &exitError{code: ExitError, err: syncErr}
+		return syncErr
 	}
 	row, err := t.find(snap.Rows)
 	if err != nil {
-		return &exitError{code: ExitError, err: joinErr(err, syncErr)}
+		return joinErr(err, syncErr)
 	}
 	key := row.Key()
 	d := r.CheckRestart(ctx, key)
 	if !d.Allowed {
-		return &exitError{code: ExitError, err: errors.New("refused: " + d.Reason)}
+		return errors.New("refused: " + d.Reason)
 	}
 	errw := a.streams.Err
 	plan := model.PlanRestart(row)
@@ -121,7 +121,7 @@ func (a *app) runRestart(ctx context.Context, out io.Writer, o restartOptions) e
 	if o.dryRun {
 		res, err := fl.RestartWith(ctx, key, kube.RestartOptions{DryRun: true, Reason: o.reason})
 		if err != nil {
-			return &exitError{code: ExitError, err: err}
+			return err
 		}
 		fmt.Fprintf(out, "dry run: the API server accepted the restart of %s %s/%s; nothing was changed\n",
 			strings.ToLower(string(res.Kind)), res.Namespace, res.Name)
@@ -134,7 +134,7 @@ func (a *app) runRestart(ctx context.Context, out io.Writer, o restartOptions) e
 	}
 	res, err := fl.RestartWith(ctx, key, kube.RestartOptions{Reason: o.reason})
 	if err != nil {
-		return &exitError{code: ExitError, err: err}
+		return err
 	}
 	fmt.Fprintf(out, "%s %s/%s restarted at %s by %s\n", strings.ToLower(string(res.Kind)), res.Namespace, res.Name, res.At, dash(res.By))
 	if res.EventError != nil {
@@ -147,7 +147,7 @@ func (a *app) runRestart(ctx context.Context, out io.Writer, o restartOptions) e
 		fmt.Fprintf(errw, "rollout: %s, %d/%d updated, %d ready %s\n", dash(string(v.Rollout)), v.Updated, v.Desired, v.Ready, v.Message)
 	})
 	if err != nil {
-		return &exitError{code: ExitError, err: err}
+		return err
 	}
 	fmt.Fprintf(out, "rollout of %s/%s complete\n", res.Namespace, res.Name)
 	return nil
@@ -159,10 +159,10 @@ func (a *app) confirm(p model.RestartPlan) error {
 	fmt.Fprint(a.streams.Err, p.Prompt()+" ")
 	line, err := bufio.NewReader(a.streams.In).ReadString('\n')
 	if err != nil && !errors.Is(err, io.EOF) {
-		return &exitError{code: ExitError, err: fmt.Errorf("read answer: %w", err)}
+		return fmt.Errorf("read answer: %w", err)
 	}
 	if !p.Confirmed(line) {
-		return &exitError{code: ExitError, err: errors.New("not confirmed; nothing was changed")}
+		return errors.New("not confirmed; nothing was changed")
 	}
 	return nil
 }

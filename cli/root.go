@@ -50,6 +50,7 @@ in scripts and CI. 'driftboard demo' shows the board on a simulated fleet.`,
 		a.completionCommand(),
 		a.versionCommand(),
 	)
+	usageErrors(root)
 	return root
 }
 

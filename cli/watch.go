@@ -69,13 +69,13 @@ func (a *app) runWatch(ctx context.Context, out io.Writer, o watchOptions) error
 	a.noRegistry = true // digests are detail-only
 	fl, err := a.openFleet(ctx, nil)
 	if err != nil {
-		return &exitError{code: ExitError, err: err}
+		return err
 	}
 	syncCtx, cancel := context.WithTimeout(ctx, o.timeout)
 	first, syncErr := a.waitSnapshot(syncCtx, fl)
 	cancel()
 	if first == nil {
-		return &exitError{code: ExitError, err: syncErr}
+		return syncErr
 	}
 	if syncErr != nil { // some clusters failed; the stream says when they come up
 		fmt.Fprintf(a.streams.Err, "warning: %v\n", syncErr)
@@ -83,7 +83,7 @@ func (a *app) runWatch(ctx context.Context, out io.Writer, o watchOptions) error
 	err = watch.Stream(ctx, fl, first, watch.Options{Query: q, ChangesOnly: o.changesOnly, Now: a.now},
 		func(ev watch.Event) error { return write(out, ev) })
 	if err != nil {
-		return &exitError{code: ExitError, err: fmt.Errorf("write event: %w", err)}
+		return fmt.Errorf("write event: %w", err)
 	}
 	return nil
 }
