@@ -125,7 +125,7 @@ func (a *app) runList(ctx context.Context, cmd *cobra.Command, o listOptions) er
 		return syncErr
 	}
 	if o.failOnUnknown && unchecked > 0 {
-		return driftFound()
+		return errDriftFound
 	}
 	if threshold >= 0 {
 		for _, r := range rows {
