@@ -115,9 +115,13 @@ func orgOf(app AppObject, im Image) string {
 // not read (checks off, pending, rate-limited, failed, not looked up) is
 // unknown, so its flags are withheld, never read as "no release".
 func driftOf(v AppView, rel Release) drift.Drift {
+	running := v.RunningTag
+	if PinnedByDigest(running) {
+		running = "" // pinned content: not floating, and no tag to compare
+	}
 	d := drift.ComputeDrift(drift.Observed{
 		DeclaredTag:   v.DeclaredTag,
-		RunningTag:    v.RunningTag,
+		RunningTag:    running,
 		LatestTag:     rel.LatestTag,
 		ReleaseURL:    rel.URL,
 		ReleaseAssets: rel.Assets,

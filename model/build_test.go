@@ -104,7 +104,10 @@ func TestBuildRunningTag(t *testing.T) {
 			w.Containers = []Container{{Name: "a", Image: "ghcr.io/other/a:v9.0.0"}, {Name: "b", Image: "ghcr.io/other/b:v8.0.0"}}
 		}, "v9.0.0", "v9.0.0"},
 		{"no containers", func(w *Workload) { w.Containers = nil }, "", ""},
-		{"digest only", func(w *Workload) { w.Containers = []Container{{Name: "iam", Image: "ghcr.io/hanzoai/iam@" + sha}} }, "", ""},
+		{"digest only is pinned: the short digest", func(w *Workload) { w.Containers = []Container{{Name: "iam", Image: "ghcr.io/hanzoai/iam@" + sha}} },
+			"@" + sha[:len("sha256:")+12], "@" + sha[:len("sha256:")+12]},
+		{"no tag runs latest", func(w *Workload) { w.Containers = []Container{{Name: "iam", Image: "ghcr.io/hanzoai/iam"}} }, "latest", "latest"},
+		{"tag and digest: the tag", func(w *Workload) { w.Containers = []Container{{Name: "iam", Image: "ghcr.io/hanzoai/iam:v1.2.3@" + sha}} }, "v1.2.3", "v1.2.3"},
 		{"pod set with most available wins", func(w *Workload) {
 			w.Containers = []Container{{Name: "iam", Image: "ghcr.io/hanzoai/iam:v1.3.0"}}
 			w.PodSets = []PodSet{
@@ -133,6 +136,27 @@ func TestBuildRunningTag(t *testing.T) {
 				t.Errorf("running, spec tag (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// An untagged image is the floating image the board exists to catch; a
+// digest pins content, so it is neither floating nor un-rolled.
+func TestBuildImageFacts(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		image string
+		want  []drift.DriftKind
+	}{
+		{"ghcr.io/hanzoai/iam", []drift.DriftKind{drift.DriftFloatingRunning, drift.DriftUnrolled}},
+		{"ghcr.io/hanzoai/iam@" + sha, []drift.DriftKind{}},
+		{"ghcr.io/hanzoai/iam:v1.2.3", []drift.DriftKind{}},
+	} {
+		wl := baseWorkload()
+		wl.Containers = []Container{{Name: "iam", Image: tc.image}}
+		v := Build(baseApp(), wl, foundRelease(), t0)
+		if diff := cmp.Diff(tc.want, kindsOf(v.Drift)); diff != "" {
+			t.Errorf("%s: flags (-want +got):\n%s", tc.image, diff)
+		}
 	}
 }
 

@@ -15,6 +15,23 @@ type Image struct {
 	Digest     string `json:"digest,omitempty"` // algorithm:hex
 }
 
+// RunTag is the tag an image reference runs: its tag; "latest" when it has
+// neither tag nor digest (what the runtime pulls); for a digest-only
+// reference "@" and the short digest (pinned, not a floating tag).
+func (im Image) RunTag() string {
+	switch {
+	case im.Tag != "":
+		return im.Tag
+	case im.Digest != "":
+		return "@" + shortDigest(im.Digest)
+	}
+	return "latest"
+}
+
+// PinnedByDigest reports whether a RunTag is a digest: fixed content, so
+// neither floating nor comparable with a declared tag.
+func PinnedByDigest(runTag string) bool { return strings.HasPrefix(runTag, "@") }
+
 // Name is the registry host and repository, without tag or digest.
 func (im Image) Name() string {
 	if im.Registry == "" {

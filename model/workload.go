@@ -50,7 +50,7 @@ func workloadView(app AppObject, wl *Workload, declared Image, imageOK bool, v *
 	}
 	if c, ok := pickContainer(wl.Containers, declared, imageOK); ok {
 		if im, err := ParseImage(c.Image); err == nil {
-			w.SpecTag = im.Tag
+			w.SpecTag = im.RunTag()
 		} else {
 			v.addProblem(ProblemMalformed, fmt.Sprintf("Workload container %s: malformed image reference: %v.", c.Name, err))
 		}
@@ -121,7 +121,7 @@ func runningTag(wl *Workload, declared Image, imageOK bool) string {
 	if err != nil {
 		return ""
 	}
-	return im.Tag
+	return im.RunTag()
 }
 
 // healthOf follows hanzo-facts: desired 0 → yellow; ready ≥ desired → green;
