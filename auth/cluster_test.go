@@ -102,8 +102,8 @@ func TestClusterActsAsTheIAMUser(t *testing.T) {
 		t.Fatalf("OrgAdmin of acme restarting tenant-acme/web: %v", err)
 	}
 	dep, err := cl.AdminClient().AppsV1().Deployments("tenant-acme").Get(ctx, "web", metav1.GetOptions{})
-	if err != nil || dep.Spec.Template.Annotations[model.RestartedByAnnotation] != "alice" {
-		t.Fatalf("restartedBy on tenant-acme/web = %q (%v), want alice", dep.Spec.Template.Annotations[model.RestartedByAnnotation], err)
+	if err != nil || dep.Spec.Template.Annotations[model.RestartedByAnnotation] != "iam:u-alice" {
+		t.Fatalf("restartedBy on tenant-acme/web = %q (%v), want iam:u-alice", dep.Spec.Template.Annotations[model.RestartedByAnnotation], err)
 	}
 	waitAudit(t, cl, "iam:u-alice", "tenant-acme", "web")
 	events, err := cl.AdminClient().CoreV1().Events("tenant-acme").List(ctx, metav1.ListOptions{})

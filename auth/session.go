@@ -40,6 +40,7 @@ type Session struct {
 	mu         sync.Mutex // guards discovered
 	discovered *endpoints
 	refreshMu  sync.Mutex // one refresher per process (the file lock covers other processes)
+	verified   verifiedCache
 }
 
 // NewSession returns a session; it does no IO.

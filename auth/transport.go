@@ -63,7 +63,8 @@ func hostPort(u *url.URL) string {
 }
 
 // WrapTransport has the shape of rest.Config.WrapTransport, bound to server
-// (see Transport). client-go applies it inside its own bearer/basic-auth
+// (see Transport). It sends only verified tokens: the one pinned to the
+// request's context by Act, else the session's current one once verified. client-go applies it inside its own bearer/basic-auth
 // wrappers and this transport sets the Authorization header last, so the IAM
 // token replaces a kubeconfig token; a kubeconfig client certificate would
 // still be presented, so the config must carry none (rest.AnonymousClientConfig).
@@ -72,7 +73,7 @@ func (s *Session) WrapTransport(server string, onRejected func(*ClusterRejectedE
 		return nil, err
 	}
 	return func(rt http.RoundTripper) http.RoundTripper {
-		t, _ := Transport(rt, s, server, onRejected) // server checked above
+		t, _ := Transport(rt, verifiedSource{s}, server, onRejected) // server checked above
 		return t
 	}, nil
 }
@@ -95,7 +96,11 @@ func (t *bearerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		closeBody()
 		return nil, fmt.Errorf("%w: request to %s://%s, but this client may only talk to https://%s", ErrTokenWithheld, req.URL.Scheme, req.URL.Host, t.host)
 	}
-	tok, err := t.src.Token(req.Context())
+	tok, pinned := pinnedToken(req.Context())
+	var err error
+	if !pinned {
+		tok, err = t.src.Token(req.Context())
+	}
 	if err != nil {
 		closeBody()
 		return nil, err

@@ -197,7 +197,7 @@ func TestCommandsAgainstAPIServer(t *testing.T) {
 		if n := restartEvents(t, c, "hanzo"); n != 1 {
 			t.Errorf("want 1 restart Event, got %d", n)
 		}
-		if d := deploymentBy(t, c, "hanzo", "iam"); d != "ops@hanzo.ai" {
+		if d := deploymentBy(t, c, "hanzo", "iam"); d != "iam:u-ops" {
 			t.Errorf("restartedBy = %q, want the IAM user", d)
 		}
 	})

@@ -28,9 +28,11 @@ func (a *app) openFleet(ctx context.Context, as *actor) (*kube.Fleet, error) {
 	var clusters []kube.ClusterClients
 	var failed []model.ClusterState
 	var principal func() *model.Principal
+	var act func(context.Context) (context.Context, *model.Principal, error)
 	switch {
 	case as != nil && as.session != nil:
 		clusters, failed = a.connectAsIAM(ctx, eff, as.session)
+		act = as.session.Act // each restart check and restart: one verified token
 	default:
 		clusters, failed = a.connect(eff.Contexts)
 	}
@@ -47,6 +49,7 @@ func (a *app) openFleet(ctx context.Context, as *actor) (*kube.Fleet, error) {
 		ReadOnly:      eff.ReadOnly,
 		Failed:        failed,
 		Principal:     principal,
+		Act:           act,
 	}, clusters...)
 	fl.Start(ctx)
 	return fl, nil

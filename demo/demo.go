@@ -58,7 +58,10 @@ func Start(ctx context.Context, opts Options) (*Demo, error) {
 	d.sim, d.rel = s, s.rel
 	for _, name := range clusterNames {
 		fc := s.clusters[name]
-		d.clusters = append(d.clusters, kube.ClusterClients{Name: name, Kube: fc.kube, Dynamic: fc.dyn})
+		// The demo's clusters stand for ones trusting the IAM issuer: they
+		// answer as the demo's IAM user, so restarts are made as it.
+		d.clusters = append(d.clusters, kube.ClusterClients{Name: name, Kube: fc.kube, Dynamic: fc.dyn,
+			Identity: model.ClusterIdentity{IAM: true, User: "the demo's IAM user"}})
 	}
 	if err := s.materialize(ctx); err != nil {
 		cancel()

@@ -189,8 +189,8 @@ func restartAndWait(t *testing.T, d *Demo, key model.Key) *model.AppView {
 		}
 		return sawProgress && r.Workload.Rollout == model.RolloutComplete && r.Health == model.HealthGreen
 	}, "the restart of "+key.String()+" to progress and complete"), key)
-	if row.Workload.RestartedBy != "ops@hanzo.ai" || row.Workload.RestartedAt == "" {
-		t.Errorf("%s: restartedBy/At = %q/%q, want ops@hanzo.ai and a time", key, row.Workload.RestartedBy, row.Workload.RestartedAt)
+	if row.Workload.RestartedBy != "oidc:ops@hanzo.ai" || row.Workload.RestartedAt == "" {
+		t.Errorf("%s: restartedBy/At = %q/%q, want the API server's user oidc:ops@hanzo.ai and a time", key, row.Workload.RestartedBy, row.Workload.RestartedAt)
 	}
 	return row
 }

@@ -102,7 +102,7 @@ func TestLiveRestart(t *testing.T) {
 	d, err = c.AdminClient().AppsV1().Deployments("hanzo").Get(ctx, "iam", metav1.GetOptions{})
 	must(t, err)
 	ann := d.Spec.Template.Annotations
-	if ann[model.RestartedAtAnnotation] != "2026-11-30T03:00:00Z" || ann[model.RestartedByAnnotation] != "alice" {
+	if ann[model.RestartedAtAnnotation] != "2026-11-30T03:00:00Z" || ann[model.RestartedByAnnotation] != "admin" {
 		t.Errorf("template annotations %v", ann)
 	}
 	managed := false
@@ -115,7 +115,7 @@ func TestLiveRestart(t *testing.T) {
 	evs, err := c.AdminClient().CoreV1().Events("hanzo").List(ctx, metav1.ListOptions{
 		FieldSelector: fields.Set{"involvedObject.name": "iam", "reason": "Restarted"}.String()})
 	must(t, err)
-	if len(evs.Items) != 1 || !strings.Contains(evs.Items[0].Message, "alice") || evs.Items[0].InvolvedObject.UID != d.UID {
+	if len(evs.Items) != 1 || !strings.Contains(evs.Items[0].Message, "admin (alice)") || evs.Items[0].InvolvedObject.UID != d.UID {
 		t.Errorf("events %+v", evs.Items)
 	}
 
@@ -130,7 +130,7 @@ func TestLiveRestart(t *testing.T) {
 		!strings.Contains(out, "successfully rolled out") {
 		t.Errorf("kubectl rollout status: %q %v", out, err)
 	}
-	row := waitRow(t, f, k, "restarted", func(r *model.AppView) bool { return r != nil && r.Workload.RestartedBy == "alice" })
+	row := waitRow(t, f, k, "restarted", func(r *model.AppView) bool { return r != nil && r.Workload.RestartedBy == "admin" })
 	if row.Workload.RestartedAt != "2026-11-30T03:00:00Z" {
 		t.Errorf("row restartedAt %q", row.Workload.RestartedAt)
 	}
@@ -155,7 +155,7 @@ func TestLiveRestart(t *testing.T) {
 		t.Errorf("kubectl rollout status statefulset: %q %v", out, err)
 	}
 	row = waitRow(t, f, db, "sts restarted", func(r *model.AppView) bool {
-		return r != nil && r.Workload.RestartedBy == "alice" && r.Workload.Rollout == model.RolloutComplete
+		return r != nil && r.Workload.RestartedBy == "admin" && r.Workload.Rollout == model.RolloutComplete
 	})
 	if row.RunningTag != "v1.0.0" || row.Health != model.HealthGreen {
 		t.Errorf("statefulset row after restart: running %q health %q", row.RunningTag, row.Health)

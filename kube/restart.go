@@ -43,10 +43,12 @@ func (e *RefusedError) Error() string { return "restart refused: " + e.Reason }
 
 // target is the workload a restart acts on.
 type target struct {
-	c    *cluster
-	key  model.Key
-	kind model.WorkloadKind
-	who  string
+	c     *cluster
+	key   model.Key
+	kind  model.WorkloadKind
+	who   string          // recorded in restartedBy: the API server's user name
+	actor *model.Actor    // who the API server authenticated (IAM actions)
+	ctx   context.Context // the action's context: one token for check, patch and Event
 }
 
 func (t target) resource() string {
@@ -64,7 +66,7 @@ func (t target) String() string {
 // and why: read-only mode, the principal's scope, the App and its workload,
 // a paused Deployment, then Kubernetes RBAC (a SelfSubjectAccessReview).
 func (f *Fleet) CheckRestart(ctx context.Context, key model.Key) model.Decision {
-	d, _ := f.checkRestart(ctx, key)
+	d, _ := f.decide(ctx, key)
 	return d
 }
 
@@ -72,26 +74,38 @@ func refuse(format string, args ...any) (model.Decision, target) {
 	return model.Decision{Reason: fmt.Sprintf(format, args...)}, target{}
 }
 
-func (f *Fleet) checkRestart(ctx context.Context, key model.Key) (model.Decision, target) {
+// principal is the IAM principal for one action and the context its
+// requests go out with (one token for the whole action); iam reports whether
+// an IAM scope applies at all.
+func (f *Fleet) principal(ctx context.Context) (_ context.Context, p *model.Principal, iam bool, err error) {
+	switch {
+	case f.opts.Act != nil:
+		ctx, p, err = f.opts.Act(ctx)
+		return ctx, p, true, err
+	case f.opts.Principal != nil:
+		return ctx, f.opts.Principal(), true, nil
+	}
+	return ctx, nil, false, nil
+}
+
+func (f *Fleet) decide(ctx context.Context, key model.Key) (model.Decision, target) {
 	if f.opts.ReadOnly {
 		return refuse("The board runs read-only; restarts are switched off.")
 	}
-	who := ""
-	if f.opts.Principal != nil {
-		p := f.opts.Principal()
+	ctx, p, iam, err := f.principal(ctx)
+	if err != nil {
+		return refuse("Your IAM login could not be verified: %s", errText(err))
+	}
+	if iam {
 		if d := p.Authorize(key.Namespace); !d.Allowed {
 			return d, target{}
-		}
-		who = p.User
-		if who == "" {
-			who = p.Email
 		}
 	}
 	c := f.byName[key.Cluster]
 	switch {
 	case c == nil:
 		return refuse("Cluster %q is not on the board.", key.Cluster)
-	case f.opts.Principal != nil && !c.clients.Identity.IAM:
+	case iam && !c.clients.Identity.IAM:
 		return refuse("%s", c.clients.Identity.RestartRefusal(key.Cluster))
 	case !c.isSynced():
 		return refuse("Cluster %s is still syncing; try again when it is live.", key.Cluster)
@@ -103,22 +117,53 @@ func (f *Fleet) checkRestart(ctx context.Context, key model.Key) (model.Decision
 	if why := model.WorkloadRestartBlock(key, app.Role, wl); why != "" {
 		return model.Decision{Reason: why}, target{}
 	}
-	t := target{c: c, key: key, kind: wl.Kind, who: who}
-	if kubeUser := c.whoAmI(ctx); t.who == "" {
-		t.who = kubeUser
+	t := target{c: c, key: key, kind: wl.Kind, ctx: ctx}
+	if iam {
+		// Who acts is what the API server says, asked with the very token
+		// the restart will carry.
+		u, err := Review(ctx, c.clients)
+		switch {
+		case apierrors.IsUnauthorized(err):
+			return refuse("The API server of cluster %s rejected your IAM token (401); it does not trust the issuer. See the %s.", key.Cluster, model.TrustModelDoc)
+		case err != nil:
+			return refuse("Could not ask cluster %s who you are: %s", key.Cluster, errText(err))
+		case u.Username == "":
+			return refuse("Cluster %s did not say who you are; nothing is done without knowing.", key.Cluster)
+		}
+		t.actor = &model.Actor{Username: u.Username, Groups: u.Groups, Display: firstNonEmptyString(p.User, p.Email)}
+		t.who = u.Username
+	} else {
+		t.who = c.whoAmI(ctx)
 	}
 	allowed, why, err := c.canPatch(ctx, t.resource(), key.Namespace, key.Name)
 	switch {
 	case err != nil:
 		return refuse("Could not check Kubernetes permissions for %s: %s", t, errText(err))
 	case !allowed:
-		msg := fmt.Sprintf("Kubernetes RBAC does not allow %s to patch %s in namespace %s.", c.identity(), t.resource(), key.Namespace)
+		msg := fmt.Sprintf("Kubernetes RBAC does not allow %s to patch %s in namespace %s.", t.identity(), t.resource(), key.Namespace)
 		if why != "" {
 			msg += " (" + why + ")"
 		}
-		return model.Decision{Reason: msg}, target{}
+		return model.Decision{Reason: msg, Actor: t.actor}, target{}
 	}
-	return model.Decision{Allowed: true, Reason: fmt.Sprintf("%s may restart %s.", t.who, t)}, t
+	return model.Decision{Allowed: true, Reason: fmt.Sprintf("%s may restart %s.", t.identity(), t), Actor: t.actor}, t
+}
+
+func firstNonEmptyString(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// identity names who acts, in sentences.
+func (t target) identity() string {
+	if t.actor != nil {
+		return t.actor.Label()
+	}
+	return t.c.identity()
 }
 
 // Restart performs a rolling restart of the App's workload.
@@ -131,10 +176,11 @@ func (f *Fleet) Restart(ctx context.Context, key model.Key) error {
 // (which rolls the pods) and records an Event on the workload. The App's
 // spec.image is never touched.
 func (f *Fleet) RestartWith(ctx context.Context, key model.Key, o RestartOptions) (RestartResult, error) {
-	d, t := f.checkRestart(ctx, key)
+	d, t := f.decide(ctx, key)
 	if !d.Allowed {
 		return RestartResult{}, &RefusedError{Reason: d.Reason}
 	}
+	ctx = t.ctx // the check's token, for the patch and the Event too
 	res, err := f.patchRestart(ctx, t, o)
 	if err == nil && !o.DryRun {
 		f.mu.Lock()
@@ -175,7 +221,7 @@ func (f *Fleet) patchRestart(ctx context.Context, t target, o RestartOptions) (R
 	switch {
 	case apierrors.IsForbidden(err):
 		return res, fmt.Errorf("patch %s: Kubernetes refused: %s may not patch %s in namespace %s: %w",
-			t, t.c.identity(), t.resource(), t.key.Namespace, err)
+			t, t.identity(), t.resource(), t.key.Namespace, err)
 	case apierrors.IsNotFound(err):
 		return res, fmt.Errorf("patch %s: it no longer exists: %w", t, err)
 	case err != nil:
@@ -187,7 +233,11 @@ func (f *Fleet) patchRestart(ctx context.Context, t target, o RestartOptions) (R
 
 // restartEvent is the Event a restart records on the workload.
 func restartEvent(t target, uid types.UID, res RestartResult, reason string, now time.Time) *corev1.Event {
-	msg := fmt.Sprintf("Rolling restart requested by %s via driftboard", res.By)
+	by := res.By
+	if t.actor != nil {
+		by = t.actor.Label() // the API server's user name, the IAM display name beside it
+	}
+	msg := fmt.Sprintf("Rolling restart requested by %s via driftboard", by)
 	if reason != "" {
 		msg += ": " + truncate(reason, maxMessage)
 	}

@@ -41,6 +41,28 @@ type Principal struct {
 type Decision struct {
 	Allowed bool   `json:"allowed"`
 	Reason  string `json:"reason"`
+	// Actor is who the API server authenticated for this action (nil when
+	// not asked): the dialog names it, the restart records it.
+	Actor *Actor `json:"actor,omitempty"`
+}
+
+// Actor is an identity as the API server authenticated it
+// (SelfSubjectReview), with the IAM display name beside it.
+type Actor struct {
+	Username string   `json:"username"`
+	Groups   []string `json:"groups,omitempty"`
+	Display  string   `json:"display,omitempty"` // the IAM user (preferred_username, name or email)
+}
+
+// Label is "iam:u-alice (alice@acme.dev)", or the username alone.
+func (a *Actor) Label() string {
+	if a == nil {
+		return ""
+	}
+	if a.Display != "" && a.Display != a.Username {
+		return a.Username + " (" + a.Display + ")"
+	}
+	return a.Username
 }
 
 // NewPrincipal derives the principal from verified claims. The home org is

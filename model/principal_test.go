@@ -73,19 +73,19 @@ func TestAuthorize(t *testing.T) {
 		want Decision
 	}{
 		{"nil", nil, "hanzo", Decision{Reason: "not logged in"}},
-		{"super anywhere", &super, "tenant-acme", Decision{true, "zach is a SuperAdmin (member of org admin)."}},
-		{"super in no-tenant namespace", &super, "kube-system", Decision{true, "zach is a SuperAdmin (member of org admin)."}},
-		{"org admin own tenant", &acme, "tenant-acme", Decision{true, "ann is OrgAdmin of acme, which owns namespace tenant-acme."}},
-		{"org admin other tenant", &acme, "tenant-globex", Decision{false, "ann is OrgAdmin of acme, but namespace tenant-globex belongs to globex."}},
-		{"admin of a second org does not widen scope", &acme, "tenant-beta", Decision{false, "ann is OrgAdmin of acme, but namespace tenant-beta belongs to beta."}},
-		{"org admin platform namespace", &acme, "hanzo", Decision{false, "ann is OrgAdmin of acme, but namespace hanzo belongs to hanzo."}},
-		{"org admin of hanzo on platform", &hanzo, "hanzo-devnet", Decision{true, "hal is OrgAdmin of hanzo, which owns namespace hanzo-devnet."}},
-		{"no tenant", &hanzo, "default", Decision{false, `hal is OrgAdmin of hanzo, but namespace "default" belongs to no org; only a SuperAdmin may act there.`}},
-		{"org case differs", &upper, "tenant-acme", Decision{true, "cap is OrgAdmin of Acme, which owns namespace tenant-acme."}},
-		{"prefix is not a tenant", &acme, "tenant-acme-evil", Decision{false, "ann is OrgAdmin of acme, but namespace tenant-acme-evil belongs to acme-evil."}},
-		{"member", &member, "tenant-acme", Decision{false, "bob is only a member of acme; only an owner or admin of the org may use the board."}},
-		{"no orgs", &orphan, "tenant-acme", Decision{false, "s-9 belongs to no org; only an org owner or admin may use the board."}},
-		{"no name at all", &anon, "hanzo", Decision{false, "This identity belongs to no org; only an org owner or admin may use the board."}},
+		{"super anywhere", &super, "tenant-acme", Decision{Allowed: true, Reason: "zach is a SuperAdmin (member of org admin)."}},
+		{"super in no-tenant namespace", &super, "kube-system", Decision{Allowed: true, Reason: "zach is a SuperAdmin (member of org admin)."}},
+		{"org admin own tenant", &acme, "tenant-acme", Decision{Allowed: true, Reason: "ann is OrgAdmin of acme, which owns namespace tenant-acme."}},
+		{"org admin other tenant", &acme, "tenant-globex", Decision{Reason: "ann is OrgAdmin of acme, but namespace tenant-globex belongs to globex."}},
+		{"admin of a second org does not widen scope", &acme, "tenant-beta", Decision{Reason: "ann is OrgAdmin of acme, but namespace tenant-beta belongs to beta."}},
+		{"org admin platform namespace", &acme, "hanzo", Decision{Reason: "ann is OrgAdmin of acme, but namespace hanzo belongs to hanzo."}},
+		{"org admin of hanzo on platform", &hanzo, "hanzo-devnet", Decision{Allowed: true, Reason: "hal is OrgAdmin of hanzo, which owns namespace hanzo-devnet."}},
+		{"no tenant", &hanzo, "default", Decision{Reason: `hal is OrgAdmin of hanzo, but namespace "default" belongs to no org; only a SuperAdmin may act there.`}},
+		{"org case differs", &upper, "tenant-acme", Decision{Allowed: true, Reason: "cap is OrgAdmin of Acme, which owns namespace tenant-acme."}},
+		{"prefix is not a tenant", &acme, "tenant-acme-evil", Decision{Reason: "ann is OrgAdmin of acme, but namespace tenant-acme-evil belongs to acme-evil."}},
+		{"member", &member, "tenant-acme", Decision{Reason: "bob is only a member of acme; only an owner or admin of the org may use the board."}},
+		{"no orgs", &orphan, "tenant-acme", Decision{Reason: "s-9 belongs to no org; only an org owner or admin may use the board."}},
+		{"no name at all", &anon, "hanzo", Decision{Reason: "This identity belongs to no org; only an org owner or admin may use the board."}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

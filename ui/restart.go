@@ -72,6 +72,9 @@ func (m *Model) onChecked(msg checkedMsg) tea.Cmd {
 		d.refuse(reason)
 		return nil
 	}
+	if msg.dec.Actor != nil {
+		d.user = msg.dec.Actor.Label() // who the API server authenticated, not who the token claims
+	}
 	return d.ask()
 }
 

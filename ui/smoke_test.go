@@ -130,7 +130,7 @@ func TestDemoSmoke(t *testing.T) {
 
 	tm.Type("r")
 	p.waitFor(t, "the confirm dialog", 20*time.Second,
-		has("Rolling restart of Deployment hanzo-testnet/faucet in cluster demo (env test) as ops@hanzo.ai", "[y/N]"))
+		has("Rolling restart of Deployment hanzo-testnet/faucet in cluster demo (env test) as oidc:ops@hanzo.ai (ops@hanzo.ai)", "[y/N]"))
 	tm.Type("y")
 	p.waitFor(t, "the rollout to complete", 90*time.Second, has("restart of hanzo-testnet/faucet complete"))
 	if !p.saw("faucet", "↻") {
