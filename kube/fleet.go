@@ -66,10 +66,10 @@ type FleetOptions struct {
 	// Act, when set, starts each restart check and restart: it returns a
 	// context whose requests carry one verified IAM token and the principal
 	// that token names (it supersedes Principal for those actions).
-	Act func(ctx context.Context) (context.Context, *model.Principal, error)
-	Now       func() time.Time
-	ReadOnly  bool                 // refuse every restart
-	Failed    []model.ClusterState // contexts Connect could not open, shown as failed
+	Act      func(ctx context.Context) (context.Context, *model.Principal, error)
+	Now      func() time.Time
+	ReadOnly bool                 // refuse every restart
+	Failed   []model.ClusterState // contexts Connect could not open, shown as failed
 }
 
 // Fleet watches every cluster and serves snapshots of the board.
