@@ -21,8 +21,9 @@ type board struct {
 	env         model.Env
 
 	rows     []*model.AppView
-	want     [numCols]int // content width per column over rows
-	clusters int          // clusters the snapshot spans
+	want     [numCols]int  // content width per column over rows
+	ident    [numCols]bool // columns that tell two rows apart
+	clusters int           // clusters the snapshot spans
 	dirty    bool
 
 	sel    model.Key
@@ -105,6 +106,7 @@ func (b *board) refresh() {
 	}
 	b.rows = rows
 	b.want = contentWidths(rows)
+	b.ident = identifying(rows)
 	if !b.chosen {
 		b.place(0)
 		return

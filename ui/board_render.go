@@ -27,7 +27,7 @@ type rowDecor struct {
 // renderTable writes the column header and the visible window of rows:
 // only height rows are rendered whatever the fleet size.
 func (b *board) renderTable(sb *strings.Builder, st *styles, width, height int, d rowDecor) {
-	cols := layoutColumns(width, b.clusters > 1, &b.want)
+	cols := layoutColumns(width, b.clusters > 1, &b.want, &b.ident)
 	used := gutterWidth + len(cols) - 1
 	for _, c := range cols {
 		used += c.width

@@ -1,6 +1,10 @@
 package ui
 
-import "sort"
+import (
+	"sort"
+
+	"github.com/hanzoai/driftboard/model"
+)
 
 // colID names a board column; the constants are in display order.
 type colID int
@@ -20,7 +24,8 @@ const (
 )
 
 // column is a column's title and how it shrinks: columns with a higher prio
-// number are dropped first on narrow terminals.
+// number are dropped first on narrow terminals. NAMESPACE and CLUSTER rank
+// low only while they tell no two rows apart (see identifyingPrio).
 type column struct {
 	id       colID
 	title    string
@@ -31,15 +36,45 @@ type column struct {
 var columns = []column{
 	{colSeverity, "DRIFT", 8, 8, 0},
 	{colApp, "APP", 10, 32, 0},
-	{colEnv, "ENV", 4, 4, 1},
-	{colNamespace, "NAMESPACE", 10, 20, 4},
-	{colCluster, "CLUSTER", 8, 16, 4},
-	{colTags, "DECLARED→RUN", 12, 27, 1},
-	{colLatest, "LATEST", 8, 12, 3},
-	{colHealth, "HEALTH", 6, 6, 2},
-	{colPhase, "PHASE", 8, 9, 5},
-	{colRollout, "ROLLOUT", 5, 16, 3},
-	{colFlags, "FLAGS", 8, 17, 2},
+	{colEnv, "ENV", 4, 4, 10},
+	{colNamespace, "NAMESPACE", 10, 20, 40},
+	{colCluster, "CLUSTER", 8, 16, 40},
+	{colTags, "DECLARED→RUN", 12, 27, 10},
+	{colLatest, "LATEST", 8, 12, 30},
+	{colHealth, "HEALTH", 6, 6, 20},
+	{colPhase, "PHASE", 8, 9, 50},
+	{colRollout, "ROLLOUT", 5, 16, 30},
+	{colFlags, "FLAGS", 8, 17, 20},
+}
+
+// identifyingPrio is the rank of a column that tells two of the board's rows
+// apart (two "sql" apps in different namespaces or clusters): after the
+// drift itself (tags, health, flags), before the decorative LATEST, ROLLOUT
+// and PHASE, so two rows never look identical while a decoration is shown.
+const identifyingPrio = 25
+
+// identifying reports which columns tell two rows with the same app name
+// apart: NAMESPACE when such rows differ in namespace, CLUSTER when they
+// share the namespace too and differ only in cluster.
+func identifying(rows []*model.AppView) [numCols]bool {
+	var out [numCols]bool
+	type nsKey struct{ app, ns string }
+	firstNS := make(map[string]string, len(rows))
+	firstCluster := make(map[nsKey]string, len(rows))
+	for _, r := range rows {
+		if ns, ok := firstNS[r.App]; !ok {
+			firstNS[r.App] = r.Namespace
+		} else if ns != r.Namespace {
+			out[colNamespace] = true
+		}
+		k := nsKey{r.App, r.Namespace}
+		if c, ok := firstCluster[k]; !ok {
+			firstCluster[k] = r.Cluster
+		} else if c != r.Cluster {
+			out[colCluster] = true
+		}
+	}
+	return out
 }
 
 // gutterWidth is the selection marker column ("› ").
@@ -54,16 +89,20 @@ type placed struct {
 // numCols is the number of column ids.
 const numCols = int(colFlags) + 1
 
-// layoutColumns picks the columns that fit width (most important first), then
-// widens each towards the width its content wants (want, by column id) in
-// priority order; what is left goes to the app column. The cluster column
-// only appears when the board spans more than one cluster.
-func layoutColumns(width int, multiCluster bool, want *[numCols]int) []placed {
+// layoutColumns picks the columns that fit width (most important first, a
+// column in ident ranked at identifyingPrio), then widens each towards the
+// width its content wants (want, by column id) in priority order; what is
+// left goes to the app column. The cluster column only appears when the
+// board spans more than one cluster.
+func layoutColumns(width int, multiCluster bool, want *[numCols]int, ident *[numCols]bool) []placed {
 	avail := width - gutterWidth
 	cand := make([]column, 0, len(columns))
 	for _, c := range columns {
 		if c.id == colCluster && !multiCluster {
 			continue
+		}
+		if ident[c.id] {
+			c.prio = min(c.prio, identifyingPrio)
 		}
 		cand = append(cand, c)
 	}

@@ -110,16 +110,11 @@ func (m *Model) renderDetail(sb *strings.Builder, w, h int) {
 func (m *Model) renderHelp(sb *strings.Builder, w, h int) {
 	st := &m.st
 	lines := []string{st.title.Render("driftboard — keys"), ""}
-	lines = append(lines, strings.Split(m.help.FullHelpView(m.keys.FullHelp()), "\n")...)
-	lines = append(lines, "",
-		st.bold.Render("Severity")+"  "+sevLabel[sevRed]+" · "+sevLabel[sevYellow]+" · "+sevLabel[sevOK]+"  (dim rows with health \"stale\": cluster reconnecting)",
-		st.bold.Render("Flags")+"     FD floating-declared · FR floating-running · ST stale (declared ≠ latest release) ·",
-		"          UR un-rolled · NR no-release · ZA zero-assets · ! a problem (the detail says which)",
-		"          NR? release not checked yet: its flags are withheld (the detail says why and since when)",
-		st.bold.Render("Tags")+"      DECLARED→RUNNING; one tag when both agree",
-		st.bold.Render("Query")+"     free text · sev:red,yellow · env:main · ns:tenant-* · flag:unrolled · health:red",
-		"          rollout:stuck · release:none · has:problems · cluster: · role: · org:",
-		"          -term negates · terms AND",
+	// Inside the one-column margin: keys, then the legend, both fitted to w.
+	lines = append(lines, m.helpKeyBlocks(w-2)...)
+	lines = append(lines, "")
+	lines = append(lines, m.helpLegend(w-2)...)
+	lines = append(lines,
 		"", st.dim.Render(m.keys.Quit.Help().Key+", "+m.keys.Back.Help().Key+" or "+m.keys.Help.Help().Key+" to go back"))
 	for i := 0; i < h; i++ {
 		if i > 0 {
