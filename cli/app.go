@@ -81,9 +81,6 @@ type app struct {
 	opts    globalOptions
 	log     *slog.Logger
 	closers []func()
-	// noRegistry skips registry digest reads: list and completion show no
-	// digests, so they must not wait on (or spend) registry requests.
-	noRegistry bool
 
 	cfgLoaded bool
 	cfgFile   *config.Config

@@ -28,7 +28,7 @@ func (a *app) runBoard(cmd *cobra.Command, _ []string) error {
 		return err
 	}
 	go id.run(ctx)
-	fl, err := a.openFleet(ctx, as)
+	fl, err := a.openFleet(ctx, fleetRequest{as: as})
 	if err != nil {
 		return err
 	}

@@ -65,12 +65,26 @@ func missingKubeconfig(t *testing.T) string {
 	return filepath.Join(t.TempDir(), "no-such-kubeconfig")
 }
 
-func TestRestartRequiresEnv(t *testing.T) {
+// The App's name, namespace and env are checked before any connection.
+func TestAppTargetRefusedBeforeConnecting(t *testing.T) {
 	e := newEnv(t)
 	kc := missingKubeconfig(t)
-	e.run(t, "restart", "iam", "--kubeconfig", kc, "--yes").expect(t, ExitError, "--env is required", "never assumes production")
-	e.run(t, "restart", "iam", "--env", "prod", "--kubeconfig", kc, "--yes").expect(t, ExitError, "--env must be main, test or dev")
-	e.run(t, "get", "iam", "--kubeconfig", kc).expect(t, ExitError, "--env is required")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"restart", "iam", "--env", "prod", "--yes"}, "--env must be main, test or dev"},
+		{[]string{"get", "hanzo/iam", "--env", "test"}, "namespace hanzo is env main, not test"},
+		{[]string{"get", "hanzo/iam", "-n", "hanzo-testnet"}, "-n says hanzo-testnet"},
+		{[]string{"get", "Hanzo/iam"}, "not a namespace name"},
+		{[]string{"restart", "hanzo/iam:v2", "--yes"}, "does not change tags"},
+	} {
+		r := e.run(t, append(c.args, "--kubeconfig", kc)...)
+		r.expect(t, ExitError, c.want)
+		if strings.Contains(r.err, "kubeconfig") {
+			t.Errorf("%q: refusal must come before connecting:\n%s", c.args, r.err)
+		}
+	}
 }
 
 func TestRestartRefusesWithoutYesOffTerminal(t *testing.T) {

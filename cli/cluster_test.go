@@ -110,7 +110,24 @@ func TestCommandsAgainstAPIServer(t *testing.T) {
 				t.Errorf("get detail lacks %q:\n%s", want, r.out)
 			}
 		}
-		run("get", "nope", "--env", "test").expect(t, ExitError, `no App "nope"`)
+		run("get", "nope", "--env", "test").expect(t, ExitError, `no App "nope" in env test`, "driftboard list")
+	})
+
+	t.Run("get finds the app as APP, NAMESPACE/APP or -n NS APP", func(t *testing.T) {
+		// iam is in hanzo (main) and hanzo-testnet (test): the name alone is ambiguous.
+		run("get", "iam").expect(t, ExitError, "several places", "hanzo/iam (env main", "hanzo-testnet/iam (env test", "--env")
+		for _, args := range [][]string{{"get", "hanzo-testnet/iam", "-o", "json"}, {"get", "-n", "hanzo-testnet", "iam", "-o", "json"}} {
+			r := run(args...)
+			r.expect(t, ExitOK)
+			var v model.AppView
+			if err := json.Unmarshal([]byte(r.out), &v); err != nil || v.Namespace != "hanzo-testnet" || v.Env != model.EnvTest {
+				t.Errorf("%q: %v\n%s", args, err, r.out)
+			}
+		}
+		// kv lives only in tenant-acme: no --env needed, the env follows.
+		if r := run("get", "kv"); r.code != ExitOK || !strings.Contains(r.out, "tenant-acme (env main") {
+			t.Errorf("get kv: exit %d\n%s%s", r.code, r.out, r.err)
+		}
 	})
 
 	t.Run("app names complete from the cluster", func(t *testing.T) {
@@ -177,6 +194,14 @@ func TestCommandsAgainstAPIServer(t *testing.T) {
 			t.Fatalf("restarted on a cluster that did not get the IAM identity: %+v", d)
 		}
 		noPatch(t, c, since, "hanzo-testnet", "iam")
+	})
+
+	t.Run("--yes restarts production only when it was named", func(t *testing.T) {
+		r := e.run(t, append([]string{"restart", "kv", "--yes"}, base...)...)
+		r.expect(t, ExitError, "kv is in production (tenant-acme/kv)", "--env main")
+		if n := restartEvents(t, c, "tenant-acme"); n != 0 {
+			t.Fatalf("restarted production that was never named (%d Events)", n)
+		}
 	})
 
 	t.Run("production restart needs the app name typed", func(t *testing.T) {

@@ -10,7 +10,8 @@ import (
 )
 
 // completeAppNames completes App names from a quick list of the clusters
-// (bounded to a few seconds), narrowed by --env when it was typed.
+// (bounded to a few seconds), narrowed by --env when it was typed; after a
+// '/' it completes NAMESPACE/APP.
 func (a *app) completeAppNames(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
 	if len(args) > 0 {
 		return nil, cobra.ShellCompDirectiveNoFileComp
@@ -18,15 +19,18 @@ func (a *app) completeAppNames(cmd *cobra.Command, args []string, toComplete str
 	env, _ := cmd.Flags().GetString("env")
 	ctx, cancel := context.WithTimeout(cmd.Context(), 5*time.Second)
 	defer cancel()
-	a.opts.releases = "off" // names need no release checks
-	snap, _ := a.syncedSnapshot(ctx)
+	snap, _ := a.syncedSnapshot(ctx, fleetRequest{releasesOff: true, noRegistry: true}) // names need no release checks
 	if snap == nil {
 		return cobra.AppendActiveHelp(nil, "could not list Apps from the cluster"), cobra.ShellCompDirectiveNoFileComp
 	}
 	var names []string
 	for _, r := range snap.Rows {
-		if (env == "" || string(r.Env) == env) && strings.HasPrefix(r.App, toComplete) && !slices.Contains(names, r.App) {
-			names = append(names, r.App)
+		name := r.App
+		if strings.Contains(toComplete, "/") { // NAMESPACE/APP
+			name = r.Namespace + "/" + r.App
+		}
+		if (env == "" || string(r.Env) == env) && strings.HasPrefix(name, toComplete) && !slices.Contains(names, name) {
+			names = append(names, name)
 		}
 	}
 	slices.Sort(names)

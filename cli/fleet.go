@@ -18,13 +18,35 @@ type actor struct {
 	principal func() *model.Principal
 }
 
+// fleetRequest is what one command asks of the fleet beyond the shared
+// flags. It is built per call, so the parsed flags stay as parsed.
+type fleetRequest struct {
+	as          *actor   // nil: read as the kubeconfig identity
+	contexts    []string // narrows the contexts when --context did not choose
+	namespaces  []string // narrows the namespaces when -n did not choose
+	releasesOff bool     // no release checks (completion needs only names)
+	noRegistry  bool     // no registry digest reads (digests are detail-only)
+}
+
 // openFleet connects to the chosen contexts and starts watching them until
 // ctx ends.
-func (a *app) openFleet(ctx context.Context, as *actor) (*kube.Fleet, error) {
+func (a *app) openFleet(ctx context.Context, req fleetRequest) (*kube.Fleet, error) {
 	eff, err := a.effective()
 	if err != nil {
 		return nil, err
 	}
+	if len(req.contexts) > 0 && len(a.opts.contexts) == 0 && !a.opts.allContexts {
+		eff.Contexts = req.contexts
+	}
+	if req.releasesOff {
+		off := false
+		eff.Releases.Enabled = &off
+	}
+	namespaces := a.opts.namespaces
+	if len(namespaces) == 0 {
+		namespaces = req.namespaces
+	}
+	as := req.as
 	var clusters []kube.ClusterClients
 	var failed []model.ClusterState
 	var principal func() *model.Principal
@@ -43,9 +65,9 @@ func (a *app) openFleet(ctx context.Context, as *actor) (*kube.Fleet, error) {
 		return nil, clusterErrors(failed)
 	}
 	fl := kube.NewFleet(kube.FleetOptions{
-		Namespaces:    a.opts.namespaces,
+		Namespaces:    namespaces,
 		LabelSelector: a.opts.selector,
-		Releases:      a.releaseSource(ctx, eff),
+		Releases:      a.releaseSource(ctx, eff, !req.noRegistry),
 		ReadOnly:      eff.ReadOnly,
 		Failed:        failed,
 		Principal:     principal,
@@ -57,8 +79,8 @@ func (a *app) openFleet(ctx context.Context, as *actor) (*kube.Fleet, error) {
 
 // syncedSnapshot opens the fleet and returns its first complete snapshot.
 // The snapshot is nil when no cluster could be read; err lists what failed.
-func (a *app) syncedSnapshot(ctx context.Context) (*model.Snapshot, error) {
-	fl, err := a.openFleet(ctx, nil) // reading acts as the kubeconfig identity
+func (a *app) syncedSnapshot(ctx context.Context, req fleetRequest) (*model.Snapshot, error) {
+	fl, err := a.openFleet(ctx, req)
 	if err != nil {
 		return nil, err
 	}

@@ -9,48 +9,34 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"k8s.io/apimachinery/pkg/util/validation"
 
-	"github.com/hanzoai/driftboard/kube"
 	"github.com/hanzoai/driftboard/model"
 )
 
-// appTarget names one App the way a person does: name, env, and when that
-// is ambiguous, the cluster (and -n).
-type appTarget struct {
-	name, env, cluster string
-}
-
 func (a *app) getCommand() *cobra.Command {
-	var t appTarget
+	var f targetFlags
 	var output string
 	var timeout time.Duration
 	cmd := &cobra.Command{
-		Use:   "get APP --env main|test|dev",
+		Use:   "get APP | NAMESPACE/APP",
 		Short: "Print one App with every detail: flags, the four tags, rollout, last restart",
-		Example: `  driftboard get iam --env main
+		Long: `Print one App with every detail. Name it as APP, NAMESPACE/APP or -n NAMESPACE APP;
+the env follows from the namespace, and --env is needed only when the name is in
+several envs.`,
+		Example: `  driftboard get hanzo/iam
   driftboard get iam --env test -o json`,
 		Args:              cobra.ExactArgs(1),
 		ValidArgsFunction: a.completeAppNames,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			t.name = args[0]
-			if err := t.validate(); err != nil {
+			t, err := a.newTarget(args[0], f)
+			if err != nil {
 				return err
 			}
-			t.narrow(&a.opts)
 			ctx, cancel := context.WithTimeout(cmd.Context(), timeout)
 			defer cancel()
-			fl, err := a.openFleet(ctx, nil) // reading acts as the kubeconfig identity
+			fl, row, err := a.findApp(ctx, t, nil) // reading acts as the kubeconfig identity
 			if err != nil {
 				return err
-			}
-			snap, syncErr := a.waitSnapshot(ctx, fl)
-			if snap == nil {
-				return syncErr
-			}
-			row, err := t.find(snap.Rows)
-			if err != nil {
-				return joinErr(err, syncErr)
 			}
 			row = a.withDigests(ctx, fl, row)
 			out := cmd.OutOrStdout()
@@ -68,78 +54,11 @@ func (a *app) getCommand() *cobra.Command {
 			return nil
 		},
 	}
-	t.register(cmd)
+	f.register(cmd)
 	cmd.Flags().StringVarP(&output, "output", "o", "text", "output format: text|json|yaml")
 	cmd.Flags().DurationVar(&timeout, "timeout", 60*time.Second, "give up waiting for the clusters after this long")
 	completeFixed(cmd, "output", "text", "json", "yaml")
 	return cmd
-}
-
-func (t *appTarget) register(cmd *cobra.Command) {
-	cmd.Flags().StringVar(&t.env, "env", "", "environment of the App: main|test|dev (required; never defaults to production)")
-	cmd.Flags().StringVar(&t.cluster, "cluster", "", "kubeconfig context of the App, when several are watched")
-	completeFixed(cmd, "env", "main", "test", "dev")
-	_ = cmd.RegisterFlagCompletionFunc("cluster", func(c *cobra.Command, args []string, s string) ([]cobra.Completion, cobra.ShellCompDirective) {
-		names, _ := kube.ContextNames(c.Flag("kubeconfig").Value.String())
-		return names, cobra.ShellCompDirectiveNoFileComp
-	})
-}
-
-func (t *appTarget) validate() error {
-	switch _, ok := model.ParseEnv(t.env); {
-	case t.env == "":
-		return usageErr("--env is required (main, test or dev); driftboard never assumes production")
-	case !ok:
-		return usageErr("--env must be main, test or dev, not %q", t.env)
-	}
-	if name, tag, ok := strings.Cut(t.name, ":"); ok {
-		return model.RefuseTagChange(name, tag)
-	}
-	if !isDNS1123Label(t.name) {
-		return usageErr("%q is not an App name (lowercase letters, digits and '-', at most 63)", t.name)
-	}
-	return nil
-}
-
-func isDNS1123Label(s string) bool { return len(validation.IsDNS1123Label(s)) == 0 }
-
-// narrow limits what is watched to what can hold the target: its cluster
-// when given, and the one namespace of the test and dev envs.
-func (t *appTarget) narrow(o *globalOptions) {
-	if t.cluster != "" && len(o.contexts) == 0 && !o.allContexts {
-		o.contexts = []string{t.cluster}
-	}
-	// Production also holds every tenant namespace, so it is not narrowed.
-	if env := model.Env(t.env); len(o.namespaces) == 0 && env != "" && !env.IsProduction() {
-		o.namespaces = env.Namespaces()
-	}
-}
-
-// find picks the one row named by the target; several matches are an error
-// that lists them, so the user adds --cluster or -n.
-func (t *appTarget) find(rows []*model.AppView) (*model.AppView, error) {
-	var hits []*model.AppView
-	for _, r := range rows {
-		if r.App == t.name && string(r.Env) == t.env && (t.cluster == "" || r.Cluster == t.cluster) {
-			hits = append(hits, r)
-		}
-	}
-	switch len(hits) {
-	case 1:
-		return hits[0], nil
-	case 0:
-		where := "env " + t.env
-		if t.cluster != "" {
-			where += " of cluster " + t.cluster
-		}
-		return nil, fmt.Errorf("no App %q in %s (on the namespaces you may read)", t.name, where)
-	}
-	var names []string
-	for _, h := range hits {
-		names = append(names, h.Cluster+"/"+h.Namespace)
-	}
-	return nil, fmt.Errorf("the App %q in env %s is in several places: %s; choose one with --cluster and -n",
-		t.name, t.env, strings.Join(names, ", "))
 }
 
 // writeDetail prints one row for a person: the four tags side by side, every

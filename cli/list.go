@@ -98,8 +98,7 @@ func (a *app) runList(ctx context.Context, cmd *cobra.Command, o listOptions) er
 	}
 	ctx, cancel := context.WithTimeout(ctx, o.timeout)
 	defer cancel()
-	a.noRegistry = true // digests are detail-only
-	snap, syncErr := a.syncedSnapshot(ctx)
+	snap, syncErr := a.syncedSnapshot(ctx, fleetRequest{noRegistry: true}) // digests are detail-only
 	if snap == nil {
 		return syncErr
 	}

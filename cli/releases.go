@@ -11,7 +11,7 @@ import (
 
 // releaseSource is the GitHub release reader, running until ctx ends, or the
 // "off" reader that hides release-derived drift.
-func (a *app) releaseSource(ctx context.Context, eff config.Effective) kube.ReleaseSource {
+func (a *app) releaseSource(ctx context.Context, eff config.Effective, registry bool) kube.ReleaseSource {
 	if !eff.Releases.On() {
 		return release.Off()
 	}
@@ -22,7 +22,7 @@ func (a *app) releaseSource(ctx context.Context, eff config.Effective) kube.Rele
 		Getenv:    a.streams.Getenv,
 		// The digest behind each declared tag, for "running digest ≠ tag
 		// digest" in the board's detail and in get; list needs none.
-		Registry: !a.noRegistry,
+		Registry: registry,
 	})
 	if err != nil {
 		fmt.Fprintf(a.streams.Err, "warning: release checks off: %v\n", err)

@@ -15,20 +15,25 @@ import (
 	"github.com/hanzoai/driftboard/model"
 )
 
+// restartOptions follow kubectl's RestartOptions: complete fills in what
+// the argument implies, validate refuses before any connection, run acts.
+// They are built per call; the parsed flags are never changed.
 type restartOptions struct {
-	target  appTarget
+	flags   targetFlags
 	dryRun  bool
 	yes     bool
 	wait    bool
 	tag     string
 	reason  string
 	timeout time.Duration
+
+	target appTarget // set by complete
 }
 
 func (a *app) restartCommand() *cobra.Command {
 	var o restartOptions
 	cmd := &cobra.Command{
-		Use:   "restart APP --env main|test|dev",
+		Use:   "restart APP | NAMESPACE/APP",
 		Short: "Rolling restart of an App's workload (re-pulls the workload template's tag)",
 		Long: `Rolling restart of the App's Deployment or StatefulSet: the pod template gets the
 annotations hanzo.ai/restartedAt and hanzo.ai/restartedBy, so the pods are
@@ -36,25 +41,33 @@ recreated one by one from the template and re-pull its image. That is the
 declared tag once the operator has written it; while the template lags the App
 spec, the template's tag is pulled (and said so). An Event records who did it.
 
-The same checks as the board's dialog run first: read-only mode, your IAM scope
-(when logged in), the App and its workload, a paused Deployment, and Kubernetes
-RBAC (a SelfSubjectAccessReview). --env is required: driftboard never assumes
-production. Without --yes it asks: production (main) needs the App's name typed,
-other envs 'y'. When stdin is not a terminal it refuses without --yes.
+Name the App as APP, NAMESPACE/APP or -n NAMESPACE APP; the env follows from the
+namespace, and --env is needed only when the name is in several envs. The same
+checks as the board's dialog run first: read-only mode, your IAM scope, the App
+and its workload, a paused Deployment, and Kubernetes RBAC (a
+SelfSubjectAccessReview). Without --yes it asks: production (main) needs the
+App's name typed, other envs 'y'. --yes restarts production only when you named
+it (--env main or a production namespace): driftboard never assumes production.
+When stdin is not a terminal it refuses without --yes.
 
 It never changes a tag: tags are declared in git (the App's CR under
 infra/k8s/operator/crs/ in the universe repo) and Hanzo CD reconciles them.`,
-		Example: `  driftboard restart iam --env test
+		Example: `  driftboard restart hanzo-testnet/iam
   driftboard restart iam --env main --dry-run
-  driftboard restart iam --env main --cluster prod-eu --yes --wait`,
+  driftboard restart -n hanzo iam --cluster prod-eu --yes --wait`,
 		Args:              cobra.ExactArgs(1),
 		ValidArgsFunction: a.completeAppNames,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.target.name = args[0]
-			return a.runRestart(cmd.Context(), cmd.OutOrStdout(), o)
+			if err := o.complete(a, args); err != nil {
+				return err
+			}
+			if err := o.validate(a); err != nil {
+				return err
+			}
+			return o.run(cmd.Context(), a, cmd.OutOrStdout())
 		},
 	}
-	o.target.register(cmd)
+	o.flags.register(cmd)
 	f := cmd.Flags()
 	f.BoolVar(&o.dryRun, "dry-run", false, "run every check and a server-side dry run; change nothing")
 	f.BoolVarP(&o.yes, "yes", "y", false, "do not ask for confirmation (required when stdin is not a terminal)")
@@ -66,60 +79,54 @@ infra/k8s/operator/crs/ in the universe repo) and Hanzo CD reconciles them.`,
 	return cmd
 }
 
-func (a *app) runRestart(ctx context.Context, out io.Writer, o restartOptions) error {
-	t := &o.target
-	if err := t.validate(); err != nil {
-		return err
-	}
+func (o *restartOptions) complete(a *app, args []string) error {
+	t, err := a.newTarget(args[0], o.flags)
+	o.target = t
+	return err
+}
+
+// validate refuses what needs no cluster to refuse.
+func (o *restartOptions) validate(a *app) error {
 	if o.tag != "" {
-		return model.RefuseTagChange(t.name, o.tag)
+		return model.RefuseTagChange(o.target.name, o.tag)
 	}
 	if !o.dryRun && !o.yes && !a.streams.InTerminal {
-		return usageErr("refusing to restart %s without confirmation: stdin is not a terminal; pass --yes (or --dry-run to only check)", t.name)
+		return usageErr("refusing to restart %s without confirmation: stdin is not a terminal; pass --yes (or --dry-run to only check)", o.target.name)
 	}
-	t.narrow(&a.opts)
+	return nil
+}
+
+func (o *restartOptions) run(ctx context.Context, a *app, out io.Writer) error {
 	eff, err := a.effective()
 	if err != nil {
 		return err
 	}
 	ctx, cancel := context.WithTimeout(ctx, o.timeout)
 	defer cancel()
-	as, id, loggedIn, err := a.iamActor(ctx)
+	as, err := o.actor(ctx, a)
 	if err != nil {
 		return err
 	}
-	if !loggedIn {
-		return errors.New("refused: not logged in — run 'driftboard login' (restarts are made as your IAM identity)")
-	}
-	if st := id.Current(); st.Err != nil {
-		return fmt.Errorf("refused: %w", st.Err)
-	}
-	fl, err := a.openFleet(ctx, as)
+	fl, row, err := a.findApp(ctx, o.target, as)
 	if err != nil {
 		return err
 	}
-	r := guardedRestarter{fleet: fl, cfg: eff}
-	snap, syncErr := a.waitSnapshot(ctx, fl)
-	if snap == nil {
-		return syncErr
+	plan := model.PlanRestart(row)
+	if plan.MustType && o.yes && !o.dryRun && !o.target.envNamed {
+		return usageErr("%s is in production (%s/%s); --yes restarts production only when you name it: add --env main or write %s/%s",
+			row.App, row.Namespace, row.App, row.Namespace, row.App)
 	}
-	row, err := t.find(snap.Rows)
-	if err != nil {
-		return joinErr(err, syncErr)
-	}
-	key := row.Key()
-	d := r.CheckRestart(ctx, key)
+	d := guardedRestarter{fleet: fl, cfg: eff}.CheckRestart(ctx, row.Key())
 	if !d.Allowed {
 		return errors.New("refused: " + d.Reason)
 	}
 	errw := a.streams.Err
-	plan := model.PlanRestart(row)
 	fmt.Fprintln(errw, plan.Title()+". "+plan.Effect()+" "+d.Reason)
 	for _, w := range plan.Warnings {
 		fmt.Fprintln(errw, "warning: "+w)
 	}
 	if o.dryRun {
-		res, err := fl.RestartWith(ctx, key, kube.RestartOptions{DryRun: true, Reason: o.reason})
+		res, err := fl.RestartWith(ctx, row.Key(), kube.RestartOptions{DryRun: true, Reason: o.reason})
 		if err != nil {
 			return err
 		}
@@ -132,6 +139,27 @@ func (a *app) runRestart(ctx context.Context, out io.Writer, o restartOptions) e
 			return err
 		}
 	}
+	return o.restart(ctx, a, fl, row.Key(), out)
+}
+
+// actor is the IAM identity restarts are made as; none is a refusal.
+func (o *restartOptions) actor(ctx context.Context, a *app) (*actor, error) {
+	as, id, loggedIn, err := a.iamActor(ctx)
+	switch {
+	case err != nil:
+		return nil, err
+	case !loggedIn:
+		return nil, errors.New("refused: not logged in — run 'driftboard login' (restarts are made as your IAM identity)")
+	}
+	if st := id.Current(); st.Err != nil {
+		return nil, fmt.Errorf("refused: %w", st.Err)
+	}
+	return as, nil
+}
+
+// restart sends it and, with --wait, follows the rollout to its end.
+func (o *restartOptions) restart(ctx context.Context, a *app, fl *kube.Fleet, key model.Key, out io.Writer) error {
+	errw := a.streams.Err
 	res, err := fl.RestartWith(ctx, key, kube.RestartOptions{Reason: o.reason})
 	if err != nil {
 		return err

@@ -66,8 +66,7 @@ func (a *app) runWatch(ctx context.Context, out io.Writer, o watchOptions) error
 	if err != nil {
 		return usageErr("-q: %v", err)
 	}
-	a.noRegistry = true // digests are detail-only
-	fl, err := a.openFleet(ctx, nil)
+	fl, err := a.openFleet(ctx, fleetRequest{noRegistry: true}) // digests are detail-only
 	if err != nil {
 		return err
 	}
