@@ -38,6 +38,7 @@ test: testenv
 # iteration count, not a duration: a duration can end in "context deadline
 # exceeded" when a loaded machine is slow to stop the workers.
 FUZZTIME ?= 30000x
+FUZZTIME_UI ?= 3000x
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzComputeDrift$$' -fuzztime $(FUZZTIME) ./drift
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeApp$$' -fuzztime $(FUZZTIME) ./kube
@@ -46,6 +47,9 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParseImage$$' -fuzztime $(FUZZTIME) ./model
 	$(GO) test -run '^$$' -fuzz '^FuzzObjectToRow$$' -fuzztime $(FUZZTIME) ./e2e
 	$(GO) test -run '^$$' -fuzz '^FuzzSanitize$$' -fuzztime $(FUZZTIME) ./termtext
+	$(GO) test -run '^$$' -fuzz '^FuzzTextPrinters$$' -fuzztime $(FUZZTIME) ./cli
+	# a whole board per input (~150/s): a tenth of the count
+	$(GO) test -run '^$$' -fuzz '^FuzzHostileRow$$' -fuzztime $(FUZZTIME_UI) ./ui
 
 # Fleet-scale figures against a real API server (N = 2,000 and 10,000; ~8 min;
 # DRIFTBOARD_BENCH_SIZES=2000 and DRIFTBOARD_BENCH_SECONDS=10 shorten it),

@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
+
+	"github.com/hanzoai/driftboard/termtext"
 )
 
 // FlagError is a usage mistake (a bad flag, argument or combination): Run
@@ -51,7 +53,7 @@ func exitCode(cmd *cobra.Command, err error, interrupted bool, printf func(strin
 		printf("driftboard: interrupted\n")
 		return ExitError
 	}
-	printf("driftboard: %v\n", err)
+	printf("driftboard: %s\n", termtext.SanitizeLines(err.Error())) // errors quote outside text
 	if fe := (*FlagError)(nil); errors.As(err, &fe) {
 		path := "driftboard"
 		if cmd != nil {

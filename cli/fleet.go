@@ -8,6 +8,7 @@ import (
 	"github.com/hanzoai/driftboard/auth"
 	"github.com/hanzoai/driftboard/kube"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/termtext"
 )
 
 // actor is who a fleet acts as. With a session, requests carry the IAM token
@@ -105,7 +106,7 @@ func (a *app) waitSnapshot(ctx context.Context, fl *kube.Fleet) (*model.Snapshot
 			live++
 		}
 		for _, n := range c.Notices {
-			fmt.Fprintf(a.streams.Err, "notice: cluster %s: %s\n", c.Name, n)
+			fmt.Fprintf(a.streams.Err, "notice: cluster %s: %s\n", termtext.Sanitize(c.Name), termtext.Sanitize(n))
 		}
 	}
 	if live == 0 {

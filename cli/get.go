@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/termtext"
 )
 
 func (a *app) getCommand() *cobra.Command {
@@ -46,7 +47,7 @@ several envs.`,
 			case "yaml":
 				err = writeYAML(out, row)
 			default:
-				err = writeDetail(out, row, a.now())
+				err = writeDetail(textOut(out), row, a.now())
 			}
 			if err != nil {
 				return fmt.Errorf("write output: %w", err)
@@ -65,7 +66,7 @@ several envs.`,
 // flag with its message, the rollout, conditions and the last restart.
 func writeDetail(w io.Writer, r *model.AppView, now time.Time) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	p := func(k, v string) { fmt.Fprintf(tw, "%s\t%s\n", k, dash(v)) }
+	p := func(k, v string) { fmt.Fprintf(tw, "%s\t%s\n", k, termtext.Sanitize(dash(v))) }
 	p("App:", fmt.Sprintf("%s (%s, role %s)", r.App, dash(r.Kind), dash(r.Role)))
 	p("ID:", r.ID)
 	p("Cluster:", r.Cluster)
@@ -115,7 +116,7 @@ func writeDetail(w io.Writer, r *model.AppView, now time.Time) error {
 		fmt.Fprintln(tw, "  none\t")
 	}
 	for _, f := range r.Drift.Flags {
-		fmt.Fprintf(tw, "  %s %s\t%s\n", f.Severity, f.Kind, f.Message)
+		fmt.Fprintf(tw, "  %s\t%s\n", termtext.Sanitize(fmt.Sprint(f.Severity, " ", f.Kind)), termtext.Sanitize(f.Message))
 	}
 	for _, pr := range r.Problems {
 		p("Problem:", pr.Text)

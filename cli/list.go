@@ -113,7 +113,7 @@ func (a *app) runList(ctx context.Context, cmd *cobra.Command, o listOptions) er
 		if len(rows) == 0 {
 			fmt.Fprintln(a.streams.Err, "No apps found.")
 		} else {
-			err = writeTable(out, rows, o.output == "wide", a.now())
+			err = writeTable(textOut(out), rows, o.output == "wide", a.now())
 		}
 	}
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hanzoai/driftboard/auth"
+	"github.com/hanzoai/driftboard/termtext"
 )
 
 // session builds the IAM session from the effective issuer and client id and
@@ -195,9 +196,10 @@ func (a *app) whoamiCommand() *cobra.Command {
 				return writeJSON(out, who)
 			}
 			left := who.ExpiresIn(time.Now()).Round(time.Minute)
-			fmt.Fprintf(out, "User:     %s\nEmail:    %s\nHome org: %s\nRole:     %s\nExpires:  %s (in %s)\nIssuer:   %s\nFrom:     %s\n",
-				who.User, dash(who.Email), dash(who.HomeOrg), who.Role,
-				who.ExpiresAt.Local().Format(time.RFC3339), left, who.Issuer, who.Source)
+			clean := termtext.Sanitize
+			fmt.Fprintf(textOut(out), "User:     %s\nEmail:    %s\nHome org: %s\nRole:     %s\nExpires:  %s (in %s)\nIssuer:   %s\nFrom:     %s\n",
+				clean(who.User), clean(dash(who.Email)), clean(dash(who.HomeOrg)), clean(who.Role),
+				who.ExpiresAt.Local().Format(time.RFC3339), left, clean(who.Issuer), clean(who.Source))
 			return nil
 		},
 	}

@@ -11,6 +11,8 @@ import (
 	"os"
 
 	"golang.org/x/term"
+
+	"github.com/hanzoai/driftboard/termtext"
 )
 
 // Exit codes, as scripts and CI read them.
@@ -48,6 +50,9 @@ func Run(ctx context.Context, args []string, s Streams) int {
 	if s.Getenv == nil {
 		s.Getenv = func(string) string { return "" }
 	}
+	// Everything on stderr (errors, warnings, notices, -v logs, prompts) is
+	// for a person: no control character from outside reaches it raw.
+	s.Err = termtext.NewWriter(s.Err)
 	app := newApp(s)
 	defer app.close()
 	root := app.rootCommand()

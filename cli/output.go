@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -12,7 +13,13 @@ import (
 
 	"github.com/hanzoai/driftboard/drift"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/termtext"
 )
+
+// textOut is where a command prints text for a person: values were
+// sanitised where they were formatted, and this guard escapes any control
+// character that slipped through. Data formats (json, yaml) bypass it.
+func textOut(w io.Writer) io.Writer { return termtext.NewWriter(w) }
 
 // ListOutput is the stable JSON (and YAML) document of `driftboard list`:
 // the design document's shape.
@@ -28,10 +35,17 @@ func newListOutput(rows []*model.AppView) ListOutput {
 	return ListOutput{Apps: rows, Summary: model.Summarize(rows)}
 }
 
+// writeJSON encodes v exactly; characters a terminal would act on are
+// \u-escaped (the same values to any JSON reader).
 func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(termtext.JSONSafe(buf.Bytes()))
+	return err
 }
 
 func writeYAML(w io.Writer, v any) error {
@@ -75,6 +89,9 @@ func writeTable(w io.Writer, rows []*model.AppView, wide bool, now time.Time) er
 				fmt.Sprintf("%d/%d", r.Workload.Ready, r.Workload.Desired),
 				dash(string(r.Workload.Rollout)), string(r.Release.State), dash(r.Org),
 				since(r.DriftSince, now), dash(strings.Join(r.Endpoints, ",")))
+		}
+		for i := range cols { // a tab or line break inside a value would forge cells
+			cols[i] = termtext.Sanitize(cols[i])
 		}
 		fmt.Fprintln(tw, strings.Join(cols, "\t"))
 	}

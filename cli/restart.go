@@ -13,6 +13,7 @@ import (
 
 	"github.com/hanzoai/driftboard/kube"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/termtext"
 )
 
 // restartOptions follow kubectl's RestartOptions: complete fills in what
@@ -121,17 +122,17 @@ func (o *restartOptions) run(ctx context.Context, a *app, out io.Writer) error {
 		return errors.New("refused: " + d.Reason)
 	}
 	errw := a.streams.Err
-	fmt.Fprintln(errw, plan.Title()+". "+plan.Effect()+" "+d.Reason)
+	fmt.Fprintln(errw, termtext.Sanitize(plan.Title()+". "+plan.Effect()+" "+d.Reason))
 	for _, w := range plan.Warnings {
-		fmt.Fprintln(errw, "warning: "+w)
+		fmt.Fprintln(errw, "warning: "+termtext.Sanitize(w))
 	}
 	if o.dryRun {
 		res, err := fl.RestartWith(ctx, row.Key(), kube.RestartOptions{DryRun: true, Reason: o.reason})
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(out, "dry run: the API server accepted the restart of %s %s/%s; nothing was changed\n",
-			strings.ToLower(string(res.Kind)), res.Namespace, res.Name)
+		fmt.Fprintln(out, termtext.Sanitize(fmt.Sprintf("dry run: the API server accepted the restart of %s %s/%s; nothing was changed",
+			strings.ToLower(string(res.Kind)), res.Namespace, res.Name)))
 		return nil
 	}
 	if !o.yes {
@@ -164,27 +165,27 @@ func (o *restartOptions) restart(ctx context.Context, a *app, fl *kube.Fleet, ke
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "%s %s/%s restarted at %s by %s\n", strings.ToLower(string(res.Kind)), res.Namespace, res.Name, res.At, dash(res.By))
+	fmt.Fprintln(out, termtext.Sanitize(fmt.Sprintf("%s %s/%s restarted at %s by %s", strings.ToLower(string(res.Kind)), res.Namespace, res.Name, res.At, dash(res.By))))
 	if res.EventError != nil {
-		fmt.Fprintln(errw, "warning: the restart happened, but its Event was not recorded: "+res.EventError.Error())
+		fmt.Fprintln(errw, "warning: the restart happened, but its Event was not recorded: "+termtext.Sanitize(res.EventError.Error()))
 	}
 	if !o.wait {
 		return nil
 	}
 	err = fl.WaitRollout(ctx, key, func(v model.WorkloadView) {
-		fmt.Fprintf(errw, "rollout: %s, %d/%d updated, %d ready %s\n", dash(string(v.Rollout)), v.Updated, v.Desired, v.Ready, v.Message)
+		fmt.Fprintln(errw, termtext.Sanitize(fmt.Sprintf("rollout: %s, %d/%d updated, %d ready %s", dash(string(v.Rollout)), v.Updated, v.Desired, v.Ready, v.Message)))
 	})
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "rollout of %s/%s complete\n", res.Namespace, res.Name)
+	fmt.Fprintln(out, termtext.Sanitize(fmt.Sprintf("rollout of %s/%s complete", res.Namespace, res.Name)))
 	return nil
 }
 
 // confirm asks on the terminal what the plan asks: the App's name typed in
 // production, 'y' elsewhere. Anything else (or end of input) is "no".
 func (a *app) confirm(p model.RestartPlan) error {
-	fmt.Fprint(a.streams.Err, p.Prompt()+" ")
+	fmt.Fprint(a.streams.Err, termtext.Sanitize(p.Prompt())+" ")
 	line, err := bufio.NewReader(a.streams.In).ReadString('\n')
 	if err != nil && !errors.Is(err, io.EOF) {
 		return fmt.Errorf("read answer: %w", err)

@@ -36,19 +36,7 @@ func SanitizeStyled(s string) string {
 	return b.String()
 }
 
-func styledClean(s string) bool {
-	for {
-		i := firstUnsafe(s, true)
-		if i < 0 {
-			return true
-		}
-		n := sgrLen(s[i:])
-		if n == 0 {
-			return false
-		}
-		s = s[i+n:]
-	}
-}
+func styledClean(s string) bool { return FirstRaw(s, true) < 0 }
 
 // sgrLen is the length of the SGR sequence s starts with, or 0.
 func sgrLen(s string) int {
@@ -66,4 +54,25 @@ func sgrLen(s string) int {
 		}
 	}
 	return 0
+}
+
+// FirstRaw is the byte index of the first character in s that a terminal
+// would act on or hide, other than '\n' and, when keepSGR, SGR sequences;
+// -1 when there is none. Tests of every output path use it.
+func FirstRaw(s string, keepSGR bool) int {
+	at := 0
+	for {
+		i := firstUnsafe(s[at:], true)
+		if i < 0 {
+			return -1
+		}
+		n := 0
+		if keepSGR {
+			n = sgrLen(s[at+i:])
+		}
+		if n == 0 {
+			return at + i
+		}
+		at += i + n
+	}
 }

@@ -227,9 +227,9 @@ func writeFlags(b *strings.Builder, st *styles, r *model.AppView, w int, coloure
 	for _, f := range r.Drift.Flags {
 		s, ok := flagShort[f.Kind]
 		if !ok {
-			s = string(f.Kind)
+			s = safe(string(f.Kind))
 		}
-		need := len(s)
+		need := textWidth(s)
 		if n > 0 {
 			need++
 		}

@@ -117,12 +117,12 @@ func (d *confirmDialog) Render(st *styles, width int, spin string) string {
 	var lines []string
 	add := func(s ...string) { lines = append(lines, s...) }
 	add(st.dialogTitle.Render("Restart?"), "")
-	add(wrapText(p.Title()+" as "+user, inner)...)
-	add(wrapText(p.Effect(), inner)...)
+	add(wrapText(safe(p.Title()+" as "+user), inner)...)
+	add(wrapText(safe(p.Effect()), inner)...)
 	if len(p.Warnings) > 0 {
 		add("")
 		for _, w := range p.Warnings {
-			add(wrapText(st.warnText.Render("▲ ")+w, inner)...)
+			add(wrapText(st.warnText.Render("▲ ")+safe(w), inner)...)
 		}
 	}
 	add("")
@@ -130,14 +130,14 @@ func (d *confirmDialog) Render(st *styles, width int, spin string) string {
 	case confirmChecking:
 		add(spin + " checking permission…")
 	case confirmRefused:
-		add(wrapText(st.errText.Render("✖ not allowed: ")+d.reason, inner)...)
+		add(wrapText(st.errText.Render("✖ not allowed: ")+safe(d.reason), inner)...)
 		add(st.dim.Render("esc close"))
 	case confirmAsk:
 		if d.plan.MustType {
-			add(wrapText(st.warnText.Render(p.Prompt()), inner)...)
+			add(wrapText(st.warnText.Render(safe(p.Prompt())), inner)...)
 			add(d.typed.View())
 			if d.reason != "" {
-				add(st.errText.Render(d.reason))
+				add(st.errText.Render(safe(d.reason)))
 			}
 			add(st.dim.Render("enter confirm · esc cancel"))
 		} else {
@@ -146,7 +146,7 @@ func (d *confirmDialog) Render(st *styles, width int, spin string) string {
 	case confirmSending:
 		add(spin + " sending restart…")
 	case confirmFailed:
-		add(wrapText(st.errText.Render("✖ restart failed: ")+d.reason, inner)...)
+		add(wrapText(st.errText.Render("✖ restart failed: ")+safe(d.reason), inner)...)
 		add(st.dim.Render("esc close"))
 	}
 	return st.dialog.Render(strings.Join(lines, "\n"))

@@ -99,11 +99,12 @@ func (m *Model) detailLines(r *model.AppView, width int) []string {
 	var out []string
 	add := func(s ...string) { out = append(out, s...) }
 	section := func(t string) { add("", st.bold.Render(t)) }
-	kv := func(k, v string) { add(wrapText(st.dim.Render(fmt.Sprintf("%-16s", k))+v, width)...) }
+	kv := func(k, v string) { add(wrapText(st.dim.Render(fmt.Sprintf("%-16s", k))+safe(v), width)...) }
+	text := func(s string) { add(wrapText(safe(s), width)...) } // a whole line of outside text
 
 	sev := sevIndex(r.Drift.Severity)
-	add(st.sev[sev].pre + sevLabel[sev] + st.sev[sev].post + "  " + st.title.Render(r.App) +
-		st.dim.Render(fmt.Sprintf("  %s · %s/%s · cluster %s", r.Kind, r.Namespace, r.App, orDash(r.Cluster))))
+	add(st.sev[sev].pre + sevLabel[sev] + st.sev[sev].post + "  " + st.title.Render(safe(r.App)) +
+		st.dim.Render(safe(fmt.Sprintf("  %s · %s/%s · cluster %s", r.Kind, r.Namespace, r.App, orDash(r.Cluster)))))
 	if r.Stale {
 		add(st.warnText.Render("▲ stale: this cluster's watch is down; the facts below may be out of date"))
 	}
@@ -133,7 +134,7 @@ func (m *Model) detailLines(r *model.AppView, width int) []string {
 		if f.Kind == drift.DriftStale { // which way it points, plainly
 			msg = model.StaleWords(r.DeclaredTag, r.LatestTag) + "."
 		}
-		add(wrapText(st.sev[i].pre+sevGlyph[i]+" "+string(f.Kind)+st.sev[i].post+"  "+msg, width)...)
+		add(wrapText(st.sev[i].pre+sevGlyph[i]+" "+safe(string(f.Kind))+st.sev[i].post+"  "+safe(msg), width)...)
 	}
 	if r.WaitsOnRelease() {
 		add(wrapText(st.sev[sevUnknown].pre+"? release not checked"+st.sev[sevUnknown].post+
@@ -172,24 +173,26 @@ func (m *Model) detailLines(r *model.AppView, width int) []string {
 		add(st.dim.Render("none"))
 	}
 	for _, c := range conds {
-		add(wrapText(fmt.Sprintf("%s=%s %s %s", c.Type, c.Status, c.Reason, c.Message), width)...)
+		text(fmt.Sprintf("%s=%s %s %s", c.Type, c.Status, c.Reason, c.Message))
 	}
 	section("Endpoints")
 	if len(r.Endpoints) == 0 {
 		add(st.dim.Render("none"))
 	}
-	add(r.Endpoints...)
+	for _, e := range r.Endpoints {
+		text(e)
+	}
 	if len(r.Problems) > 0 {
 		section("Problems")
 		for _, p := range r.Problems {
-			add(wrapText(st.errText.Render("✖ ")+p.Text, width)...)
+			add(wrapText(st.errText.Render("✖ ")+safe(p.Text), width)...)
 		}
 	}
 	section("Labels")
 	add(labelLines(r.Labels, width)...)
 
 	section("What you may do")
-	add(wrapText(m.mayDo(r), width)...)
+	text(m.mayDo(r))
 	return out
 }
 
@@ -271,7 +274,7 @@ func labelLines(labels map[string]string, width int) []string {
 	sort.Strings(keys)
 	out := make([]string, 0, len(keys))
 	for _, k := range keys {
-		out = append(out, wrapText(k+"="+labels[k], width)...)
+		out = append(out, wrapText(safe(k+"="+labels[k]), width)...)
 	}
 	return out
 }

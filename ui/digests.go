@@ -109,7 +109,7 @@ func (m *Model) digestLines(r *model.AppView, width int) []string {
 	st := &m.st
 	var out []string
 	kv := func(k, v string) {
-		out = append(out, wrapText(st.dim.Render(fmt.Sprintf("%-16s", k))+v, width)...)
+		out = append(out, wrapText(st.dim.Render(fmt.Sprintf("%-16s", k))+safe(v), width)...)
 	}
 	list := func(k string, vs []string) { // one digest a line: they are long
 		kv(k, vs[0])
@@ -128,7 +128,8 @@ func (m *Model) digestLines(r *model.AppView, width int) []string {
 	case d.loading && (!d.done || d.err != nil): // a re-read keeps showing a good answer
 		kv("running digests", "reading pods…")
 	case d.err != nil:
-		kv("running digests", st.errText.Render("could not read: ")+d.err.Error())
+		out = append(out, wrapText(st.dim.Render(fmt.Sprintf("%-16s", "running digests"))+
+			st.errText.Render("could not read: ")+safe(d.err.Error()), width)...)
 	case d.done && len(running) == 0:
 		kv("running digests", "no pod reports a registry digest")
 	case d.done:
@@ -143,7 +144,7 @@ func (m *Model) digestLines(r *model.AppView, width int) []string {
 	check := model.CompareDigests(tag, running)
 	switch note := check.Note(); {
 	case note != "":
-		out = append(out, wrapText(st.warnText.Render("▲ "+note), width)...)
+		out = append(out, wrapText(st.warnText.Render("▲ "+safe(note)), width)...)
 	case tag != "" && len(check.Running) > 0:
 		out = append(out, st.okText.Render("✓ the pods run the digest the tag points at"))
 	}

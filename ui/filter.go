@@ -88,7 +88,7 @@ func (f filterLine) Render(st *styles, width int) string {
 	f.input.SetWidth(max(10, width/2))
 	line := f.input.View()
 	if f.err != nil {
-		line += "  " + st.errText.Render("✖ "+f.err.Error())
+		line += "  " + st.errText.Render("✖ "+safe(f.err.Error()))
 	}
 	return fitLine(ansi.Truncate(line, width, ellipsis), width)
 }

@@ -6,33 +6,43 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/hanzoai/driftboard/termtext"
 )
 
 const ellipsis = "…"
 
+// isASCII reports printable ASCII only: a control byte is never one column.
 func isASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
+		if s[i] < 0x20 || s[i] >= 0x7F {
 			return false
 		}
 	}
 	return true
 }
 
-// textWidth is the display width of plain (unstyled) text.
+// safe is text from outside (App fields, cluster and server answers) made
+// fit for the terminal: controls and invisible characters shown as escapes.
+func safe(s string) string { return termtext.Sanitize(s) }
+
+// textWidth is the display width of plain (unstyled) text as writeCell
+// shows it.
 func textWidth(s string) int {
 	if isASCII(s) {
 		return len(s)
 	}
-	return ansi.StringWidth(s)
+	return ansi.StringWidth(safe(s))
 }
 
-// writeCell writes plain text s truncated (with …) or padded to exactly w
-// columns. ASCII text, the common case, takes a path without width tables.
+// writeCell writes plain text s, sanitised, truncated (with …) or padded to
+// exactly w columns: every table cell passes here. ASCII text, the common
+// case, takes a path without width tables.
 func writeCell(b *strings.Builder, s string, w int) {
 	if w <= 0 {
 		return
 	}
+	s = safe(s)
 	sw := textWidth(s)
 	if sw > w {
 		if isASCII(s) {
@@ -103,6 +113,9 @@ func orDash[S ~string](s S) string {
 	return string(s)
 }
 
+// reset ends any style around an overlaid box (SGR 0).
+const reset = "\x1b[m"
+
 // overlay draws box centred over base (both multi-line, base exactly w×h).
 func overlay(base []string, box string, w int) []string {
 	lines := strings.Split(box, "\n")
@@ -123,7 +136,7 @@ func overlay(base []string, box string, w int) []string {
 		left += strings.Repeat(" ", max(0, x-ansi.StringWidth(left)))
 		l = fitLine(l, bw)
 		right := ansi.TruncateLeft(row, x+bw, "")
-		out[y+i] = left + "\x1b[m" + l + "\x1b[m" + right
+		out[y+i] = left + reset + l + reset + right
 	}
 	return out
 }

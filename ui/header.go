@@ -48,9 +48,9 @@ func (m *Model) identityWords(compact bool) string {
 		return st.dim.Render("checking login…")
 	case id.LoggedIn(now):
 		p := id.Principal
-		s := st.bold.Render(p.User)
+		s := st.bold.Render(safe(p.User))
 		if !compact {
-			s += st.dim.Render(" (" + p.RoleName() + ")")
+			s += st.dim.Render(" (" + safe(p.RoleName()) + ")")
 		}
 		if !id.Expiry.IsZero() {
 			left := id.Expiry.Sub(now)
@@ -79,7 +79,7 @@ func (m *Model) clusterWords() string {
 	s := m.board.snap
 	if s == nil || len(s.Clusters) == 0 {
 		if len(m.opts.Contexts) > 0 {
-			return st.dim.Render(strings.Join(m.opts.Contexts, " ") + " connecting")
+			return st.dim.Render(safe(strings.Join(m.opts.Contexts, " ")) + " connecting")
 		}
 		return ""
 	}
@@ -88,16 +88,16 @@ func (m *Model) clusterWords() string {
 	for _, c := range s.Clusters {
 		switch c.Phase {
 		case model.ConnLive:
-			out = append(out, c.Name+" "+st.okText.Render("live"))
+			out = append(out, safe(c.Name)+" "+st.okText.Render("live"))
 		case model.ConnSyncing:
-			out = append(out, c.Name+" "+st.warnText.Render("syncing"))
+			out = append(out, safe(c.Name)+" "+st.warnText.Render("syncing"))
 		case model.ConnReconnecting:
 			w := "reconnecting since " + clock(c.Since, now) + " (" + shortDuration(now.Sub(c.Since)) + ")"
-			out = append(out, c.Name+" "+st.warnText.Render(w))
+			out = append(out, safe(c.Name)+" "+st.warnText.Render(w))
 		case model.ConnFailed:
-			out = append(out, c.Name+" "+st.errText.Render("failed: "+oneLine(orDash(c.Reason))))
+			out = append(out, safe(c.Name)+" "+st.errText.Render("failed: "+oneLine(orDash(c.Reason))))
 		default:
-			out = append(out, c.Name+" "+string(c.Phase))
+			out = append(out, safe(c.Name)+" "+string(c.Phase))
 		}
 	}
 	return strings.Join(out, " · ")
@@ -187,22 +187,22 @@ func (m *Model) statusBar(width int) string {
 	}
 	if m.status.text != "" {
 		if m.status.bad {
-			return fitLine(st.errText.Render("✖ ")+m.status.text, width)
+			return fitLine(st.errText.Render("✖ ")+safe(m.status.text), width)
 		}
-		return fitLine(m.status.text, width)
+		return fitLine(safe(m.status.text), width)
 	}
 	if s := m.board.snap; s != nil {
 		for _, c := range s.Clusters {
 			switch c.Phase {
 			case model.ConnReconnecting:
 				now := m.now()
-				return fitLine(st.warnText.Render("▲ "+c.Name+" reconnecting since "+clock(c.Since, now)+
+				return fitLine(st.warnText.Render("▲ "+safe(c.Name)+" reconnecting since "+clock(c.Since, now)+
 					" ("+shortDuration(now.Sub(c.Since))+"): its rows are stale (dimmed)"), width)
 			case model.ConnFailed:
-				return fitLine(st.warnText.Render("▲ "+c.Name+" failed: "+oneLine(orDash(c.Reason))+" — its rows are stale (dimmed)"), width)
+				return fitLine(st.warnText.Render("▲ "+safe(c.Name)+" failed: "+oneLine(orDash(c.Reason))+" — its rows are stale (dimmed)"), width)
 			}
 			if len(c.Notices) > 0 {
-				return fitLine(st.dim.Render(c.Name+": "+strings.Join(c.Notices, "; ")), width)
+				return fitLine(st.dim.Render(safe(c.Name+": "+strings.Join(c.Notices, "; "))), width)
 			}
 		}
 	}

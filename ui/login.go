@@ -91,10 +91,10 @@ func (d *loginDialog) Render(st *styles, width int, spin string) string {
 		lines = append(lines, spin+" starting device login…", "", st.dim.Render("esc cancel"))
 	default:
 		p := d.prompt
-		lines = append(lines, "Enter this code:  "+st.title.Render(p.UserCode), "")
-		lines = append(lines, wrapText("at "+p.VerificationURI, inner)...)
+		lines = append(lines, "Enter this code:  "+st.title.Render(safe(p.UserCode)), "")
+		lines = append(lines, wrapText("at "+safe(p.VerificationURI), inner)...)
 		if p.VerificationURIComplete != "" {
-			lines = append(lines, wrapText("or open "+p.VerificationURIComplete, inner)...)
+			lines = append(lines, wrapText("or open "+safe(p.VerificationURIComplete), inner)...)
 		}
 		if p.BrowserOpened {
 			lines = append(lines, st.okText.Render("✓ opened in your browser"))

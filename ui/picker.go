@@ -59,13 +59,13 @@ func (p picker) Update(msg tea.Msg) (picker, tea.Cmd) {
 }
 
 func (p *picker) Render(st *styles) string {
-	lines := []string{st.dialogTitle.Render(p.title), ""}
+	lines := []string{st.dialogTitle.Render(safe(p.title)), ""}
 	for i, it := range p.items {
-		label := "  " + it.label
+		label := "  " + safe(it.label)
 		if i == p.cursor {
-			label = "› " + st.bold.Render(it.label)
+			label = "› " + st.bold.Render(safe(it.label))
 		}
-		lines = append(lines, label+"  "+st.dim.Render(it.hint))
+		lines = append(lines, label+"  "+st.dim.Render(safe(it.hint)))
 	}
 	lines = append(lines, "", st.dim.Render("enter choose · esc close"))
 	return st.dialog.Render(strings.Join(lines, "\n"))

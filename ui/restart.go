@@ -129,7 +129,8 @@ func (m *Model) onRestarted(msg restartedMsg) tea.Cmd {
 	return nil
 }
 
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+// oneLine is outside text (an error, a reason) on one line, sanitised.
+func oneLine(s string) string { return safe(strings.Join(strings.Fields(s), " ")) }
 
 // wrapText word-wraps (ANSI-aware) s to width columns.
 func wrapText(s string, width int) []string {

@@ -6,6 +6,9 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/hanzoai/driftboard/termtext"
 )
 
 // Minimum usable terminal size; below it the board says so instead of
@@ -17,7 +20,7 @@ const (
 
 // View renders the whole frame full-screen with mouse wheel reporting.
 func (m *Model) View() tea.View {
-	v := tea.NewView(m.render())
+	v := tea.NewView(m.guard(m.render()))
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = "driftboard"
@@ -56,6 +59,18 @@ func (m *Model) render() string {
 	}
 	if box != "" {
 		frame = strings.Join(overlay(strings.Split(frame, "\n"), box, w), "\n")
+	}
+	return frame
+}
+
+// guard is the last line of defence over a composed frame: values were
+// sanitised where they were written, and whatever slipped through still
+// cannot move the cursor, set the clipboard or draw images; only the
+// board's own SGR styling stays, and none at all without colour.
+func (m *Model) guard(frame string) string {
+	frame = termtext.SanitizeStyled(frame)
+	if m.plain {
+		frame = ansi.Strip(frame)
 	}
 	return frame
 }

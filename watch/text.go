@@ -6,7 +6,8 @@ import (
 	"io"
 	"strings"
 	"time"
-	"unicode"
+
+	"github.com/hanzoai/driftboard/termtext"
 )
 
 // WriteJSON writes ev as one line of JSON.
@@ -15,7 +16,7 @@ func WriteJSON(w io.Writer, ev Event) error {
 	if err != nil {
 		return fmt.Errorf("encode event: %w", err)
 	}
-	_, err = w.Write(append(b, '\n'))
+	_, err = w.Write(append(termtext.JSONSafe(b), '\n')) // exact values, nothing a terminal acts on
 	return err
 }
 
@@ -108,13 +109,6 @@ func field(v *Verdict, name string) string {
 	return clean(s)
 }
 
-// clean replaces control and bidirectional-formatting characters, which
-// could move the cursor or reorder what a reader sees, with '?'.
-func clean(s string) string {
-	return strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) || r == unicode.ReplacementChar {
-			return '?'
-		}
-		return r
-	}, s)
-}
+// clean is termtext.Sanitize: control, bidi and other invisible
+// characters shown as visible escapes (\x1b, \u202e).
+func clean(s string) string { return termtext.Sanitize(s) }

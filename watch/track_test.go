@@ -130,7 +130,7 @@ func TestFormatTextCleansClusterText(t *testing.T) {
 	after := before
 	after.RunningTag = "v2\x1b[2J\u202e"
 	ev := Event{Time: t0, Event: KindChanged, Cluster: "a", Namespace: "n", App: "x\x07", Changed: before.Changes(after), Before: &before, After: &after}
-	want := "2026-12-01T04:00:00Z changed  a/n/x? runningTag v1 → v2?[2J?"
+	want := "2026-12-01T04:00:00Z changed  a/n/x\\x07 runningTag v1 → v2\\x1b[2J\\u202e"
 	if got := FormatText(ev); got != want {
 		t.Fatalf("got  %q\nwant %q", got, want)
 	}

@@ -1,0 +1,121 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/hanzoai/driftboard/internal/hostile"
+	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/termtext"
+)
+
+// hostileRow is a fixture row with every string field set to s.
+func hostileRow(s string) model.AppView {
+	r := app{ns: "hanzo", name: "iam", declared: "v1", running: "v1", latest: "v2", ready: 2, updated: 2, stuck: true}.build()
+	hostile.Fill(&r, s)
+	return r
+}
+
+// checkFrame fails when the frame as composed (before View's last guard)
+// holds anything a terminal acts on but the board's own SGR styling, or the
+// payloads' conceal SGR, which the board never uses; and when the frame View
+// hands the terminal has a raw control, or with colour off any ESC at all.
+func checkFrame(t testing.TB, what string, m *Model, plain bool) {
+	t.Helper()
+	composed := m.render()
+	if i := termtext.FirstRaw(composed, true); i >= 0 {
+		t.Fatalf("%s: raw control at byte %d: %q", what, i, composed[max(0, i-20):min(len(composed), i+20)])
+	}
+	if strings.Contains(composed, "\x1b[8m") {
+		t.Fatalf("%s: a value's SGR reached the frame", what)
+	}
+	frame := m.View().Content
+	if i := termtext.FirstRaw(frame, !plain); i >= 0 {
+		t.Fatalf("%s: raw control at byte %d of the view: %q", what, i, frame[max(0, i-20):min(len(frame), i+20)])
+	}
+}
+
+// hostileScreens renders the board, the detail, the restart dialog, the
+// action menu and a failed restart with s in every field it can reach.
+// Keys go straight to Update (no command is run) so the fuzzer stays fast;
+// the answers those commands would bring are fed in with s in them.
+func hostileScreens(t testing.TB, s string, plain bool) {
+	id := orgAdmin()
+	id.state.Principal.User = s
+	m, src := newTestModel(t, allowed(), id, Options{NoColor: plain}, 140, 40)
+	row := hostileRow(s)
+	src.upsert(row)
+	src.SetClusters([]model.ClusterState{{Name: "prod", Phase: model.ConnLive, Since: t0, Notices: []string{s}},
+		{Name: "x" + s, Phase: model.ConnFailed, Since: t0, Reason: s}})
+	m.Update(snapshotMsg{src.Snapshot()})
+	selectKey(t, m, row.Key())
+	checkFrame(t, "board", m, plain)
+	send(m, "enter")
+	m.detail.decision = &model.Decision{Reason: "denied " + s}
+	m.Update(digestsMsg{key: m.detail.key, seq: m.detail.digests.seq, running: []string{s}})
+	checkFrame(t, "detail", m, plain)
+	send(m, "end")
+	checkFrame(t, "detail end", m, plain)
+	send(m, "esc", "r")
+	if m.confirm == nil {
+		t.Fatal("r opened no restart dialog")
+	}
+	checkFrame(t, "restart dialog", m, plain)
+	m.confirm.refuse("denied " + s)
+	checkFrame(t, "restart refused", m, plain)
+	send(m, "esc", "a")
+	checkFrame(t, "actions", m, plain)
+	send(m, "esc")
+	m.Update(restartedMsg{key: row.Key(), err: errString(s)})
+	checkFrame(t, "status", m, plain)
+}
+
+// send hands keys to Update and drops the commands they return.
+func send(m *Model, keys ...string) {
+	for _, k := range keys {
+		m.Update(keyMsg(k))
+	}
+}
+
+func selectKey(t testing.TB, m *Model, k model.Key) {
+	t.Helper()
+	for i, r := range m.board.rows {
+		if r.Key() == k {
+			m.board.moveTo(i)
+			return
+		}
+	}
+	t.Fatalf("row %v not on the board", k)
+}
+
+type errString string
+
+func (e errString) Error() string { return string(e) }
+
+func TestHostileTextNeverReachesTheTerminal(t *testing.T) {
+	for _, plain := range []bool{false, true} {
+		for _, s := range hostile.Payloads {
+			hostileScreens(t, s, plain)
+		}
+	}
+	// and the text is shown, escaped, not dropped
+	m, src := newTestModel(t, allowed(), orgAdmin(), Options{}, 140, 40)
+	row := hostileRow("v9\x1b]52;c;x\x07\u202e")
+	src.upsert(row)
+	m.Update(snapshotMsg{src.Snapshot()})
+	selectKey(t, m, row.Key())
+	press(m, "enter")
+	if v := plainView(m); !strings.Contains(v, `v9\x1b]52;c;x\x07\u202e`) {
+		t.Fatalf("the escaped value is not shown in the detail:\n%s", v)
+	}
+}
+
+func FuzzHostileRow(f *testing.F) {
+	for _, s := range hostile.Payloads {
+		f.Add(s, false)
+	}
+	f.Add("\xff\xfe\xc2", true)
+	f.Fuzz(func(t *testing.T, s string, plain bool) {
+		hostileScreens(t, s, plain)
+	})
+}
