@@ -32,11 +32,11 @@ func TestQAndEscGoBackFromSubViews(t *testing.T) {
 	}
 	// a picker: q closes it
 	press(m, "a")
-	if m.picker == nil {
+	if dialogOf[*picker](m.dialogs) == nil {
 		t.Fatal("a: no action menu")
 	}
-	if _, cmd := m.Update(keyMsg("q")); m.picker != nil || isQuit(cmd) {
-		t.Fatalf("q in the action menu: picker %v, quit %v", m.picker != nil, isQuit(cmd))
+	if _, cmd := m.Update(keyMsg("q")); dialogOf[*picker](m.dialogs) != nil || isQuit(cmd) {
+		t.Fatalf("q in the action menu: picker %v, quit %v", dialogOf[*picker](m.dialogs) != nil, isQuit(cmd))
 	}
 	// only on the board does q quit
 	if _, cmd := m.Update(keyMsg("q")); !isQuit(cmd) {

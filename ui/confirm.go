@@ -3,6 +3,7 @@ package ui
 import (
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
@@ -19,15 +20,6 @@ const (
 	confirmFailed                       // Restart returned an error
 )
 
-// confirmResult is what the user decided in this update.
-type confirmResult int
-
-const (
-	resultNone confirmResult = iota
-	resultConfirm
-	resultClose
-)
-
 // confirmDialog renders the model's RestartPlan and asks, default No.
 // Production needs the app name typed; other envs take "y".
 type confirmDialog struct {
@@ -38,11 +30,11 @@ type confirmDialog struct {
 	phase  confirmPhase
 	reason string
 	typed  textinput.Model
-	result confirmResult
+	keys   keyMap
 }
 
-func newConfirm(row *model.AppView, user string, st *styles) *confirmDialog {
-	d := &confirmDialog{key: row.Key(), row: row, plan: model.PlanRestart(row), user: user}
+func newConfirm(row *model.AppView, user string, st *styles, keys keyMap) *confirmDialog {
+	d := &confirmDialog{key: row.Key(), row: row, plan: model.PlanRestart(row), user: user, keys: keys}
 	d.typed = textinput.New()
 	d.typed.Prompt = "type " + row.App + ": "
 	d.typed.CharLimit = 253
@@ -60,55 +52,49 @@ func (d *confirmDialog) ask() tea.Cmd {
 	return nil
 }
 
-func (d *confirmDialog) waiting() bool {
+func (d *confirmDialog) busy() bool {
 	return d.phase == confirmChecking || d.phase == confirmSending
 }
 
-// Update handles keys; the root reads d.result afterwards.
-func (d confirmDialog) Update(msg tea.Msg) (confirmDialog, tea.Cmd) {
-	d.result = resultNone
-	k, ok := msg.(tea.KeyPressMsg)
-	if !ok {
-		return d, nil
-	}
-	s := k.String()
-	if s == "esc" {
-		d.result = resultClose
-		return d, nil
+// Update answers a key with an action: confirm, close, or nothing yet.
+func (d *confirmDialog) Update(msg tea.KeyPressMsg) (action, tea.Cmd) {
+	k := &d.keys
+	if key.Matches(msg, k.Back) {
+		return actClose{}, nil
 	}
 	switch d.phase {
 	case confirmAsk:
 		if d.plan.MustType {
-			if s == "enter" {
+			if key.Matches(msg, k.Accept) {
 				if d.plan.Confirmed(d.typed.Value()) {
-					d.result = resultConfirm
-				} else {
-					d.reason = "the typed name does not match " + d.row.App + "; not restarted"
+					return actRestart{d}, nil
 				}
-				return d, nil
+				d.reason = "the typed name does not match " + d.row.App + "; not restarted"
+				return actNone{}, nil
 			}
 			var cmd tea.Cmd
 			d.typed, cmd = d.typed.Update(msg)
 			d.reason = ""
-			return d, cmd
+			return actNone{}, cmd
 		}
-		switch s {
-		case "y", "Y":
-			d.result = resultConfirm
-		case "n", "N", "enter", "q":
-			d.result = resultClose // default is No
+		switch {
+		case key.Matches(msg, k.Yes):
+			return actRestart{d}, nil
+		case key.Matches(msg, k.No, k.Accept, k.Quit):
+			return actClose{}, nil // default is No
 		}
 	case confirmRefused, confirmFailed:
-		if s == "enter" || s == "q" || s == "n" {
-			d.result = resultClose
+		if key.Matches(msg, k.Accept, k.Quit, k.No) {
+			return actClose{}, nil
 		}
 	}
-	return d, nil
+	return actNone{}, nil
 }
 
 // Render is the dialog box content (the root frames and centres it).
 func (d *confirmDialog) Render(st *styles, width int, spin string) string {
-	p := d.plan
+	p, k := d.plan, &d.keys
+	back := k.Back.Help().Key
 	user := d.user
 	if user == "" {
 		user = "(nobody)"
@@ -131,7 +117,7 @@ func (d *confirmDialog) Render(st *styles, width int, spin string) string {
 		add(spin + " checking permission…")
 	case confirmRefused:
 		add(wrapText(st.errText.Render("✖ not allowed: ")+safe(d.reason), inner)...)
-		add(st.dim.Render("esc close"))
+		add(st.dim.Render(back + " close"))
 	case confirmAsk:
 		if d.plan.MustType {
 			add(wrapText(st.warnText.Render(safe(p.Prompt())), inner)...)
@@ -139,15 +125,15 @@ func (d *confirmDialog) Render(st *styles, width int, spin string) string {
 			if d.reason != "" {
 				add(st.errText.Render(safe(d.reason)))
 			}
-			add(st.dim.Render("enter confirm · esc cancel"))
+			add(st.dim.Render(k.Accept.Help().Key + " confirm · " + back + " cancel"))
 		} else {
-			add(st.bold.Render(p.Prompt()) + st.dim.Render("  y yes · n/enter/esc no"))
+			add(st.bold.Render(p.Prompt()) + st.dim.Render("  "+k.Yes.Help().Key+" yes · "+k.No.Help().Key+"/"+k.Accept.Help().Key+"/"+back+" no"))
 		}
 	case confirmSending:
 		add(spin + " sending restart…")
 	case confirmFailed:
 		add(wrapText(st.errText.Render("✖ restart failed: ")+safe(d.reason), inner)...)
-		add(st.dim.Render("esc close"))
+		add(st.dim.Render(back + " close"))
 	}
 	return st.dialog.Render(strings.Join(lines, "\n"))
 }

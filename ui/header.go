@@ -65,12 +65,15 @@ func (m *Model) identityWords(compact bool) string {
 			}
 		}
 		return s
-	case id.Principal != nil && id.Err == nil:
-		return st.errText.Render("session expired") + st.dim.Render(" — L to log in")
-	case id.Err != nil:
-		return st.errText.Render(oneLine(id.Err.Error())) + st.dim.Render(" — L to log in")
 	}
-	return st.warnText.Render("not logged in — read only") + st.dim.Render(" (L to log in)")
+	login := m.keys.Login.Help().Key + " to log in" // follows a rebinding
+	switch {
+	case id.Principal != nil && id.Err == nil:
+		return st.errText.Render("session expired") + st.dim.Render(" — "+login)
+	case id.Err != nil:
+		return st.errText.Render(oneLine(id.Err.Error())) + st.dim.Render(" — "+login)
+	}
+	return st.warnText.Render("not logged in — read only") + st.dim.Render(" ("+login+")")
 }
 
 // clusterWords is each cluster's state: live, syncing, reconnecting since, failed: why.

@@ -57,11 +57,11 @@ func hostileScreens(t testing.TB, s string, plain bool) {
 	send(m, "end")
 	checkFrame(t, "detail end", m, plain)
 	send(m, "esc", "r")
-	if m.confirm == nil {
+	if dialogOf[*confirmDialog](m.dialogs) == nil {
 		t.Fatal("r opened no restart dialog")
 	}
 	checkFrame(t, "restart dialog", m, plain)
-	m.confirm.refuse("denied " + s)
+	dialogOf[*confirmDialog](m.dialogs).refuse("denied " + s)
 	checkFrame(t, "restart refused", m, plain)
 	send(m, "esc", "a")
 	checkFrame(t, "actions", m, plain)

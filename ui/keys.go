@@ -9,6 +9,10 @@ type keyMap struct {
 	PrevProblem, OnlyDrifted, Env, Saved  key.Binding
 	Detail, Actions, Restart, Login, Help key.Binding
 	Quit                                  key.Binding
+
+	// In dialogs (not rebindable: a dialog has the keys to itself, so they
+	// never collide with the board's). Back and Quit close; Up/Down move.
+	Yes, No, Accept key.Binding
 }
 
 func newKeyMap() keyMap {
@@ -33,6 +37,9 @@ func newKeyMap() keyMap {
 		Login:       key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "log in")),
 		Help:        key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:        key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		Yes:         key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", "yes")),
+		No:          key.NewBinding(key.WithKeys("n", "N"), key.WithHelp("n", "no")),
+		Accept:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "confirm")),
 	}
 }
 

@@ -7,22 +7,26 @@ import (
 	"charm.land/bubbles/v2/key"
 )
 
+// keyAction is one bindable action: its name in the config file's `keys:`
+// section and its binding. Dialog actions are a scope of their own: a
+// dialog has the keys to itself, so a board override never takes its keys.
+type keyAction struct {
+	name   string
+	b      *key.Binding
+	dialog bool
+}
+
 // actions names every binding of the key map as the config file's `keys:`
 // section spells it; it is the one list of bindable actions.
-func (k *keyMap) actions() []struct {
-	name string
-	b    *key.Binding
-} {
-	return []struct {
-		name string
-		b    *key.Binding
-	}{
-		{"up", &k.Up}, {"down", &k.Down}, {"pageUp", &k.PageUp}, {"pageDown", &k.PageDown},
-		{"home", &k.Home}, {"end", &k.End}, {"filter", &k.Filter}, {"back", &k.Back},
-		{"sort", &k.Sort}, {"nextProblem", &k.NextProblem}, {"prevProblem", &k.PrevProblem},
-		{"onlyDrifted", &k.OnlyDrifted}, {"env", &k.Env}, {"saved", &k.Saved},
-		{"actions", &k.Actions}, {"detail", &k.Detail}, {"restart", &k.Restart},
-		{"login", &k.Login}, {"help", &k.Help}, {"quit", &k.Quit},
+func (k *keyMap) actions() []keyAction {
+	return []keyAction{
+		{"up", &k.Up, false}, {"down", &k.Down, false}, {"pageUp", &k.PageUp, false}, {"pageDown", &k.PageDown, false},
+		{"home", &k.Home, false}, {"end", &k.End, false}, {"filter", &k.Filter, false}, {"back", &k.Back, false},
+		{"sort", &k.Sort, false}, {"nextProblem", &k.NextProblem, false}, {"prevProblem", &k.PrevProblem, false},
+		{"onlyDrifted", &k.OnlyDrifted, false}, {"env", &k.Env, false}, {"saved", &k.Saved, false},
+		{"actions", &k.Actions, false}, {"detail", &k.Detail, false}, {"restart", &k.Restart, false},
+		{"login", &k.Login, false}, {"help", &k.Help, false}, {"quit", &k.Quit, false},
+		{"yes", &k.Yes, true}, {"no", &k.No, true}, {"accept", &k.Accept, true},
 	}
 }
 
@@ -43,10 +47,10 @@ func KeyActions() []string {
 // from the help. Unknown actions and empty lists are ignored (the config
 // file rejects them before they get here).
 func (k keyMap) withOverrides(overrides map[string][]string) keyMap {
-	taken := map[string]bool{}
-	for _, keys := range overrides {
-		for _, s := range keys {
-			taken[s] = true
+	taken := map[bool]map[string]bool{false: {}, true: {}} // per scope
+	for _, a := range k.actions() {
+		for _, s := range overrides[a.name] {
+			taken[a.dialog][s] = true
 		}
 	}
 	for _, a := range k.actions() {
@@ -56,7 +60,7 @@ func (k keyMap) withOverrides(overrides map[string][]string) keyMap {
 			a.b.SetHelp(helpKey(keys), a.b.Help().Desc)
 			continue
 		}
-		kept := slices.DeleteFunc(slices.Clone(a.b.Keys()), func(s string) bool { return taken[s] })
+		kept := slices.DeleteFunc(slices.Clone(a.b.Keys()), func(s string) bool { return taken[a.dialog][s] })
 		if len(kept) == len(a.b.Keys()) {
 			continue
 		}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	"github.com/google/go-cmp/cmp"
@@ -36,11 +37,11 @@ func TestKeyOverridesRebindActionsAndHelp(t *testing.T) {
 
 	selectApp(t, m, "explorer")
 	press(m, "r")
-	if m.confirm != nil {
+	if dialogOf[*confirmDialog](m.dialogs) != nil {
 		t.Fatal(`"r" still opens the restart dialog after restart: [R]`)
 	}
 	press(m, "R")
-	if m.confirm == nil {
+	if dialogOf[*confirmDialog](m.dialogs) == nil {
 		t.Fatal(`"R" does not open the restart dialog`)
 	}
 	press(m, "esc")
@@ -92,5 +93,41 @@ func TestKeyOverrideTakingTheOnlyKey(t *testing.T) {
 		if b.Help().Desc == "env" && b.Enabled() {
 			t.Error("the short help still offers env")
 		}
+	}
+}
+
+// Dialogs take their keys from the keyMap: a rebinding moves the key and
+// the hint, and a board override never takes a dialog's key.
+func TestDialogKeysFollowRebinding(t *testing.T) {
+	opts := Options{Keys: map[string][]string{"yes": {"o"}, "back": {"x"}, "login": {"ctrl+l"}, "restart": {"y"}}}
+	r := allowed()
+	m, _ := newTestModel(t, r, orgAdmin(), opts, 160, 30)
+	selectApp(t, m, "explorer") // env test: one key confirms
+	press(m, "y")               // the board's restart, rebound
+	d := dialogOf[*confirmDialog](m.dialogs)
+	if d == nil || d.phase != confirmAsk {
+		t.Fatalf("restart on y: dialog %+v", d)
+	}
+	if v := dialogText(m); !strings.Contains(v, "o yes · n/enter/x no") {
+		t.Errorf("dialog hint does not follow the rebinding:\n%s", v)
+	}
+	press(m, "y")
+	if r.restartCount() != 0 {
+		t.Fatal("y still confirms after yes: [o]")
+	}
+	press(m, "esc")
+	if dialogOf[*confirmDialog](m.dialogs) == nil {
+		t.Fatal("esc still closes after back: [x]")
+	}
+	press(m, "o")
+	if r.restartCount() != 1 {
+		t.Fatalf("o did not confirm: %d restarts", r.restartCount())
+	}
+
+	expired := orgAdmin()
+	expired.state.Expiry = t0.Add(-time.Minute)
+	out, _ := newTestModel(t, r, expired, opts, 160, 30)
+	if v := plainView(out); !strings.Contains(v, "ctrl+l to log in") || strings.Contains(v, "L to log in") {
+		t.Errorf("the header does not name the rebound login key:\n%s", v)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 )
 
@@ -15,37 +16,52 @@ type loginDialog struct {
 	prompt *LoginPrompt
 	done   bool
 	err    error
+	keys   keyMap
 }
 
-func (d *loginDialog) waiting() bool { return !d.done }
+func (d *loginDialog) busy() bool { return !d.done }
+
+// Update: back or quit cancels the login; accept closes a finished one.
+func (d *loginDialog) Update(msg tea.KeyPressMsg) (action, tea.Cmd) {
+	switch {
+	case key.Matches(msg, d.keys.Back, d.keys.Quit):
+		if d.done {
+			return actCancelLogin{}, nil
+		}
+		return actCancelLogin{status: "login cancelled"}, nil
+	case key.Matches(msg, d.keys.Accept) && d.done:
+		return actClose{}, nil
+	}
+	return actNone{}, nil
+}
 
 func (m *Model) startLogin() tea.Cmd {
 	if m.identity == nil {
 		m.status = statusLine{text: "log in is not available in this session", bad: true}
 		return nil
 	}
-	if m.login != nil {
+	if dialogOf[*loginDialog](m.dialogs) != nil {
 		return nil
 	}
 	ctx, cancel := context.WithCancel(m.ctx)
 	ch := make(chan LoginPrompt, 1)
-	m.login = &loginDialog{cancel: cancel, ch: ch}
+	m.dialogs.push(&loginDialog{cancel: cancel, ch: ch, keys: m.keys})
 	return tea.Batch(runLogin(ctx, m.identity, ch), waitLoginPrompt(ch), m.startSpinner())
 }
 
 // onLogin handles prompts and the end of the login; the prompt channel is
 // drained one message at a time by re-issuing the wait.
 func (m *Model) onLogin(msg tea.Msg) tea.Cmd {
+	d := dialogOf[*loginDialog](m.dialogs)
 	switch msg := msg.(type) {
 	case loginPromptMsg:
-		if m.login == nil {
+		if d == nil {
 			return nil
 		}
 		p := msg.prompt
-		m.login.prompt = &p
-		return waitLoginPrompt(m.login.ch)
+		d.prompt = &p
+		return waitLoginPrompt(d.ch)
 	case loginDoneMsg:
-		d := m.login
 		if msg.err != nil {
 			m.status = statusLine{text: "login failed: " + oneLine(msg.err.Error()), bad: true}
 			if d != nil {
@@ -53,27 +69,12 @@ func (m *Model) onLogin(msg tea.Msg) tea.Cmd {
 			}
 			return nil
 		}
-		m.login = nil
+		if d != nil {
+			m.dialogs.remove(d)
+		}
 		m.status = statusLine{text: "logged in"}
 		if m.identity != nil {
 			return readIdentity(m.identity)
-		}
-	}
-	return nil
-}
-
-func (m *Model) loginKey(msg tea.KeyPressMsg) tea.Cmd {
-	d := m.login
-	switch msg.String() {
-	case "esc", "q":
-		d.cancel()
-		m.login = nil
-		if !d.done {
-			m.status = statusLine{text: "login cancelled"}
-		}
-	case "enter":
-		if d.done {
-			m.login = nil
 		}
 	}
 	return nil
@@ -86,9 +87,9 @@ func (d *loginDialog) Render(st *styles, width int, spin string) string {
 	switch {
 	case d.err != nil:
 		lines = append(lines, wrapText(st.errText.Render("✖ login failed: ")+oneLine(d.err.Error()), inner)...)
-		lines = append(lines, "", st.dim.Render("esc close"))
+		lines = append(lines, "", st.dim.Render(d.keys.Back.Help().Key+" close"))
 	case d.prompt == nil:
-		lines = append(lines, spin+" starting device login…", "", st.dim.Render("esc cancel"))
+		lines = append(lines, spin+" starting device login…", "", st.dim.Render(d.keys.Back.Help().Key+" cancel"))
 	default:
 		p := d.prompt
 		lines = append(lines, "Enter this code:  "+st.title.Render(safe(p.UserCode)), "")
@@ -102,7 +103,7 @@ func (d *loginDialog) Render(st *styles, width int, spin string) string {
 		if !p.ExpiresAt.IsZero() {
 			lines = append(lines, st.dim.Render("the code expires at "+p.ExpiresAt.Format("15:04:05")))
 		}
-		lines = append(lines, "", spin+" waiting for you to approve…  "+st.dim.Render("esc cancel"))
+		lines = append(lines, "", spin+" waiting for you to approve…  "+st.dim.Render(d.keys.Back.Help().Key+" cancel"))
 	}
 	return st.dialog.Render(strings.Join(lines, "\n"))
 }

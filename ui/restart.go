@@ -45,8 +45,8 @@ func (m *Model) openRestart(r *model.AppView) tea.Cmd {
 		m.status = statusLine{text: "no app selected"}
 		return nil
 	}
-	d := newConfirm(r, m.user(), &m.st)
-	m.confirm = d
+	d := newConfirm(r, m.user(), &m.st, m.keys)
+	m.dialogs.push(d)
 	if why := m.refusal(r); why != "" {
 		d.refuse(why)
 		return nil
@@ -60,7 +60,7 @@ func (m *Model) onChecked(msg checkedMsg) tea.Cmd {
 		dec := msg.dec
 		m.detail.decision = &dec
 	}
-	d := m.confirm
+	d := dialogOf[*confirmDialog](m.dialogs)
 	if d == nil || d.key != msg.key || d.phase != confirmChecking {
 		return nil
 	}
@@ -78,19 +78,6 @@ func (m *Model) onChecked(msg checkedMsg) tea.Cmd {
 	return d.ask()
 }
 
-func (m *Model) confirmKey(msg tea.KeyPressMsg) tea.Cmd {
-	var cmd tea.Cmd
-	*m.confirm, cmd = m.confirm.Update(msg)
-	d := m.confirm
-	switch d.result {
-	case resultClose:
-		m.confirm = nil
-	case resultConfirm:
-		return m.fireRestart(d)
-	}
-	return cmd
-}
-
 // fireRestart sends the restart once; the in-flight entry guards against a
 // second one until the rollout ends.
 func (m *Model) fireRestart(d *confirmDialog) tea.Cmd {
@@ -105,7 +92,7 @@ func (m *Model) fireRestart(d *confirmDialog) tea.Cmd {
 
 func (m *Model) onRestarted(msg restartedMsg) tea.Cmd {
 	name := msg.key.Namespace + "/" + msg.key.Name
-	d := m.confirm
+	d := dialogOf[*confirmDialog](m.dialogs)
 	if msg.err != nil {
 		delete(m.inflight, msg.key)
 		m.status = statusLine{text: "restart of " + name + " failed: " + oneLine(msg.err.Error()), bad: true}
@@ -124,7 +111,7 @@ func (m *Model) onRestarted(msg restartedMsg) tea.Cmd {
 		}
 	}
 	if d != nil && d.key == msg.key {
-		m.confirm = nil
+		m.dialogs.remove(d)
 	}
 	return nil
 }

@@ -15,10 +15,10 @@ import (
 func dialogText(m *Model) string {
 	box := ""
 	switch {
-	case m.confirm != nil:
-		box = m.confirm.Render(&m.st, m.width, "")
-	case m.login != nil:
-		box = m.login.Render(&m.st, m.width, "")
+	case dialogOf[*confirmDialog](m.dialogs) != nil:
+		box = dialogOf[*confirmDialog](m.dialogs).Render(&m.st, m.width, "")
+	case dialogOf[*loginDialog](m.dialogs) != nil:
+		box = dialogOf[*loginDialog](m.dialogs).Render(&m.st, m.width, "")
 	}
 	box = strings.NewReplacer("│", " ", "─", " ", "╭", " ", "╮", " ", "╰", " ", "╯", " ").Replace(ansi.Strip(box))
 	return strings.Join(strings.Fields(box), " ")
@@ -31,8 +31,8 @@ func TestRestartDialogNamesTheActionAndDefaultsToNo(t *testing.T) {
 	m, _ := newTestModel(t, r, orgAdmin(), Options{}, 120, 30)
 	selectApp(t, m, "explorer") // env test: "y" confirms
 	press(m, "r")
-	if m.confirm == nil || m.confirm.phase != confirmAsk {
-		t.Fatalf("r: dialog %+v", m.confirm)
+	if dialogOf[*confirmDialog](m.dialogs) == nil || dialogOf[*confirmDialog](m.dialogs).phase != confirmAsk {
+		t.Fatalf("r: dialog %+v", dialogOf[*confirmDialog](m.dialogs))
 	}
 	v := dialogText(m)
 	for _, want := range []string{
@@ -50,18 +50,18 @@ func TestRestartDialogNamesTheActionAndDefaultsToNo(t *testing.T) {
 		t.Fatalf("CheckRestart calls %d, want 1", len(r.checks))
 	}
 	press(m, "enter") // default No
-	if m.confirm != nil || r.restartCount() != 0 {
-		t.Fatalf("enter must cancel: dialog %v restarts %d", m.confirm != nil, r.restartCount())
+	if dialogOf[*confirmDialog](m.dialogs) != nil || r.restartCount() != 0 {
+		t.Fatalf("enter must cancel: dialog %v restarts %d", dialogOf[*confirmDialog](m.dialogs) != nil, r.restartCount())
 	}
 	press(m, "r", "esc")
-	if m.confirm != nil || r.restartCount() != 0 {
+	if dialogOf[*confirmDialog](m.dialogs) != nil || r.restartCount() != 0 {
 		t.Fatal("esc must cancel")
 	}
 	press(m, "r", "y")
 	if got := r.restartCount(); got != 1 || r.restarts[0] != (model.Key{Cluster: "prod", Namespace: "hanzo-testnet", Name: "explorer"}) {
 		t.Fatalf("y: restarts %v", r.restarts)
 	}
-	if m.confirm != nil {
+	if dialogOf[*confirmDialog](m.dialogs) != nil {
 		t.Fatal("dialog stays open after an accepted restart")
 	}
 	if !strings.Contains(m.status.text, "following the rollout") {
@@ -79,8 +79,8 @@ func TestProductionNeedsTheTypedName(t *testing.T) {
 	}
 	typeText(m, "ia")
 	press(m, "enter")
-	if r.restartCount() != 0 || m.confirm == nil || !strings.Contains(m.confirm.reason, "does not match") {
-		t.Fatalf("wrong name: restarts %d dialog %+v", r.restartCount(), m.confirm)
+	if r.restartCount() != 0 || dialogOf[*confirmDialog](m.dialogs) == nil || !strings.Contains(dialogOf[*confirmDialog](m.dialogs).reason, "does not match") {
+		t.Fatalf("wrong name: restarts %d dialog %+v", r.restartCount(), dialogOf[*confirmDialog](m.dialogs))
 	}
 	press(m, "backspace", "backspace", "backspace")
 	typeText(m, "iam")
@@ -118,8 +118,8 @@ func TestRestartRefusedSaysWhy(t *testing.T) {
 			m, _ := newTestModel(t, rs, c.id, c.opts, 120, 30)
 			selectApp(t, m, c.app)
 			press(m, "r")
-			if m.confirm == nil || m.confirm.phase != confirmRefused {
-				t.Fatalf("dialog %+v", m.confirm)
+			if dialogOf[*confirmDialog](m.dialogs) == nil || dialogOf[*confirmDialog](m.dialogs).phase != confirmRefused {
+				t.Fatalf("dialog %+v", dialogOf[*confirmDialog](m.dialogs))
 			}
 			if v := dialogText(m); !strings.Contains(v, "not allowed") || !strings.Contains(v, c.want) {
 				t.Fatalf("dialog does not say %q:\n%s", c.want, plainView(m))
@@ -161,8 +161,8 @@ func TestInFlightGuardAndRolloutFollowed(t *testing.T) {
 	if r.restartCount() != 1 {
 		t.Fatal("a second r fired a second restart")
 	}
-	if m.confirm == nil || !strings.Contains(m.confirm.reason, "already in flight") {
-		t.Fatalf("second r: dialog %+v", m.confirm)
+	if dialogOf[*confirmDialog](m.dialogs) == nil || !strings.Contains(dialogOf[*confirmDialog](m.dialogs).reason, "already in flight") {
+		t.Fatalf("second r: dialog %+v", dialogOf[*confirmDialog](m.dialogs))
 	}
 	press(m, "esc")
 
@@ -184,8 +184,8 @@ func TestInFlightGuardAndRolloutFollowed(t *testing.T) {
 		t.Fatalf("status %q", m.status.text)
 	}
 	press(m, "r")
-	if m.confirm == nil || m.confirm.phase != confirmAsk {
-		t.Fatalf("after completion a restart is offered again: %+v", m.confirm)
+	if dialogOf[*confirmDialog](m.dialogs) == nil || dialogOf[*confirmDialog](m.dialogs).phase != confirmAsk {
+		t.Fatalf("after completion a restart is offered again: %+v", dialogOf[*confirmDialog](m.dialogs))
 	}
 }
 
@@ -195,8 +195,8 @@ func TestRestartErrorShownInWords(t *testing.T) {
 	m, _ := newTestModel(t, r, orgAdmin(), Options{}, 120, 30)
 	selectApp(t, m, "explorer")
 	press(m, "r", "y")
-	if m.confirm == nil || m.confirm.phase != confirmFailed {
-		t.Fatalf("dialog %+v", m.confirm)
+	if dialogOf[*confirmDialog](m.dialogs) == nil || dialogOf[*confirmDialog](m.dialogs).phase != confirmFailed {
+		t.Fatalf("dialog %+v", dialogOf[*confirmDialog](m.dialogs))
 	}
 	v := dialogText(m)
 	if !strings.Contains(v, "restart failed") || !strings.Contains(v, "is forbidden") {
@@ -226,7 +226,7 @@ func TestRestartFromDetail(t *testing.T) {
 		t.Log(plainView(m))
 	}
 	press(m, "r")
-	if m.confirm == nil {
+	if dialogOf[*confirmDialog](m.dialogs) == nil {
 		t.Fatal("r in detail opens no dialog")
 	}
 	press(m, "esc", "esc")
@@ -240,12 +240,12 @@ func TestActionMenuOpensTheRestartDialog(t *testing.T) {
 	m, _ := newTestModel(t, r, orgAdmin(), Options{}, 120, 30)
 	selectApp(t, m, "explorer")
 	press(m, "a")
-	if m.picker == nil || !strings.Contains(plainView(m), "Rolling restart…") {
+	if dialogOf[*picker](m.dialogs) == nil || !strings.Contains(plainView(m), "Rolling restart…") {
 		t.Fatalf("a: no action menu\n%s", plainView(m))
 	}
 	press(m, "enter")
-	if m.picker != nil || m.confirm == nil || m.confirm.phase != confirmAsk {
-		t.Fatalf("menu entry did not open the restart dialog: %+v", m.confirm)
+	if dialogOf[*picker](m.dialogs) != nil || dialogOf[*confirmDialog](m.dialogs) == nil || dialogOf[*confirmDialog](m.dialogs).phase != confirmAsk {
+		t.Fatalf("menu entry did not open the restart dialog: %+v", dialogOf[*confirmDialog](m.dialogs))
 	}
 	ro, _ := newTestModel(t, r, orgAdmin(), Options{ReadOnly: true}, 120, 30)
 	press(ro, "a")

@@ -42,9 +42,7 @@ type Model struct {
 	screen   screen
 	helpFrom screen // the screen help was opened over
 	detail   detailView
-	confirm  *confirmDialog
-	login    *loginDialog
-	picker   *picker
+	dialogs  dialogStack // the top one has the keys and is drawn
 	help     help.Model
 	// helpLine caches the rendered short help; it changes only with the
 	// width or the styles.
@@ -208,7 +206,7 @@ func (m *Model) onSnapshot(s *model.Snapshot) tea.Cmd {
 
 // busy is true while something is in progress; only then does the spinner tick.
 func (m *Model) busy() bool {
-	if len(m.inflight) > 0 || (m.confirm != nil && m.confirm.waiting()) || (m.login != nil && m.login.waiting()) {
+	if len(m.inflight) > 0 || m.dialogs.busy() {
 		return true
 	}
 	if s := m.board.snap; s != nil {
@@ -249,8 +247,8 @@ func (m *Model) applyFilter() {
 
 func (m *Model) quit() tea.Cmd {
 	m.cancel()
-	if m.login != nil {
-		m.login.cancel()
+	if l := dialogOf[*loginDialog](m.dialogs); l != nil {
+		l.cancel()
 	}
 	return tea.Quit
 }

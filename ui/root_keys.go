@@ -11,14 +11,11 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	if msg.String() == "ctrl+c" {
 		return m.quit()
 	}
-	switch {
-	case m.login != nil:
-		return m.loginKey(msg)
-	case m.confirm != nil:
-		return m.confirmKey(msg)
-	case m.picker != nil:
-		return m.pickerKey(msg)
-	case m.filter.active:
+	if d := m.dialogs.top(); d != nil {
+		act, cmd := d.Update(msg)
+		return tea.Batch(cmd, m.perform(d, act))
+	}
+	if m.filter.active {
 		return m.filterKey(msg)
 	}
 	switch m.screen {
@@ -55,9 +52,11 @@ func (m *Model) boardKey(msg tea.KeyPressMsg) tea.Cmd {
 			m.status = statusLine{text: "no red, yellow or ! rows in view"}
 		}
 	case key.Matches(msg, k.Saved): // enabled only when there are saved filters
-		m.picker = newSavedPicker(m.opts.SavedFilters, m.filter.text())
+		m.dialogs.push(newSavedPicker(m.opts.SavedFilters, m.filter.text(), m.keys))
 	case key.Matches(msg, k.Actions):
-		m.picker = m.actionMenu()
+		if p := m.actionMenu(); p != nil {
+			m.dialogs.push(p)
+		}
 	case key.Matches(msg, k.Detail):
 		return m.openDetail()
 	case key.Matches(msg, k.Restart):
@@ -110,7 +109,7 @@ func (m *Model) filterKey(msg tea.KeyPressMsg) tea.Cmd {
 
 // onMouse sends wheel and clicks to the screen in front, not under a dialog.
 func (m *Model) onMouse(msg tea.Msg) tea.Cmd {
-	if m.confirm != nil || m.login != nil || m.picker != nil {
+	if m.dialogs.top() != nil {
 		return nil
 	}
 	var cmd tea.Cmd
@@ -121,4 +120,46 @@ func (m *Model) onMouse(msg tea.Msg) tea.Cmd {
 		m.board, cmd = m.board.Update(msg)
 	}
 	return cmd
+}
+
+// perform does what dialog d asked for. The pickers' choices close the
+// picker first, so what they open goes on top.
+func (m *Model) perform(d dialog, act action) tea.Cmd {
+	switch a := act.(type) {
+	case actClose:
+		m.dialogs.remove(d)
+		if a.status != "" {
+			m.status = statusLine{text: a.status}
+		}
+	case actCancelLogin:
+		if l, ok := d.(*loginDialog); ok {
+			l.cancel()
+		}
+		m.dialogs.remove(d)
+		if a.status != "" {
+			m.status = statusLine{text: a.status}
+		}
+	case actRestart:
+		return m.fireRestart(a.d)
+	case actOpenRestart:
+		m.dialogs.remove(d)
+		return m.openRestart(m.board.selected())
+	case actOpenDetail:
+		m.dialogs.remove(d)
+		return m.openDetail()
+	case actStartLogin:
+		m.dialogs.remove(d)
+		return m.startLogin()
+	case actApplyFilter:
+		m.dialogs.remove(d)
+		m.filter.set(a.query)
+		if m.filter.err != nil {
+			m.status = statusLine{text: "saved filter is invalid: " + m.filter.err.Error(), bad: true}
+			m.filter.close(true)
+			return nil
+		}
+		m.applyFilter()
+		m.status = statusLine{text: "filter: " + a.query}
+	}
+	return nil
 }

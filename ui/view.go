@@ -47,17 +47,8 @@ func (m *Model) render() string {
 		m.renderBoard(&sb, w, h)
 	}
 	frame := sb.String()
-	var box string
-	spin := m.spin.View()
-	switch {
-	case m.login != nil:
-		box = m.login.Render(&m.st, w, spin)
-	case m.confirm != nil:
-		box = m.confirm.Render(&m.st, w, spin)
-	case m.picker != nil:
-		box = m.picker.Render(&m.st)
-	}
-	if box != "" {
+	if d := m.dialogs.top(); d != nil {
+		box := d.Render(&m.st, w, m.spin.View())
 		frame = strings.Join(overlay(strings.Split(frame, "\n"), box, w), "\n")
 	}
 	return frame
