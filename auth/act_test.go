@@ -13,6 +13,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/hanzoai/driftboard/auth"
@@ -109,18 +110,32 @@ func TestRestartRecordsWhoTheAPIServerAuthenticated(t *testing.T) {
 		t.Fatal(err)
 	}
 	grantOrgAdmins(ctx, t, cl.AdminClient(), "tenant-acme", "acme")
+	// An org whose name is not a DNS label: the platform hashes the
+	// namespace name and labels the namespace with the real org.
+	hashed := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "tenant-acme-corp-3f2a", Labels: map[string]string{model.NamespaceOrgLabel: "acme"}}}
+	if _, err := cl.AdminClient().CoreV1().Namespaces().Create(ctx, hashed, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := cl.SeedApp(ctx, hashed.Name, "web", "service", "ghcr.io/hanzoai/web", "v1.0.0", 1); err != nil {
+		t.Fatal(err)
+	}
+	grantOrgAdmins(ctx, t, cl.AdminClient(), hashed.Name, "acme")
+	readNamespaces(ctx, t, cl, "acme:owner")
 	dir := t.TempDir()
 	alice := newSession(idp, dir, nil)
 	browserLogin(t, idp, alice, "alice", "alice-pw")
 	clients := iamClients(t, cl, alice, nil)
 	waitAuthenticated(ctx, t, clients.Kube, "iam:u-alice", "acme:owner")
 
-	fleet := kube.NewFleet(kube.FleetOptions{Namespaces: []string{"tenant-acme"}, Act: alice.Act}, clients)
+	fleet := kube.NewFleet(kube.FleetOptions{Namespaces: []string{"tenant-acme", hashed.Name}, Act: alice.Act}, clients)
 	fctx, stop := context.WithCancel(ctx)
 	defer stop()
 	fleet.Start(fctx)
 	if err := fleet.WaitSynced(ctx); err != nil {
 		t.Fatal(err)
+	}
+	if d := fleet.CheckRestart(ctx, model.Key{Cluster: "iam", Namespace: hashed.Name, Name: "web"}); !d.Allowed {
+		t.Errorf("OrgAdmin of acme in %s (labelled %s=acme): refused: %s", hashed.Name, model.NamespaceOrgLabel, d.Reason)
 	}
 	key := model.Key{Cluster: "iam", Namespace: "tenant-acme", Name: "web"}
 	d := fleet.CheckRestart(ctx, key)
@@ -154,5 +169,21 @@ func TestRestartRecordsWhoTheAPIServerAuthenticated(t *testing.T) {
 	dep, _ = cl.AdminClient().AppsV1().Deployments("tenant-acme").Get(ctx, "web", metav1.GetOptions{})
 	if got := dep.Spec.Template.Annotations[model.RestartedAtAnnotation]; got != before {
 		t.Errorf("restarted again (%s → %s) after the login changed", before, got)
+	}
+}
+
+// readNamespaces lets group get namespaces (their hanzo.ai/org label).
+func readNamespaces(ctx context.Context, t *testing.T, cl *testcluster.Cluster, group string) {
+	t.Helper()
+	role := &rbacv1.ClusterRole{ObjectMeta: metav1.ObjectMeta{Name: "read-namespaces"},
+		Rules: []rbacv1.PolicyRule{{APIGroups: []string{""}, Resources: []string{"namespaces"}, Verbs: []string{"get"}}}}
+	b := &rbacv1.ClusterRoleBinding{ObjectMeta: metav1.ObjectMeta{Name: "read-namespaces"},
+		RoleRef:  rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "ClusterRole", Name: role.Name},
+		Subjects: []rbacv1.Subject{{APIGroup: "rbac.authorization.k8s.io", Kind: "Group", Name: group}}}
+	if _, err := cl.AdminClient().RbacV1().ClusterRoles().Create(ctx, role, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cl.AdminClient().RbacV1().ClusterRoleBindings().Create(ctx, b, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
 	}
 }

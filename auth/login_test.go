@@ -50,7 +50,7 @@ func TestDeviceFlowEndToEnd(t *testing.T) {
 		t.Errorf("whoami after device login = %+v", who)
 	}
 	c := readCreds(t, dir)
-	if c.AccessToken == "" || c.RefreshToken == "" || c.Subject != "u-alice" || c.Owner != "hanzo" || c.Expiry.Before(time.Now()) {
+	if c.AccessToken == "" || c.RefreshToken == "" || c.Subject != "u-alice" || c.Owner != "acme" || c.Expiry.Before(time.Now()) {
 		t.Errorf("stored credentials = %v", c)
 	}
 	// Device-flow refresh tokens must be bound to the client: refresh works.

@@ -16,9 +16,9 @@ import (
 // The demo's two IAM identities, as their verified token claims.
 var demoClaims = []model.Claims{
 	{Subject: "demo-ops", Email: "ops@hanzo.ai", Name: "Hanzo Ops", PreferredUsername: "ops@hanzo.ai",
-		Orgs: []model.OrgRole{{Org: "hanzo", Role: "owner"}, {Org: model.SuperAdminOrg, Role: "member"}}},
+		Owner: model.SuperAdminOrg, Orgs: []model.OrgRole{{Org: model.SuperAdminOrg, Role: "owner"}, {Org: "hanzo", Role: "owner"}}},
 	{Subject: "demo-dana", Email: "dana@acme.dev", Name: "Dana Reyes", PreferredUsername: "dana@acme.dev",
-		Orgs: []model.OrgRole{{Org: "acme", Role: "admin"}}},
+		Owner: "acme", Orgs: []model.OrgRole{{Org: "acme", Role: "admin"}}},
 }
 
 const tokenLifetime = time.Hour

@@ -96,12 +96,16 @@ func (f *Fleet) decide(ctx context.Context, key model.Key) (model.Decision, targ
 	if err != nil {
 		return refuse("Your IAM login could not be verified: %s", errText(err))
 	}
+	c := f.byName[key.Cluster]
 	if iam {
-		if d := p.Authorize(key.Namespace); !d.Allowed {
+		var labels map[string]string
+		if c != nil && p != nil && !p.SuperAdmin {
+			labels = c.namespaceLabels(ctx, key.Namespace)
+		}
+		if d := p.AuthorizeNamespace(key.Namespace, labels); !d.Allowed {
 			return d, target{}
 		}
 	}
-	c := f.byName[key.Cluster]
 	switch {
 	case c == nil:
 		return refuse("Cluster %q is not on the board.", key.Cluster)
@@ -266,4 +270,15 @@ func (c *cluster) recordRestart(ctx context.Context, t target, res RestartResult
 		return fmt.Errorf("record Event on %s: %w", t, err)
 	}
 	return nil
+}
+
+// namespaceLabels are the namespace's labels (its hanzo.ai/org names the
+// tenant's real org), read now with the action's identity; nil when they
+// cannot be read, and the namespace's name decides.
+func (c *cluster) namespaceLabels(ctx context.Context, namespace string) map[string]string {
+	ns, err := c.clients.Kube.CoreV1().Namespaces().Get(ctx, namespace, metav1.GetOptions{})
+	if err != nil {
+		return nil
+	}
+	return ns.Labels
 }

@@ -3,10 +3,9 @@ package model
 import (
 	"cmp"
 	"fmt"
-	"strings"
 )
 
-// SuperAdminOrg is the org whose members are SuperAdmins.
+// SuperAdminOrg is the reserved org: users whose home org it is are SuperAdmins.
 const SuperAdminOrg = "admin"
 
 // OrgRole is one entry of the token's orgs claim.
@@ -21,7 +20,7 @@ type Claims struct {
 	Email             string    `json:"email"`
 	Name              string    `json:"name"`
 	PreferredUsername string    `json:"preferred_username"`
-	Owner             string    `json:"owner"` // org of the app the token was minted through, not the user's org
+	Owner             string    `json:"owner"` // the home org: the org of the user record that signed in
 	IsAdmin           bool      `json:"isAdmin"`
 	Orgs              []OrgRole `json:"orgs"`
 }
@@ -65,8 +64,11 @@ func (a *Actor) Label() string {
 	return a.Username
 }
 
-// NewPrincipal derives the principal from verified claims. The home org is
-// orgs[0]; Owner is deliberately ignored (it names the client app's org).
+// NewPrincipal derives the principal from verified claims, as IAM defines
+// it: the home org is owner (the org of the user record that signed in;
+// orgs[0].org when owner is absent). SuperAdmin: the home org is the
+// reserved org admin (a membership in admin from another home org is not).
+// OrgAdmin: role owner or admin in the home org (or isAdmin with one).
 func NewPrincipal(c Claims) Principal {
 	p := Principal{
 		Subject: c.Subject,
@@ -74,14 +76,16 @@ func NewPrincipal(c Claims) Principal {
 		Orgs:    append([]OrgRole(nil), c.Orgs...),
 	}
 	p.User = cmp.Or(c.PreferredUsername, c.Name, c.Email, c.Subject)
-	if len(c.Orgs) > 0 {
+	p.HomeOrg = c.Owner
+	if p.HomeOrg == "" && len(c.Orgs) > 0 {
 		p.HomeOrg = c.Orgs[0].Org
 	}
+	if !isASCII(p.HomeOrg) {
+		return p // refused by Authorize; no standing from a name IAM never issues
+	}
+	p.SuperAdmin = p.HomeOrg == SuperAdminOrg
 	for _, o := range c.Orgs {
-		if o.Org == SuperAdminOrg {
-			p.SuperAdmin = true
-		}
-		if p.HomeOrg != "" && o.Org == p.HomeOrg && (o.Role == "owner" || o.Role == "admin") {
+		if sameOrg(o.Org, p.HomeOrg) && (o.Role == "owner" || o.Role == "admin") {
 			p.OrgAdmin = true
 		}
 	}
@@ -91,32 +95,70 @@ func NewPrincipal(c Claims) Principal {
 	return p
 }
 
-// Authorize decides whether p may see and act on namespace. A SuperAdmin may
-// act everywhere; an OrgAdmin only where the namespace's tenant is its home
-// org (admin rights in other orgs of the token do not widen that); members and
-// nobody are refused.
+// sameOrg compares org names exactly up to ASCII case: no Unicode folding,
+// so "ſtripe" (long s) is not "stripe". Non-ASCII names never match.
+func sameOrg(a, b string) bool {
+	if a == "" || !isASCII(a) || !isASCII(b) || len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		if lowerByte(a[i]) != lowerByte(b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func lowerByte(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// Authorize decides whether p may act on namespace, its labels unknown.
 func (p *Principal) Authorize(namespace string) Decision {
+	return p.AuthorizeNamespace(namespace, nil)
+}
+
+// AuthorizeNamespace decides whether p may act on namespace, whose labels
+// (nil: not observed) name its org (OrgOfNamespace). A SuperAdmin may act
+// everywhere; an OrgAdmin only where the namespace's org is its home org
+// (admin rights in other orgs of the token do not widen that); members,
+// non-ASCII org names and nobody are refused.
+func (p *Principal) AuthorizeNamespace(namespace string, labels map[string]string) Decision {
 	if p == nil {
 		return Decision{Reason: "not logged in"}
 	}
 	who := p.who()
 	switch {
+	case !isASCII(p.HomeOrg):
+		return Decision{Reason: fmt.Sprintf("%s's org name %q is not ASCII; IAM org names are, so it is refused.", who, p.HomeOrg)}
 	case p.SuperAdmin:
-		return Decision{Allowed: true, Reason: fmt.Sprintf("%s is a SuperAdmin (member of org %s).", who, SuperAdminOrg)}
+		return Decision{Allowed: true, Reason: fmt.Sprintf("%s is a SuperAdmin (home org %s).", who, SuperAdminOrg)}
 	case !p.OrgAdmin:
 		if p.HomeOrg == "" {
 			return Decision{Reason: fmt.Sprintf("%s belongs to no org; only an org owner or admin may use the board.", who)}
 		}
 		return Decision{Reason: fmt.Sprintf("%s is only a member of %s; only an owner or admin of the org may use the board.", who, p.HomeOrg)}
 	}
-	tenant := TenantOf(namespace)
+	org := OrgOfNamespace(namespace, labels)
 	switch {
-	case tenant == "":
+	case org == "":
 		return Decision{Reason: fmt.Sprintf("%s is OrgAdmin of %s, but namespace %q belongs to no org; only a SuperAdmin may act there.", who, p.HomeOrg, namespace)}
-	case strings.EqualFold(tenant, p.HomeOrg): // namespaces are lowercase; org names may not be
+	case sameOrg(org, p.HomeOrg):
 		return Decision{Allowed: true, Reason: fmt.Sprintf("%s is OrgAdmin of %s, which owns namespace %s.", who, p.HomeOrg, namespace)}
 	}
-	return Decision{Reason: fmt.Sprintf("%s is OrgAdmin of %s, but namespace %s belongs to %s.", who, p.HomeOrg, namespace, tenant)}
+	return Decision{Reason: fmt.Sprintf("%s is OrgAdmin of %s, but namespace %s belongs to %s.", who, p.HomeOrg, namespace, org)}
 }
 
 func (p *Principal) who() string {
@@ -140,19 +182,4 @@ func (p *Principal) RoleName() string {
 		return "member of " + p.HomeOrg
 	}
 	return "no org"
-}
-
-// Scoped reports whether the principal may see every namespace (SuperAdmin)
-// or only those of its home org; kube uses it to narrow the watch.
-func (p *Principal) Scoped() (all bool, org string) {
-	if p == nil {
-		return false, ""
-	}
-	if p.SuperAdmin {
-		return true, ""
-	}
-	if p.OrgAdmin {
-		return false, p.HomeOrg
-	}
-	return false, ""
 }

@@ -29,15 +29,16 @@ type Options struct {
 	HanzoPaths bool
 }
 
-// DefaultUsers: an OrgAdmin of acme, a plain member of acme, a SuperAdmin.
+// DefaultUsers: an OrgAdmin of acme, a plain member of acme, a SuperAdmin
+// (home org admin). As in IAM, owner is the home org and orgs[0] repeats it.
 func DefaultUsers() []User {
 	return []User{
 		{ID: "u-alice", Username: "alice", Password: "alice-pw", Email: "alice@acme.test", Name: "Alice Admin",
-			Owner: "hanzo", Orgs: []Org{{"acme", "owner"}, {"zoo", "member"}}},
+			Owner: "acme", Orgs: []Org{{"acme", "owner"}, {"zoo", "member"}}},
 		{ID: "u-bob", Username: "bob", Password: "bob-pw", Email: "bob@acme.test", Name: "Bob Member",
-			Owner: "hanzo", Orgs: []Org{{"acme", "member"}}},
+			Owner: "acme", Orgs: []Org{{"acme", "member"}}},
 		{ID: "u-root", Username: "root", Password: "root-pw", Email: "root@hanzo.test", Name: "Root Super",
-			Owner: "hanzo", Orgs: []Org{{"hanzo", "owner"}, {"admin", "member"}}},
+			Owner: "admin", Orgs: []Org{{"admin", "owner"}, {"hanzo", "owner"}}},
 	}
 }
 
