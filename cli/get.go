@@ -105,8 +105,16 @@ func writeDetail(w io.Writer, r *model.AppView, now time.Time) error {
 		if wl.Message != "" {
 			p("  why:", wl.Message)
 		}
+	} else if wl.None != "" {
+		p("Workload:", fmt.Sprintf("none by design (role %s: %s)", dash(r.Role), wl.None))
 	} else {
 		p("Workload:", "not found")
+	}
+	if u := r.Upgrade; u != nil {
+		p("Upgrade:", fmt.Sprintf("%s %s (last good %s)", dash(u.Phase), dash(u.TargetImage), dash(u.LastGoodImage)))
+		for _, h := range u.History {
+			p("", fmt.Sprintf("%s %s %s %s", dash(h.At), dash(h.Outcome), dash(h.Image), h.Message))
+		}
 	}
 	if wl.RestartedAt != "" {
 		p("Last restart:", fmt.Sprintf("%s by %s", wl.RestartedAt, dash(wl.RestartedBy)))

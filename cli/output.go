@@ -113,6 +113,9 @@ func flagList(r *model.AppView) string {
 	if r.WaitsOnRelease() {
 		parts = append(parts, "release?("+string(r.Release.State)+")")
 	}
+	for _, p := range r.Problems { // the board's "!" marker, by kind
+		parts = append(parts, "!"+string(p.Kind))
+	}
 	if r.Stale {
 		parts = append(parts, "(stale data)")
 	}

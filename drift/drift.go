@@ -15,7 +15,7 @@ const (
 	DriftStale DriftKind = "stale"
 	// DriftUnrolled: running ≠ declared; the cluster has not rolled to the declared tag. (yellow)
 	DriftUnrolled DriftKind = "un-rolled"
-	// DriftFloatingDeclared: the declared tag is not strict semver; the reconciler would refuse it. (red)
+	// DriftFloatingDeclared: the declared tag is not strict semver; policy, though the operator runs any tag. (red)
 	DriftFloatingDeclared DriftKind = "floating-declared"
 	// DriftFloatingRunning: the running tag is not strict semver; a policy violation on the cluster. (red)
 	DriftFloatingRunning DriftKind = "floating-running"
@@ -109,7 +109,7 @@ func ComputeDriftFlags(o Observed) []DriftFlag {
 	declaredFloating := o.DeclaredTag != "" && !IsSemverTag(o.DeclaredTag)
 	if declaredFloating {
 		add(DriftFloatingDeclared, SeverityRed,
-			fmt.Sprintf("Declared tag %q is not a vX.Y.Z release tag; the reconciler refuses it.", o.DeclaredTag))
+			fmt.Sprintf("Declared tag %q is not a vX.Y.Z release tag: the operator runs it, but what runs can change under the same name.", o.DeclaredTag))
 	}
 	if o.RunningTag != "" && !IsSemverTag(o.RunningTag) {
 		add(DriftFloatingRunning, SeverityRed,

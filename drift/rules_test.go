@@ -109,7 +109,7 @@ func TestFlagSeveritiesAndMessages(t *testing.T) {
 	o := Observed{DeclaredTag: "latest", RunningTag: "edge", LatestTag: "v2.0.0", ReleaseURL: url}
 	got := ComputeDriftFlags(o)
 	want := []DriftFlag{
-		{DriftFloatingDeclared, SeverityRed, `Declared tag "latest" is not a vX.Y.Z release tag; the reconciler refuses it.`},
+		{DriftFloatingDeclared, SeverityRed, `Declared tag "latest" is not a vX.Y.Z release tag: the operator runs it, but what runs can change under the same name.`},
 		{DriftFloatingRunning, SeverityRed, `The cluster runs floating tag "edge", not a vX.Y.Z release tag.`},
 		{DriftUnrolled, SeverityYellow, "Declared latest has not rolled out; the cluster still runs edge."},
 		{DriftZeroAssets, SeverityRed, "The release for latest has no assets."},

@@ -217,6 +217,7 @@ func decodeStatus(d *decoder, st map[string]any, app *model.AppObject) {
 	app.AvailableReplicas = d.int32(st, "availableReplicas", "status.availableReplicas")
 	app.ObservedGen, _ = d.integer(st, "observedGeneration", "status.observedGeneration", 0, math.MaxInt64)
 	app.LastGoodImage = d.str(st, "lastGoodImage", "status.lastGoodImage")
+	decodeUpgrade(d, st, app)
 	for i, c := range d.list(st, "conditions", "status.conditions", maxConditions) {
 		path := fmt.Sprintf("status.conditions[%d]", i)
 		cm, ok := c.(map[string]any)

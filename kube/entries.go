@@ -187,6 +187,10 @@ func transformStatefulSet(obj any) (any, error) {
 			Containers:          containersOf(&s.Spec.Template.Spec),
 			TemplateAnnotations: templateAnnotations(s.Spec.Template.Annotations),
 			Conditions:          conds,
+			// kubectl: a StatefulSet's rollout is done when its current
+			// revision is the update revision; pods failing after that are
+			// health, as for a Deployment whose new ReplicaSet was available.
+			RolledOut: s.Status.CurrentRevision != "" && s.Status.CurrentRevision == s.Status.UpdateRevision,
 		},
 		CurrentRevision: s.Status.CurrentRevision, UpdateRevision: s.Status.UpdateRevision,
 		CurrentReplicas: s.Status.CurrentReplicas, StatusReplicas: s.Status.Replicas,

@@ -50,7 +50,8 @@ func Build(app AppObject, wl *Workload, rel Release, now time.Time) AppView {
 		v.addProblem(ProblemMalformed, "Malformed field: "+e)
 	}
 
-	declared, imageOK := declaredImage(app, &v)
+	class := ClassOfApp(app)
+	declared, imageOK := declaredImage(app, class, &v)
 	if imageOK {
 		v.Repo = declared.Repository
 	}
@@ -60,7 +61,8 @@ func Build(app AppObject, wl *Workload, rel Release, now time.Time) AppView {
 	}
 	v.ID = v.Org + "/" + v.App + "/" + string(v.Env)
 
-	v.Workload = workloadView(app, wl, declared, imageOK, &v)
+	v.Workload = workloadView(app, class, wl, declared, imageOK, &v)
+	platformState(app, class, &v)
 	if wl != nil {
 		v.RunningTag = runningTag(wl, declared, imageOK)
 	}
@@ -70,9 +72,13 @@ func Build(app AppObject, wl *Workload, rel Release, now time.Time) AppView {
 }
 
 // declaredImage parses the App's repository and tag; problems go on the row.
-func declaredImage(app AppObject, v *AppView) (Image, bool) {
+// A role that makes no workload may have no image (route-only, delegated):
+// that is legitimate, not a problem.
+func declaredImage(app AppObject, class RoleClass, v *AppView) (Image, bool) {
 	if app.ImageRepository == "" {
-		v.addProblem(ProblemNoImage, "No image declared (spec.image.repository is empty).")
+		if class.MakesWorkload() {
+			v.addProblem(ProblemNoImage, "No image declared (spec.image.repository is empty).")
+		}
 		return Image{}, false
 	}
 	repo, err := ParseImage(app.ImageRepository)
@@ -85,7 +91,9 @@ func declaredImage(app AppObject, v *AppView) (Image, bool) {
 			"spec.image.repository %q carries a tag or digest; the tag belongs in spec.image.tag.", app.ImageRepository))
 	}
 	if app.ImageTag == "" {
-		v.addProblem(ProblemNoTag, "No tag declared (spec.image.tag is empty).")
+		if class.MakesWorkload() {
+			v.addProblem(ProblemNoTag, "No tag declared (spec.image.tag is empty): the workload runs latest.")
+		}
 		return repo, true
 	}
 	if err := checkTag(app.ImageTag); err != nil {

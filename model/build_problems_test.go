@@ -23,7 +23,7 @@ func TestBuildProblems(t *testing.T) {
 		{"no image", func(a *AppObject) { a.ImageRepository, a.ImageTag = "", "" }, baseWorkload,
 			[]Problem{{ProblemNoImage, "No image declared (spec.image.repository is empty)."}}},
 		{"no tag", func(a *AppObject) { a.ImageTag = "" }, baseWorkload,
-			[]Problem{{ProblemNoTag, "No tag declared (spec.image.tag is empty)."}}},
+			[]Problem{{ProblemNoTag, "No tag declared (spec.image.tag is empty): the workload runs latest."}}},
 		{"malformed repository", func(a *AppObject) { a.ImageRepository = "ghcr.io/Hanzo AI/iam" }, baseWorkload,
 			[]Problem{{ProblemMalformed, `Malformed image reference: image "ghcr.io/Hanzo AI/iam": path component "Hanzo AI" must start and end with a lowercase letter or digit.`}}},
 		{"malformed tag", func(a *AppObject) { a.ImageTag = "v1 2" }, baseWorkload,
@@ -33,7 +33,23 @@ func TestBuildProblems(t *testing.T) {
 		{"missing deployment", func(*AppObject) {}, func() *Workload { return nil }, []Problem{{ProblemNoWorkload, "Deployment iam not found."}}},
 		{"missing statefulset", func(a *AppObject) { a.Role = "sql" }, func() *Workload { return nil }, []Problem{{ProblemNoWorkload, "StatefulSet iam not found."}}},
 		{"ingress makes no workload: not missing", func(a *AppObject) { a.Role = "ingress" }, func() *Workload { return nil }, nil},
-		{"unknown role makes no workload", func(a *AppObject) { a.Role = "quantum" }, func() *Workload { return nil }, nil},
+		{"unknown role is Degraded", func(a *AppObject) { a.Role = "quantum" }, func() *Workload { return nil },
+			[]Problem{{ProblemUnknownRole, `Role "quantum" is unknown to the operator: it makes nothing (Degraded, UnknownRole).`}}},
+		{"delegated role without image: no problem", func(a *AppObject) { a.Role, a.ImageRepository, a.ImageTag = "dns", "", "" }, func() *Workload { return nil }, nil},
+		{"route-only ingress without image: no problem", func(a *AppObject) { a.Role, a.ImageRepository, a.ImageTag = "ingress", "", "" }, func() *Workload { return nil }, nil},
+		{"operator says Delegated for a role this board does not know", func(a *AppObject) {
+			a.Role = "newThing"
+			a.Conditions = []Condition{{Type: "Ready", Status: "False", Reason: "Delegated"}}
+		}, func() *Workload { return nil }, nil},
+		{"service role without image is a problem", func(a *AppObject) { a.ImageRepository, a.ImageTag = "", "" }, func() *Workload { return nil },
+			[]Problem{{ProblemNoImage, "No image declared (spec.image.repository is empty)."}, {ProblemNoWorkload, "Deployment iam not found."}}},
+		{"failed upgrade", func(a *AppObject) {
+			a.ImageTag = "v1.3.0"
+			a.LastGoodImage = "ghcr.io/hanzoai/iam:v1.2.3"
+			a.Upgrade = Upgrade{TargetImage: "ghcr.io/hanzoai/iam:v1.3.0", Phase: "Failed",
+				History: []UpgradeRecord{{Image: "ghcr.io/hanzoai/iam:v1.3.0", Outcome: "RolledBack", Message: "readiness probe failed"}}}
+		}, baseWorkload,
+			[]Problem{{ProblemUpgradeFailed, "Upgrade to v1.3.0 failed, rolled back to ghcr.io/hanzoai/iam:v1.2.3; a restart will not roll it — declare a new tag in git."}}},
 		{"legacy workload", func(*AppObject) {}, func() *Workload { w := baseWorkload(); w.OwnedByApp = false; return w },
 			[]Problem{{ProblemLegacyWorkload, "Deployment iam is not owned by the App (legacy workload)."}}},
 		{"kind mismatch", func(a *AppObject) { a.Role = "kv" }, baseWorkload,

@@ -107,7 +107,9 @@ func TestBuildRunningTag(t *testing.T) {
 		{"digest only is pinned: the short digest", func(w *Workload) { w.Containers = []Container{{Name: "iam", Image: "ghcr.io/hanzoai/iam@" + sha}} },
 			"@" + sha[:len("sha256:")+12], "@" + sha[:len("sha256:")+12]},
 		{"no tag runs latest", func(w *Workload) { w.Containers = []Container{{Name: "iam", Image: "ghcr.io/hanzoai/iam"}} }, "latest", "latest"},
-		{"tag and digest: the tag", func(w *Workload) { w.Containers = []Container{{Name: "iam", Image: "ghcr.io/hanzoai/iam:v1.2.3@" + sha}} }, "v1.2.3", "v1.2.3"},
+		{"tag and digest: the tag", func(w *Workload) {
+			w.Containers = []Container{{Name: "iam", Image: "ghcr.io/hanzoai/iam:v1.2.3@" + sha}}
+		}, "v1.2.3", "v1.2.3"},
 		{"pod set with most available wins", func(w *Workload) {
 			w.Containers = []Container{{Name: "iam", Image: "ghcr.io/hanzoai/iam:v1.3.0"}}
 			w.PodSets = []PodSet{

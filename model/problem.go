@@ -19,6 +19,11 @@ const (
 	ProblemLegacyWorkload ProblemKind = "legacy-workload"
 	// ProblemWrongKind: the workload's kind is not the one the role makes.
 	ProblemWrongKind ProblemKind = "wrong-kind"
+	// ProblemUnknownRole: the operator does not know the role (Degraded).
+	ProblemUnknownRole ProblemKind = "unknown-role"
+	// ProblemUpgradeFailed: status.upgrade.phase is Failed; the workload
+	// stays on status.lastGoodImage until a new tag is declared.
+	ProblemUpgradeFailed ProblemKind = "upgrade-failed"
 )
 
 // Problem is one finding on a row that the drift contract has no flag for.

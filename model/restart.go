@@ -103,6 +103,9 @@ func restartCaveats(r *AppView, p RestartPlan) ([]drift.DriftKind, []string) {
 	if r.Stale {
 		ws = append(ws, "This cluster's watch is down: the row may be out of date.")
 	}
+	if r.Upgrade.Failed() {
+		ws = append(ws, r.Upgrade.FailedWords())
+	}
 	if p.Declared != "" && p.Repulls != "" && p.Declared != p.Repulls {
 		ws = append(ws, fmt.Sprintf("The App declares %s but the workload template still has %s: the restart re-pulls %s, not %s.",
 			p.Declared, p.Repulls, p.Repulls, p.Declared))

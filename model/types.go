@@ -56,6 +56,7 @@ type AppObject struct {
 	Conditions        []Condition
 	Endpoints         []string
 	LastGoodImage     string
+	Upgrade           Upgrade // status.upgrade and upgradeHistory (LastGoodImage is above)
 	DecodeErrors      []string
 }
 
@@ -98,6 +99,10 @@ type Workload struct {
 	Conditions          []Condition
 	PodSets             []PodSet // what pods really run; nil when not observed
 	PodProblems         []string // e.g. "ImagePullBackOff: pulling ghcr.io/x:v9"
+	// RolledOut: the controller finished rolling out the current template
+	// (a StatefulSet whose currentRevision is its updateRevision); for a
+	// Deployment the Progressing condition says so instead.
+	RolledOut bool
 }
 
 // ReleaseState says how much the release facts of a row can be trusted.
@@ -169,7 +174,10 @@ type WorkloadView struct {
 	Conditions  []Condition  `json:"conditions,omitempty"`
 	RestartedAt string       `json:"restartedAt,omitempty"`
 	RestartedBy string       `json:"restartedBy,omitempty"`
-	Digests     []string     `json:"runningDigests,omitempty"`
+	// None says why there is no workload by design ("delegated", "no-op",
+	// "route-only", "unknown role"); "" when the role makes one.
+	None    string   `json:"none,omitempty"`
+	Digests []string `json:"runningDigests,omitempty"`
 }
 
 // AppView is one row on the drift board. The first fields are the design
@@ -196,6 +204,7 @@ type AppView struct {
 	Tenant     string            `json:"tenant"`
 	Workload   WorkloadView      `json:"workload"`
 	Release    Release           `json:"release"`
+	Upgrade    *Upgrade          `json:"upgrade,omitempty"`  // the operator's upgrade state, when it has one
 	Problems   []Problem         `json:"problems,omitempty"` // malformed CR, missing workload, ...
 	Conditions []Condition       `json:"conditions,omitempty"`
 	Labels     map[string]string `json:"labels,omitempty"`

@@ -25,11 +25,20 @@ func desiredOf(wl *Workload) int32 {
 }
 
 // workloadView summarises the workload and adds workload problems to the row.
-func workloadView(app AppObject, wl *Workload, declared Image, imageOK bool, v *AppView) WorkloadView {
+// A role that makes no workload by design has no workload problem.
+func workloadView(app AppObject, class RoleClass, wl *Workload, declared Image, imageOK bool, v *AppView) WorkloadView {
 	want := ExpectedKind(app.Role)
+	if !class.MakesWorkload() {
+		want = KindNone
+	}
 	if wl == nil {
 		w := WorkloadView{Kind: want, Name: app.Name}
-		if want != KindNone {
+		switch {
+		case class == RoleUnknown:
+			w.None = "unknown role"
+		case !class.MakesWorkload():
+			w.None = string(class)
+		default:
 			v.addProblem(ProblemNoWorkload, fmt.Sprintf("%s %s not found.", want, app.Name))
 		}
 		return w
@@ -170,7 +179,7 @@ func rolloutOf(wl *Workload, w WorkloadView) (RolloutState, string) {
 			oldPods += ps.Replicas
 		}
 	}
-	settled := false // the controller finished this template earlier
+	settled := wl.RolledOut // the controller finished this template earlier
 	for _, c := range wl.Conditions {
 		if c.Type == "Progressing" && c.Status == "True" && c.Reason == "NewReplicaSetAvailable" {
 			settled = true

@@ -2,9 +2,7 @@ package ui
 
 import (
 	"fmt"
-	"sort"
 	"strings"
-	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -143,9 +141,12 @@ func (m *Model) detailLines(r *model.AppView, width int) []string {
 
 	w := r.Workload
 	section("Workload")
-	if !w.Found {
+	switch {
+	case !w.Found && w.None != "":
+		kv("workload", "none by design (role "+orDash(r.Role)+": "+w.None+")")
+	case !w.Found:
 		kv("workload", "not found ("+orDash(string(w.Kind))+" "+orDash(w.Name)+")")
-	} else {
+	default:
 		owned := "not owned by the App"
 		if w.OwnedByApp {
 			owned = "owned by the App"
@@ -161,6 +162,12 @@ func (m *Model) detailLines(r *model.AppView, width int) []string {
 		}
 		if len(w.Digests) > 0 {
 			kv("digests", strings.Join(w.Digests, " "))
+		}
+	}
+	if u := r.Upgrade; u != nil {
+		kv("upgrade", orDash(u.Phase)+" "+orDash(u.TargetImage)+" · last good "+orDash(u.LastGoodImage))
+		for _, h := range u.History {
+			kv("", strings.TrimSpace(orDash(h.At)+" "+orDash(h.Outcome)+" "+orDash(h.Image)+" "+h.Message))
 		}
 	}
 	if f := m.inflight[r.Key()]; f != nil {
@@ -210,36 +217,6 @@ func (m *Model) tagTable(r *model.AppView, width int) []string {
 	return []string{m.st.dim.Render(h.String()), v.String()}
 }
 
-// releaseWords says what the release reader said, with its notes (a failed
-// refresh, a rate limit holding back an old answer) and, for an unchecked
-// release, since when.
-func releaseWords(rel model.Release, now time.Time) string {
-	var s string
-	switch rel.State {
-	case model.ReleaseOff:
-		return "checks off"
-	case model.ReleasePending, "":
-		s = "not read yet"
-	case model.ReleaseNone:
-		s = "checked: none found for the declared tag"
-	case model.ReleaseRateLimited:
-		s = "not read: rate-limited by GitHub"
-	case model.ReleaseError:
-		s = "not read: the check failed"
-	case model.ReleaseNotLooked:
-		s = "not looked up"
-	default:
-		s = fmt.Sprintf("checked: found (%d assets)", rel.Assets)
-	}
-	if rel.Unknown() && !rel.Since.IsZero() {
-		s += " (since " + clock(rel.Since, now) + ")"
-	}
-	if rel.Detail != "" {
-		s += " — " + rel.Detail
-	}
-	return s
-}
-
 func rolloutWords(r *model.AppView) string {
 	w := r.Workload
 	s := string(w.Rollout)
@@ -250,33 +227,6 @@ func rolloutWords(r *model.AppView) string {
 		s += ": " + w.Message
 	}
 	return orDash(s)
-}
-
-func restartWords(at, by string, now time.Time) string {
-	s := at
-	if t, err := time.Parse(time.RFC3339, at); err == nil {
-		s = clock(t, now) + " (" + shortDuration(now.Sub(t)) + " ago)"
-	}
-	if by != "" {
-		s += " by " + by
-	}
-	return s
-}
-
-func labelLines(labels map[string]string, width int) []string {
-	if len(labels) == 0 {
-		return []string{"none"}
-	}
-	keys := make([]string, 0, len(labels))
-	for k := range labels {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	out := make([]string, 0, len(keys))
-	for _, k := range keys {
-		out = append(out, wrapText(safe(k+"="+labels[k]), width)...)
-	}
-	return out
 }
 
 // mayDo says in words whether this user may restart this app, and why not.

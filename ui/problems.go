@@ -18,6 +18,10 @@ func problemReason(k model.ProblemKind) string {
 		return "no tag"
 	case model.ProblemMalformed:
 		return "malformed"
+	case model.ProblemUnknownRole:
+		return "unknown role"
+	case model.ProblemUpgradeFailed:
+		return "upgrade failed"
 	}
 	return "problem"
 }

@@ -1,0 +1,44 @@
+package kube
+
+import (
+	"fmt"
+
+	"github.com/hanzoai/driftboard/model"
+)
+
+// maxUpgradeHistory bounds status.upgradeHistory: the newest entries matter.
+const maxUpgradeHistory = 10
+
+// decodeUpgrade reads the operator's upgrade machinery: status.upgrade
+// {targetImage, phase} and status.upgradeHistory[]. History entries are read
+// leniently (image or targetImage; outcome or phase; completedAt or time).
+func decodeUpgrade(d *decoder, st map[string]any, app *model.AppObject) {
+	if up := d.object(st, "upgrade", "status.upgrade"); up != nil {
+		app.Upgrade.TargetImage = d.str(up, "targetImage", "status.upgrade.targetImage")
+		app.Upgrade.Phase = d.str(up, "phase", "status.upgrade.phase")
+	}
+	for i, e := range d.list(st, "upgradeHistory", "status.upgradeHistory", maxUpgradeHistory) {
+		path := fmt.Sprintf("status.upgradeHistory[%d]", i)
+		m, ok := e.(map[string]any)
+		if !ok {
+			d.fail(path, "want an object, got %s", typeName(e))
+			continue
+		}
+		r := model.UpgradeRecord{
+			Image:   firstStr(d, m, path, "image", "targetImage"),
+			Outcome: firstStr(d, m, path, "outcome", "phase", "result"),
+			At:      firstStr(d, m, path, "completedAt", "finishedAt", "time", "startedAt"),
+			Message: d.str(m, "message", path+".message"),
+		}
+		app.Upgrade.History = append(app.Upgrade.History, r)
+	}
+}
+
+func firstStr(d *decoder, m map[string]any, path string, keys ...string) string {
+	for _, k := range keys {
+		if s := d.str(m, k, path+"."+k); s != "" {
+			return s
+		}
+	}
+	return ""
+}
