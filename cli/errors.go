@@ -25,6 +25,10 @@ func usageErr(format string, args ...any) error {
 // errDriftFound is list's silent exit 1: the table already said it.
 var errDriftFound = errors.New("drift at or above --fail-on")
 
+// errSetListed is `restart -q` without --yes: the lines said what it would
+// do and nothing was changed; exit 1, silently.
+var errSetListed = errors.New("listed only; nothing was changed")
+
 // usageErrors makes cobra's own argument and flag errors FlagErrors, for c
 // and every command below it, so the help hint never depends on cobra's words.
 func usageErrors(c *cobra.Command) {
@@ -47,7 +51,7 @@ func exitCode(cmd *cobra.Command, err error, interrupted bool, printf func(strin
 	switch {
 	case err == nil:
 		return ExitOK
-	case errors.Is(err, errDriftFound):
+	case errors.Is(err, errDriftFound), errors.Is(err, errSetListed):
 		return ExitDrift
 	case interrupted:
 		printf("driftboard: interrupted\n")

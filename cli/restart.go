@@ -28,13 +28,14 @@ type restartOptions struct {
 	reason  string
 	timeout time.Duration
 
-	target appTarget // set by complete
+	target appTarget  // set by complete
+	set    setOptions // restart -q: a set of apps (restartset_cmd.go)
 }
 
 func (a *app) restartCommand() *cobra.Command {
 	var o restartOptions
 	cmd := &cobra.Command{
-		Use:   "restart APP | NAMESPACE/APP",
+		Use:   "restart APP | NAMESPACE/APP | -q QUERY",
 		Short: "Rolling restart of an App's workload (re-pulls the workload template's tag)",
 		Long: `Rolling restart of the App's Deployment or StatefulSet: the pod template gets the
 annotations hanzo.ai/restartedAt and hanzo.ai/restartedBy, so the pods are
@@ -51,14 +52,27 @@ App's name typed, other envs 'y'. --yes restarts production only when you named
 it (--env main or a production namespace): driftboard never assumes production.
 When stdin is not a terminal it refuses without --yes.
 
+With -q it restarts every App the query selects, each exactly like a single
+restart, at most --max-parallel at once; the first failure stops new starts
+unless --continue-on-error. One line per App (-o json: one JSON object per
+line). Without --yes it only lists what it would do and exits 1; with it, the
+exit code is 0 only when every App was restarted (and, with --wait, rolled).
+
 It never changes a tag: tags are declared in git (the App's CR under
 infra/k8s/operator/crs/ in the universe repo) and Hanzo CD reconciles them.`,
 		Example: `  driftboard restart hanzo-testnet/iam
   driftboard restart iam --env main --dry-run
-  driftboard restart -n hanzo iam --cluster prod-eu --yes --wait`,
-		Args:              cobra.ExactArgs(1),
+  driftboard restart -n hanzo iam --cluster prod-eu --yes --wait
+  driftboard restart -q 'flag:un-rolled env:test' --max-parallel 3 --wait --yes`,
+		Args:              cobra.MaximumNArgs(1),
 		ValidArgsFunction: a.completeAppNames,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if cmd.Flags().Changed("query") {
+				return a.runRestartSet(cmd.Context(), cmd.OutOrStdout(), args, &o)
+			}
+			if len(args) != 1 {
+				return usageErr("restart takes one APP (or a set with -q QUERY)")
+			}
 			if err := o.complete(a, args); err != nil {
 				return err
 			}
@@ -77,6 +91,7 @@ infra/k8s/operator/crs/ in the universe repo) and Hanzo CD reconciles them.`,
 	f.DurationVar(&o.timeout, "timeout", 10*time.Minute, "give up after this long (sync, checks and --wait)")
 	f.StringVar(&o.tag, "tag", "", "refused: tags are declared in git")
 	_ = f.MarkHidden("tag")
+	o.set.register(cmd)
 	return cmd
 }
 
