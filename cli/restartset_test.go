@@ -90,7 +90,10 @@ func statuses(lines []setLine) map[string]string {
 // never more than --max-parallel under way at once; a stuck rollout
 // mid-set stops new starts.
 func TestRestartSetByQuery(t *testing.T) {
-	c := testcluster.Start(t, testcluster.Options{Controllers: true})
+	// Restarts are made as an IAM identity, on an API server that trusts
+	// the test issuer and is declared with --iam-cluster (as in cluster_test).
+	iss := startTLSIssuer(t)
+	c := testcluster.Start(t, testcluster.Options{Controllers: true, AuthenticationConfig: iss.AuthenticationConfig("hanzo-cli", "iam:")})
 	c.CreateNamespaces("hanzo", "hanzo-testnet", "hanzo-devnet")
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
@@ -119,10 +122,11 @@ func TestRestartSetByQuery(t *testing.T) {
 	patchJSON(t, c, "hanzo-devnet", "b-stuck", "Deployment",
 		`{"spec":{"progressDeadlineSeconds":2,"template":{"spec":{"nodeSelector":{"driftboard-test":"nowhere"}}}}}`)
 
-	iss := startIssuer(t)
+	grantClusterAdmin(ctx, t, c, "iam:u-ops")
 	e := newEnv(t)
-	e.loginAs(iss, iss.token(t, "u-ops", "ops@hanzo.ai", orgRole{"admin", "member"}))
-	base := []string{"--kubeconfig", c.KubeconfigPath(), "--releases=off", "-o", "json"}
+	e.trustIssuerCA(t, iss)
+	e.loginAs(iss, iss.token(t, "u-ops", "ops@hanzo.ai", orgRole{"admin", "admin"}))
+	base := []string{"--kubeconfig", c.KubeconfigPath(), "--releases=off", "--iam-cluster", "test", "-o", "json"}
 	run := func(args ...string) result { return e.run(t, append(append([]string{"restart"}, args...), base...)...) }
 
 	t.Run("without --yes it lists what it would do and exits 1", func(t *testing.T) {
@@ -147,8 +151,8 @@ func TestRestartSetByQuery(t *testing.T) {
 		r.expect(t, ExitOK, fmt.Sprintf("%d restarted, 0 failed, 0 not started, 0 refused", n))
 		lines := setLines(t, r.out)
 		for _, l := range lines {
-			if l.Status != "restarted" || !l.Rolled || l.At == "" || l.By != "ops@hanzo.ai" {
-				t.Errorf("want restarted and rolled by ops@hanzo.ai: %+v", l)
+			if l.Status != "restarted" || !l.Rolled || l.At == "" || l.By != "iam:u-ops" {
+				t.Errorf("want restarted and rolled by iam:u-ops: %+v", l)
 			}
 		}
 		if len(lines) != n {
