@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 
@@ -118,9 +119,13 @@ func (a *app) runRestartSet(ctx context.Context, out io.Writer, args []string, o
 	byKey := map[model.Key]*model.AppView{}
 	var allowed []model.Key
 	refused := 0
+	prodNamed := namesProduction(o.set.query)
 	for _, row := range rows {
 		plan := model.PlanRestart(row)
 		why := plan.Blocked
+		if why == "" && plan.MustType && !prodNamed {
+			why = "production: a set restarts production only when the query names it (env:main)"
+		}
 		if why == "" {
 			if d := r.CheckRestart(ctx, row.Key()); !d.Allowed {
 				why = d.Reason
@@ -191,6 +196,17 @@ func (a *app) runRestartSet(ctx context.Context, out io.Writer, args []string, o
 		return joinErr(errors.New(why), syncErr)
 	}
 	return nil
+}
+
+// namesProduction reports whether the query has a positive env term with
+// main in it: driftboard never assumes production, in a set either.
+func namesProduction(query string) bool {
+	for _, f := range strings.Fields(query) {
+		if v, ok := strings.CutPrefix(f, "env:"); ok && slices.Contains(strings.Split(v, ","), string(model.EnvMain)) {
+			return true
+		}
+	}
+	return false
 }
 
 // restartWith is the single restart of the board and `restart APP`, with

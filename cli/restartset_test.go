@@ -136,6 +136,15 @@ func TestRestartSetByQuery(t *testing.T) {
 		if len(got) != n+1 || got["frozen"] != "refused" || got["svc-00"] != "would-restart" || got["iam"] != "" {
 			t.Fatalf("want %d would-restart and frozen refused:\n%s", n, r.out)
 		}
+		// Production is restarted only when the query names it.
+		r = run("-q", "role:service -ns:hanzo-*net", "--yes")
+		r.expect(t, ExitError, "0 restarted, 0 failed, 0 not started, 1 refused")
+		if l := setLines(t, r.out); len(l) != 1 || l[0].App != "iam" || l[0].Status != "refused" || !strings.Contains(l[0].Detail, "env:main") {
+			t.Fatalf("want iam in production refused for want of env:main:\n%s", r.out)
+		}
+		if got := statuses(setLines(t, run("-q", "env:main role:service").out)); got["iam"] != "would-restart" {
+			t.Fatalf("env:main names production, want iam would-restart: %v", got)
+		}
 		for _, name := range append(names, "frozen") {
 			if at := deployment(t, c, "hanzo-testnet", name).restartedAt; at != "" {
 				t.Fatalf("%s was restarted without --yes (at %s)", name, at)
