@@ -15,6 +15,7 @@ import (
 	"github.com/hanzoai/driftboard/kube"
 	"github.com/hanzoai/driftboard/model"
 	"github.com/hanzoai/driftboard/restartset"
+	"github.com/hanzoai/driftboard/termtext"
 )
 
 // setOptions are the flags of `restart -q`, a restart of a set of apps.
@@ -157,7 +158,7 @@ func (a *app) runRestartSet(ctx context.Context, out io.Writer, args []string, o
 		results[key] = res
 		mu.Unlock()
 		if res.EventError != nil {
-			fmt.Fprintf(a.streams.Err, "warning: %s restarted, but its Event was not recorded: %v\n", key, res.EventError)
+			fmt.Fprintf(a.streams.Err, "warning: %s restarted, but its Event was not recorded: %s\n", key, termtext.Sanitize(res.EventError.Error()))
 		}
 		if !o.wait || o.dryRun {
 			return nil
@@ -224,9 +225,10 @@ func writeSetLine(w io.Writer, format string, l setLine) error {
 		if err != nil {
 			return err
 		}
-		_, err = w.Write(append(b, '\n'))
+		_, err = w.Write(append(termtext.JSONSafe(b), '\n'))
 		return err
 	}
+	// Names, users and error texts come from the cluster: hostile text.
 	line := fmt.Sprintf("%-13s %s/%s/%s", l.Status, l.Cluster, l.Namespace, l.App)
 	if l.At != "" {
 		line += " at " + l.At + " by " + dash(l.By)
@@ -237,6 +239,6 @@ func writeSetLine(w io.Writer, format string, l setLine) error {
 	if l.Detail != "" {
 		line += ": " + l.Detail
 	}
-	_, err := fmt.Fprintln(w, line)
+	_, err := fmt.Fprintln(w, termtext.Sanitize(line))
 	return err
 }
