@@ -54,9 +54,11 @@ func (s *Session) Login(ctx context.Context, o LoginOptions) (WhoAmI, error) {
 	if o.Timeout <= 0 {
 		o.Timeout = 5 * time.Minute
 	}
-	ep := s.endpoints(ctx)
+	ep, err := s.endpoints(ctx)
+	if err != nil {
+		return WhoAmI{}, err
+	}
 	var tok *oauth2.Token
-	var err error
 	note := ""
 	if !o.Device && o.OpenBrowser != nil {
 		tok, err = s.browserLogin(ctx, ep, o)

@@ -142,24 +142,43 @@ func TestPKCETimeoutAndStateMismatch(t *testing.T) {
 	}
 }
 
-func TestDiscoveryFallsBackToHanzoPaths(t *testing.T) {
+// TestDiscoveryFailureIsAnError: an issuer whose discovery fails (here one
+// that serves only Hanzo's /v1/iam paths, and the same issuer with a
+// trailing slash, which discovery's exact issuer check refuses) is an
+// error; no endpoint path is invented and the issuer is never trimmed.
+func TestDiscoveryFailureIsAnError(t *testing.T) {
 	t.Parallel()
 	idp := testidp.Start(t, testidp.Options{HanzoPaths: true})
-	dir := t.TempDir()
-	s := newSession(idp, dir, nil)
-	who, err := deviceLogin(t, s, auth.LoginOptions{Device: true}, func(p auth.Prompt) {
-		if err := idp.Browser().ApproveDevice(context.Background(), p.VerificationURIComplete, "alice", "alice-pw", true); err != nil {
-			t.Errorf("approve: %v", err)
-		}
+	s := newSession(idp, t.TempDir(), nil)
+	_, err := deviceLogin(t, s, auth.LoginOptions{Device: true}, func(p auth.Prompt) {
+		t.Errorf("a login prompt without discovery: %+v", p)
 	})
-	if err != nil {
-		t.Fatalf("login without discovery: %v", err)
+	if !errors.Is(err, auth.ErrIdPUnavailable) || !strings.Contains(err.Error(), "OIDC discovery of issuer "+idp.Issuer) {
+		t.Errorf("login without discovery: err = %v, want a discovery error", err)
 	}
-	if who.Subject != "u-alice" {
-		t.Errorf("who = %+v", who)
+
+	good := testidp.Start(t, testidp.Options{})
+	slash := auth.NewSession(auth.Options{Settings: auth.Settings{Issuer: good.Issuer + "/", ClientID: "hanzo-cli"},
+		Store: auth.NewStore(t.TempDir()), HTTPClient: good.HTTPClient()})
+	if slash.Issuer() != good.Issuer+"/" {
+		t.Errorf("issuer = %q, want it exactly as configured", slash.Issuer())
 	}
-	res, err := s.Logout(context.Background())
-	if err != nil || !res.Revoked {
-		t.Errorf("logout via /v1/iam/oauth/revoke: %+v %v", res, err)
+	_, err = deviceLogin(t, slash, auth.LoginOptions{Device: true}, func(p auth.Prompt) {
+		t.Errorf("a login prompt for a mismatched issuer: %+v", p)
+	})
+	if !errors.Is(err, auth.ErrIdPUnavailable) {
+		t.Errorf("issuer with a slash the IdP does not use: err = %v, want a discovery error", err)
+	}
+}
+
+func TestCheckIssuer(t *testing.T) {
+	t.Parallel()
+	for issuer, ok := range map[string]bool{
+		"https://hanzo.id": true, "https://idp.example/": true, "http://127.0.0.1:5556": true, "http://localhost:1/x": true,
+		"http://[::1]:80": true, "http://hanzo.id": false, "http://10.0.0.1": false, "ftp://hanzo.id": false, "hanzo.id": false,
+	} {
+		if err := auth.CheckIssuer(issuer); (err == nil) != ok {
+			t.Errorf("CheckIssuer(%q) = %v, want ok=%v", issuer, err, ok)
+		}
 	}
 }

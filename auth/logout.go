@@ -28,8 +28,10 @@ func (s *Session) Logout(ctx context.Context) (LogoutResult, error) {
 		res.Note = "the stored login could not be read, so it was not revoked"
 	default:
 		res.HadLogin = true
-		ep := s.endpoints(ctx)
-		if ep.revoke == "" {
+		ep, eperr := s.endpoints(ctx)
+		if eperr != nil {
+			res.Note = "the identity provider could not be reached (" + eperr.Error() + "), so the token was not revoked; it stays valid until it expires"
+		} else if ep.revoke == "" {
 			res.Note = "the identity provider offers no revocation; the token stays valid until it expires"
 		} else if rerr := s.revoke(ctx, ep.revoke, c); rerr != nil {
 			res.Note = "revocation failed (" + rerr.Error() + "); the token stays valid until it expires"

@@ -81,52 +81,44 @@ func (s *Session) withClient(ctx context.Context) context.Context {
 	return oidc.ClientContext(ctx, s.hc)
 }
 
-// endpoints of the IAM: OIDC discovery, else Hanzo's own paths.
+// endpoints of the IAM, from OIDC discovery of the issuer exactly as
+// configured. A discovery that fails is an error: guessing endpoint paths
+// would talk to URLs the issuer never published.
 type endpoints struct {
-	provider   *oidc.Provider
-	oauth      oauth2.Endpoint
-	revoke     string
-	userinfo   string
-	discovered bool
+	provider *oidc.Provider
+	oauth    oauth2.Endpoint
+	revoke   string
+	userinfo string
 }
 
-func (s *Session) endpoints(ctx context.Context) *endpoints {
+func (s *Session) endpoints(ctx context.Context) (*endpoints, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.discovered != nil {
-		return s.discovered
+		return s.discovered, nil
 	}
-	ctx = s.withClient(ctx)
-	p, err := oidc.NewProvider(ctx, s.settings.Issuer)
-	if err == nil {
-		var extra struct {
-			Device   string `json:"device_authorization_endpoint"`
-			Revoke   string `json:"revocation_endpoint"`
-			UserInfo string `json:"userinfo_endpoint"`
-		}
-		_ = p.Claims(&extra)
-		ep := &endpoints{provider: p, oauth: p.Endpoint(), revoke: extra.Revoke, userinfo: extra.UserInfo, discovered: true}
-		if ep.oauth.DeviceAuthURL == "" {
-			ep.oauth.DeviceAuthURL = extra.Device
-		}
-		ep.oauth.AuthStyle = oauth2.AuthStyleInParams // a public client: client_id in the form, one request each
-		s.discovered = ep
-		return ep
+	if err := CheckIssuer(s.settings.Issuer); err != nil {
+		return nil, newError(ErrLoginFailed, "", err)
 	}
-	// Not cached: the IdP may be down for now and serve discovery later.
-	base := s.settings.Issuer + "/v1/iam"
-	cfg := oidc.ProviderConfig{
-		IssuerURL:     s.settings.Issuer,
-		AuthURL:       base + "/oauth/authorize",
-		TokenURL:      base + "/oauth/token",
-		DeviceAuthURL: base + "/oauth/device",
-		UserInfoURL:   base + "/oauth/userinfo",
-		JWKSURL:       base + "/.well-known/jwks",
+	p, err := oidc.NewProvider(s.withClient(ctx), s.settings.Issuer)
+	if err != nil {
+		// Not cached: the IdP may be down for now and serve discovery later.
+		return nil, newError(ErrIdPUnavailable, "OIDC discovery of issuer "+s.settings.Issuer+
+			" (it must serve /.well-known/openid-configuration naming exactly this issuer)", err)
 	}
-	p = cfg.NewProvider(ctx)
-	ep := &endpoints{provider: p, oauth: p.Endpoint(), revoke: base + "/oauth/revoke", userinfo: cfg.UserInfoURL}
-	ep.oauth.AuthStyle = oauth2.AuthStyleInParams
-	return ep
+	var extra struct {
+		Device   string `json:"device_authorization_endpoint"`
+		Revoke   string `json:"revocation_endpoint"`
+		UserInfo string `json:"userinfo_endpoint"`
+	}
+	_ = p.Claims(&extra)
+	ep := &endpoints{provider: p, oauth: p.Endpoint(), revoke: extra.Revoke, userinfo: extra.UserInfo}
+	if ep.oauth.DeviceAuthURL == "" {
+		ep.oauth.DeviceAuthURL = extra.Device
+	}
+	ep.oauth.AuthStyle = oauth2.AuthStyleInParams // a public client: client_id in the form, one request each
+	s.discovered = ep
+	return ep, nil
 }
 
 func (s *Session) oauthConfig(ep *endpoints, redirect string) *oauth2.Config {

@@ -1,6 +1,11 @@
 package auth
 
-import "strings"
+import (
+	"fmt"
+	"net"
+	"net/url"
+	"strings"
+)
 
 // Defaults of the Hanzo IAM.
 const (
@@ -33,8 +38,34 @@ func ResolveSettings(flags, config Settings, getenv func(string) string) Setting
 		Issuer:   first(flags.Issuer, getenv(EnvIssuer), config.Issuer, DefaultIssuer),
 		ClientID: first(flags.ClientID, getenv(EnvClientID), config.ClientID, DefaultClientID),
 	}
-	s.Issuer = strings.TrimRight(s.Issuer, "/")
+	// The issuer is used exactly as given: OIDC compares it byte for byte
+	// with discovery's "issuer" and the tokens' "iss" (zitadel and Auth0
+	// issuers end in "/").
 	return s
+}
+
+// CheckIssuer refuses an issuer the token may not be fetched from: it must
+// be an https URL, or http on a loopback host (tests, a local IdP).
+func CheckIssuer(issuer string) error {
+	u, err := url.Parse(issuer)
+	if err != nil || u.Host == "" {
+		return fmt.Errorf("IAM issuer %q is not a URL", issuer)
+	}
+	switch {
+	case u.Scheme == "https":
+		return nil
+	case u.Scheme == "http" && isLoopback(u.Hostname()):
+		return nil
+	}
+	return fmt.Errorf("IAM issuer %s must be https (plain http only on a loopback address)", u.Redacted())
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 func first(ss ...string) string {

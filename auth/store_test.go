@@ -199,7 +199,7 @@ func TestResolveSettings(t *testing.T) {
 	}{
 		{auth.Settings{}, auth.Settings{}, nil, auth.Settings{Issuer: "https://hanzo.id", ClientID: "hanzo-cli"}},
 		{auth.Settings{}, auth.Settings{Issuer: "https://cfg", ClientID: "cfg"}, nil, auth.Settings{Issuer: "https://cfg", ClientID: "cfg"}},
-		{auth.Settings{}, auth.Settings{Issuer: "https://cfg"}, get, auth.Settings{Issuer: "https://env.example", ClientID: "env-client"}},
+		{auth.Settings{}, auth.Settings{Issuer: "https://cfg"}, get, auth.Settings{Issuer: "https://env.example/", ClientID: "env-client"}}, // exactly as given
 		{auth.Settings{Issuer: "https://flag", ClientID: "f"}, auth.Settings{}, get, auth.Settings{Issuer: "https://flag", ClientID: "f"}},
 	} {
 		if got := auth.ResolveSettings(tc.flags, tc.config, tc.getenv); got != tc.want {

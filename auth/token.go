@@ -94,7 +94,10 @@ func (s *Session) refresh(ctx context.Context) (*Credentials, error) {
 	if c.RefreshToken == "" {
 		return nil, newError(ErrSessionExpired, "the access token expired and there is no refresh token", nil)
 	}
-	ep := s.endpoints(ctx)
+	ep, err := s.endpoints(ctx)
+	if err != nil {
+		return nil, err
+	}
 	src := s.oauthConfig(ep, "").TokenSource(s.withClient(ctx), &oauth2.Token{RefreshToken: c.RefreshToken})
 	tok, err := src.Token()
 	if err != nil {

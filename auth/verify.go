@@ -19,7 +19,10 @@ func (s *Session) Verify(ctx context.Context, raw string) (model.Claims, time.Ti
 }
 
 func (s *Session) verify(ctx context.Context, raw string) (model.Claims, time.Time, error) {
-	ep := s.endpoints(ctx)
+	ep, err := s.endpoints(ctx)
+	if err != nil {
+		return model.Claims{}, time.Time{}, err
+	}
 	v := ep.provider.Verifier(&oidc.Config{ClientID: s.settings.ClientID, Now: s.now})
 	tok, err := v.Verify(s.withClient(ctx), raw)
 	if err != nil {
