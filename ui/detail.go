@@ -17,7 +17,8 @@ type detailView struct {
 	key      model.Key
 	offset   int
 	height   int
-	lines    int             // lines in the last render, to bound scrolling
+	lines    int             // len(rendered), to bound scrolling
+	rendered []string        // the detail's lines, laid out in Update
 	decision *model.Decision // what this user may do here (from CheckRestart)
 	digests  digestRead      // what the pods run, read when opened
 	keys     keyMap

@@ -21,45 +21,6 @@ const (
 	screenHelp
 )
 
-// Model is the root tea.Model. Children are plain structs; the root routes
-// messages to them, pushes sizes down and owns every Cmd that does IO.
-type Model struct {
-	ctx       context.Context
-	cancel    context.CancelFunc
-	src       Source
-	restarter Restarter
-	identity  Identity
-	opts      Options
-	now       func() time.Time
-
-	keys          keyMap
-	st            styles
-	dark, plain   bool
-	width, height int
-
-	board    board
-	filter   filterLine
-	screen   screen
-	helpFrom screen // the screen help was opened over
-	detail   detailView
-	dialogs  dialogStack // the top one has the keys and is drawn
-	help     help.Model
-	// helpLine caches the rendered short help; it changes only with the
-	// width or the styles.
-	helpLine struct {
-		width int
-		text  string
-	}
-
-	ident      IdentityState
-	identKnown bool // the first identityMsg has arrived
-	inflight   map[model.Key]*inflight
-	spin       spinner.Model
-	spinning   bool
-	status     statusLine
-	frames     int // snapshots applied; the coalescing benchmark counts them
-}
-
 // statusLine is the last message for the user, in words.
 type statusLine struct {
 	text string
@@ -80,10 +41,11 @@ func newModel(ctx context.Context, src Source, r Restarter, id Identity, opts Op
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	m := &Model{
-		ctx: ctx, cancel: cancel, src: src, restarter: r, identity: id, opts: opts,
-		now: opts.Now, dark: true, plain: opts.NoColor,
-		board: newBoard(keyMap{}), inflight: map[model.Key]*inflight{}, help: help.New(),
-		spin: spinner.New(spinner.WithSpinner(spinner.MiniDot)),
+		deps:     deps{ctx: ctx, cancel: cancel, src: src, restarter: r, identity: id, opts: opts, now: opts.Now},
+		terminal: terminal{dark: true, plain: opts.NoColor},
+		screens:  screens{board: newBoard(keyMap{}), help: help.New()},
+		session:  session{inflight: map[model.Key]*inflight{}},
+		activity: activity{spin: spinner.New(spinner.WithSpinner(spinner.MiniDot))},
 	}
 	if m.now == nil {
 		m.now = time.Now
@@ -126,64 +88,71 @@ func (m *Model) Init() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// Update routes one message. No IO happens here: Cmds do it.
+// Update routes one message, then lays the frame out, so View only draws.
+// No IO happens here: Cmds do it.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	cmd := m.route(msg)
+	m.layoutFrame()
+	return m, cmd
+}
+
+func (m *Model) route(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		m.layout()
-		return m, nil
+		return nil
 	case tea.BackgroundColorMsg:
 		if m.opts.DarkBackground == nil && msg.IsDark() != m.dark {
 			m.dark = msg.IsDark()
 			m.restyle()
 		}
-		return m, nil
+		return nil
 	case tea.ColorProfileMsg:
 		if plain := m.opts.NoColor || msg.Profile <= colorprofile.ASCII; plain != m.plain {
 			m.plain = plain
 			m.restyle()
 		}
-		return m, nil
+		return nil
 	case snapshotMsg:
-		return m, m.onSnapshot(msg.snap)
+		return m.onSnapshot(msg.snap)
 	case spinner.TickMsg:
 		if !m.busy() {
 			m.spinning = false
-			return m, nil
+			return nil
 		}
 		var cmd tea.Cmd
 		m.spin, cmd = m.spin.Update(msg)
-		return m, cmd
+		return cmd
 	case identityMsg:
 		m.ident, m.identKnown = msg.state, true
-		return m, expiryTimer(m.ident.Expiry, m.now())
+		return expiryTimer(m.ident.Expiry, m.now())
 	case expiryMsg:
 		if m.identity != nil {
-			return m, readIdentity(m.identity)
+			return readIdentity(m.identity)
 		}
-		return m, nil
+		return nil
 	case checkedMsg:
-		return m, m.onChecked(msg)
+		return m.onChecked(msg)
 	case restartedMsg:
-		return m, m.onRestarted(msg)
+		return m.onRestarted(msg)
 	case digestsMsg:
-		return m, m.onDigests(msg)
+		return m.onDigests(msg)
 	case loginPromptMsg, loginDoneMsg, loginChanClosed:
-		return m, m.onLogin(msg)
+		return m.onLogin(msg)
 	case tea.MouseWheelMsg, tea.MouseClickMsg:
-		return m, m.onMouse(msg)
+		return m.onMouse(msg)
 	case tea.KeyPressMsg:
-		return m, m.onKey(msg)
+		return m.onKey(msg)
 	case tea.PasteMsg:
 		if m.filter.active {
 			var cmd tea.Cmd
 			m.filter, cmd = m.filter.Update(msg)
 			m.applyFilter()
-			return m, cmd
+			return cmd
 		}
 	}
-	return m, nil
+	return nil
 }
 
 // onSnapshot applies a snapshot, follows restarts in flight and re-arms the

@@ -75,26 +75,14 @@ func (m *Model) renderBoard(sb *strings.Builder, w, h int) {
 	sb.WriteByte('\n')
 	sb.WriteString(m.statusBar(w))
 	sb.WriteByte('\n')
-	if m.helpLine.width != w || m.helpLine.text == "" {
-		m.helpLine.width, m.helpLine.text = w, fitLine(m.help.ShortHelpView(m.keys.ShortHelp()), w)
-	}
-	sb.WriteString(m.helpLine.text)
+	sb.WriteString(m.helpLine.text) // laid out in Update
 }
 
 func (m *Model) renderDetail(sb *strings.Builder, w, h int) {
 	sb.WriteString(m.titleLine(w))
 	sb.WriteByte('\n')
 	body := h - 3
-	m.detail.height = body
-	r := m.board.find(m.detail.key)
-	var lines []string
-	if r == nil {
-		lines = []string{m.st.warnText.Render("▲ this app is no longer on the board (deleted, or out of view)")}
-	} else {
-		lines = m.detailLines(r, w-2)
-	}
-	m.detail.lines = len(lines)
-	m.detail.offset = max(0, min(m.detail.offset, len(lines)-body))
+	lines := m.detail.rendered // laid out in Update
 	for i := 0; i < body; i++ {
 		line := ""
 		if j := m.detail.offset + i; j < len(lines) {

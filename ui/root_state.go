@@ -1,0 +1,93 @@
+package ui
+
+import (
+	"context"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/spinner"
+
+	"github.com/hanzoai/driftboard/model"
+)
+
+// Model is the root tea.Model. Children are plain structs; the root routes
+// messages to them, pushes sizes down and owns every Cmd that does IO. Its
+// state is grouped by concern; the groups are embedded, so m.board reads as
+// before.
+type Model struct {
+	deps     // what the board reads from and acts through
+	terminal // the terminal: size, background, styles and keys
+	screens  // what is on screen: board, query line, detail, help, dialogs
+	session  // who is logged in and which restarts are in flight
+	activity // spinner, status line, counters
+}
+
+type deps struct {
+	ctx       context.Context
+	cancel    context.CancelFunc
+	src       Source
+	restarter Restarter
+	identity  Identity
+	opts      Options
+	now       func() time.Time
+}
+
+type terminal struct {
+	keys          keyMap
+	st            styles
+	dark, plain   bool
+	width, height int
+}
+
+type screens struct {
+	board    board
+	filter   filterLine
+	screen   screen
+	helpFrom screen // the screen help was opened over
+	detail   detailView
+	dialogs  dialogStack // the top one has the keys and is drawn
+	help     help.Model
+	// helpLine is the rendered short help, laid out in Update; it changes
+	// only with the width, the styles or the keys.
+	helpLine struct {
+		width int
+		text  string
+	}
+}
+
+type session struct {
+	ident      IdentityState
+	identKnown bool // the first identityMsg has arrived
+	inflight   map[model.Key]*inflight
+}
+
+type activity struct {
+	spin     spinner.Model
+	spinning bool
+	status   statusLine
+	frames   int // snapshots applied; the coalescing benchmark counts them
+}
+
+// layoutFrame computes what View needs and would otherwise work out while
+// drawing: the short help line and the detail's lines and scroll bounds.
+func (m *Model) layoutFrame() {
+	w, h := m.width, m.height
+	if w < minWidth || h < minHeight {
+		return
+	}
+	if m.helpLine.width != w || m.helpLine.text == "" {
+		m.helpLine.width, m.helpLine.text = w, fitLine(m.help.ShortHelpView(m.keys.ShortHelp()), w)
+	}
+	if m.screen != screenDetail {
+		return
+	}
+	body := h - 3
+	m.detail.height = body
+	if r := m.board.find(m.detail.key); r == nil {
+		m.detail.rendered = []string{m.st.warnText.Render("▲ this app is no longer on the board (deleted, or out of view)")}
+	} else {
+		m.detail.rendered = m.detailLines(r, w-2)
+	}
+	m.detail.lines = len(m.detail.rendered)
+	m.detail.offset = max(0, min(m.detail.offset, m.detail.lines-body))
+}
