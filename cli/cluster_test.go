@@ -113,22 +113,7 @@ func TestCommandsAgainstAPIServer(t *testing.T) {
 		run("get", "nope", "--env", "test").expect(t, ExitError, `no App "nope" in env test`, "driftboard list")
 	})
 
-	t.Run("get finds the app as APP, NAMESPACE/APP or -n NS APP", func(t *testing.T) {
-		// iam is in hanzo (main) and hanzo-testnet (test): the name alone is ambiguous.
-		run("get", "iam").expect(t, ExitError, "several places", "hanzo/iam (env main", "hanzo-testnet/iam (env test", "--env")
-		for _, args := range [][]string{{"get", "hanzo-testnet/iam", "-o", "json"}, {"get", "-n", "hanzo-testnet", "iam", "-o", "json"}} {
-			r := run(args...)
-			r.expect(t, ExitOK)
-			var v model.AppView
-			if err := json.Unmarshal([]byte(r.out), &v); err != nil || v.Namespace != "hanzo-testnet" || v.Env != model.EnvTest {
-				t.Errorf("%q: %v\n%s", args, err, r.out)
-			}
-		}
-		// kv lives only in tenant-acme: no --env needed, the env follows.
-		if r := run("get", "kv"); r.code != ExitOK || !strings.Contains(r.out, "tenant-acme (env main") {
-			t.Errorf("get kv: exit %d\n%s%s", r.code, r.out, r.err)
-		}
-	})
+	t.Run("get finds the app as APP, NAMESPACE/APP or -n NS APP", func(t *testing.T) { testFindApp(t, run) })
 
 	t.Run("app names complete from the cluster", func(t *testing.T) {
 		r := e.run(t, "__complete", "get", "--kubeconfig", c.KubeconfigPath(), "--env", "main", "")

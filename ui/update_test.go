@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
@@ -288,24 +287,5 @@ func TestNilSourceShowsAnEmptyBoard(t *testing.T) {
 	m.Update(takeSnapshot(m.src)())
 	if v := plainView(m); !strings.Contains(v, "no apps yet") || !strings.Contains(v, "not logged in — read only") {
 		t.Fatalf("empty board:\n%s", v)
-	}
-}
-
-// View only draws: the layout (help line, detail lines and scroll bounds)
-// is computed in Update, so drawing twice changes no state.
-func TestViewChangesNothing(t *testing.T) {
-	m, _ := newTestModel(t, allowed(), orgAdmin(), Options{}, 100, 12)
-	selectApp(t, m, "explorer")
-	press(m, "enter", "end")
-	if m.detail.lines == 0 || m.helpLine.text == "" {
-		t.Fatalf("Update did not lay the frame out: %d detail lines, help line %q", m.detail.lines, m.helpLine.text)
-	}
-	before := fmt.Sprintf("%+v %+v %+v", m.detail, m.helpLine, m.board)
-	first := m.View().Content
-	if after := fmt.Sprintf("%+v %+v %+v", m.detail, m.helpLine, m.board); after != before {
-		t.Errorf("View changed the model:\nbefore %s\nafter  %s", before, after)
-	}
-	if second := m.View().Content; second != first {
-		t.Error("two Views of one state differ")
 	}
 }
