@@ -21,7 +21,7 @@ func (a *app) withDigests(ctx context.Context, fl *kube.Fleet, row *model.AppVie
 	r := *row
 	if r.Release.State != model.ReleaseOff && r.Release.TagDigest == "" {
 		wait, cancel := context.WithTimeout(ctx, tagDigestWait)
-		for r.Release.TagDigest == "" && wait.Err() == nil {
+		for r.Release.TagDigest == "" && r.Release.DigestNote == "" && wait.Err() == nil {
 			select {
 			case <-wait.Done():
 			case <-fl.Changed():

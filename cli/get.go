@@ -91,6 +91,8 @@ func writeDetail(w io.Writer, r *model.AppView, now time.Time) error {
 	wl := r.Workload
 	if r.Release.TagDigest != "" {
 		p("Tag digest:", r.Release.TagDigest)
+	} else if r.Release.DigestNote != "" { // e.g. "registry host not allowed: …"
+		p("Tag digest:", r.Release.DigestNote)
 	}
 	label := "Running digests:"
 	for _, d := range wl.Digests { // one a line: they are long

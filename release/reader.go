@@ -40,10 +40,14 @@ type Options struct {
 	// RegistryLatest uses the registry's highest vX.Y.Z tag as the latest tag
 	// for repos with no GitHub release (or not on GitHub). Needs Registry.
 	RegistryLatest bool
-	// InsecureRegistries are hosts read over plain HTTP (loopback hosts
-	// already are).
+	// InsecureRegistries are hosts read over plain HTTP, which is allowed
+	// only to loopback addresses (a local test registry).
 	InsecureRegistries []string
-	Keychain           authn.Keychain // default authn.DefaultKeychain (docker config)
+	// PrivateRegistries are hosts that may be on loopback, private or
+	// link-local addresses; any other registry host an App names must be
+	// public and is read over https (metadata addresses never).
+	PrivateRegistries []string
+	Keychain          authn.Keychain // default authn.DefaultKeychain (docker config)
 
 	// CachePath is the cache file; "" means DefaultCachePath, NoCache none.
 	CachePath string
@@ -101,13 +105,14 @@ func Off() *Reader {
 func New(opts Options) (*Reader, error) {
 	opts = withDefaults(opts)
 	r := &Reader{
-		opts:         opts,
-		keychain:     keychainOrDefault(opts.Keychain),
-		regTransport: baseTransport(opts.HTTPClient),
-		wanted:       map[RepoTag]subject{},
-		answers:      map[string]answer{},
-		changed:      make(chan struct{}, 1),
-		wake:         make(chan struct{}, 1),
+		opts:     opts,
+		keychain: keychainOrDefault(opts.Keychain),
+		regTransport: newGuardedTransport(baseTransport(opts.HTTPClient),
+			egressPolicy{private: opts.PrivateRegistries, insecure: opts.InsecureRegistries}),
+		wanted:  map[RepoTag]subject{},
+		answers: map[string]answer{},
+		changed: make(chan struct{}, 1),
+		wake:    make(chan struct{}, 1),
 	}
 	token, host := opts.Token, gitHubHost(opts.GitHubURL)
 	if token == "" && !opts.NoToken {
@@ -118,7 +123,7 @@ func New(opts Options) (*Reader, error) {
 	if token == "" {
 		r.warning = AnonymousWarning
 	}
-	r.etags = newETagTransport(r.regTransport, shrinkRelease)
+	r.etags = newETagTransport(baseTransport(opts.HTTPClient), shrinkRelease) // GitHub: a configured host
 	httpClient := &http.Client{Transport: r.etags, Timeout: opts.HTTPClient.Timeout}
 	gh, err := newGitHubClient(httpClient, opts.GitHubURL, token)
 	if err != nil {

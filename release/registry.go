@@ -59,7 +59,7 @@ func (r *Reader) fetchDigest(ctx context.Context, t target) answer {
 	case isNotFound(err):
 		a.Result = resultNone
 	default:
-		a.Result, a.Err, a.ErrAt = resultError, "registry: "+registryError(err), a.CheckedAt
+		a.Result, a.Err, a.ErrAt = resultError, registryError(err), a.CheckedAt
 	}
 	return a
 }
@@ -84,7 +84,7 @@ func (r *Reader) fetchRegistryLatest(ctx context.Context, t target) answer {
 	case isNotFound(err):
 		a.Result = resultNone
 	default:
-		a.Result, a.Err, a.ErrAt = resultError, "registry: "+registryError(err), a.CheckedAt
+		a.Result, a.Err, a.ErrAt = resultError, registryError(err), a.CheckedAt
 	}
 	return a
 }
@@ -94,15 +94,20 @@ func isNotFound(err error) bool {
 	return errors.As(err, &terr) && terr.StatusCode == http.StatusNotFound
 }
 
+// registryError is the row's words for a failed registry read.
 func registryError(err error) string {
+	var na *NotAllowedError
+	if errors.As(err, &na) {
+		return na.Error() // refused here, nothing was sent
+	}
 	var terr *transport.Error
 	if errors.As(err, &terr) {
 		if terr.StatusCode == http.StatusUnauthorized || terr.StatusCode == http.StatusForbidden {
-			return fmt.Sprintf("access denied (%d): docker login to the registry", terr.StatusCode)
+			return fmt.Sprintf("registry: access denied (%d): docker login to the registry", terr.StatusCode)
 		}
-		return fmt.Sprintf("registry answered %d", terr.StatusCode)
+		return fmt.Sprintf("registry: registry answered %d", terr.StatusCode)
 	}
-	return err.Error()
+	return "registry: " + err.Error()
 }
 
 // HighestSemver returns the highest strict vX.Y.Z tag, "" when there is none.

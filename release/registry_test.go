@@ -131,6 +131,8 @@ func TestRegistryDigestsAgainstRealRegistry(t *testing.T) {
 	r := newTestReader(t, srv.URL, clock, func(o *Options) {
 		o.Registry, o.RegistryLatest = true, true
 		o.Repos = []RepoMapping{{Image: host + "/*", GitHub: ""}}
+		o.InsecureRegistries = []string{host, ghHost} // a local test registry, over http
+
 	})
 	r.Track([]RepoTag{{api, "v1.0.0"}, {api, "v9.9.9"}, {web, "v2.1.0"}})
 	r.refresh(context.Background())
@@ -180,7 +182,7 @@ func TestRegistryUnreachableIsAnError(t *testing.T) {
 	l.Close() // nothing listens here now
 	clock := newFakeClock()
 	_, srv := newFakeGitHub(t, clock)
-	r := newTestReader(t, srv.URL, clock, func(o *Options) { o.Registry = true })
+	r := newTestReader(t, srv.URL, clock, func(o *Options) { o.Registry, o.InsecureRegistries = true, []string{addr} })
 	r.Track([]RepoTag{{addr + "/acme/api", "v1.0.0"}})
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
