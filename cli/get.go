@@ -107,6 +107,8 @@ func writeDetail(w io.Writer, r *model.AppView, now time.Time) error {
 		if wl.Message != "" {
 			p("  why:", wl.Message)
 		}
+	} else if wl.Unreadable != "" {
+		p("Workload:", wl.Unreadable+"; health unknown")
 	} else if wl.None != "" {
 		p("Workload:", fmt.Sprintf("none by design (role %s: %s)", dash(r.Role), wl.None))
 	} else {

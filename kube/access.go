@@ -175,6 +175,7 @@ func (c *cluster) probeNamespace(ctx context.Context, ns string, resources []str
 			allowed[what] = true
 		} else if slices.Contains(requiredResources, what) {
 			missing = append(missing, what)
+			c.deny(ns, what, err)
 		}
 	}
 	if len(missing) > 0 {
@@ -222,4 +223,38 @@ func (c *cluster) probe(ctx context.Context, ns, what string) error {
 		err = fmt.Errorf("unknown resource %q", what)
 	}
 	return err
+}
+
+// deny records why a resource may not be listed in ns, so rows say
+// "cannot read Deployments in hanzo (forbidden)" rather than "not found".
+func (c *cluster) deny(ns, what string, err error) {
+	why := errText(err)
+	if apierrors.IsForbidden(err) {
+		why = "forbidden"
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.denied == nil {
+		c.denied = map[string]string{}
+	}
+	c.denied[ns+"/"+what] = why
+}
+
+// unreadable is the observed stand-in for a workload whose kind this
+// identity may not list in ns, nil when it may.
+func (c *cluster) unreadable(s *scope, ns, name string, kind model.WorkloadKind) *model.Workload {
+	what := map[model.WorkloadKind]string{model.KindDeployment: "deployments", model.KindStatefulSet: "statefulsets"}[kind]
+	if what == "" {
+		return nil
+	}
+	if _, watched := s.inf[what]; watched {
+		return nil
+	}
+	c.mu.RLock()
+	why := c.denied[ns+"/"+what]
+	c.mu.RUnlock()
+	if why == "" {
+		why = "not listed"
+	}
+	return &model.Workload{Kind: kind, Name: name, Unreadable: fmt.Sprintf("cannot read %ss in %s (%s)", kind, ns, why)}
 }

@@ -115,6 +115,11 @@ func (c *cluster) observe(k model.Key) (model.AppObject, *model.Workload, bool) 
 	app := ae.App
 	we := c.workloadEntry(s, k, app.Role)
 	if we == nil {
+		if model.ClassOfApp(app).MakesWorkload() {
+			if u := c.unreadable(s, k.Namespace, k.Name, model.ExpectedKind(app.Role)); u != nil {
+				return app, u, true
+			}
+		}
 		return app, nil, true
 	}
 	wl := we.W // a copy; PodSets and problems are added to it

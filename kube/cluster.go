@@ -25,6 +25,7 @@ type cluster struct {
 	synced   bool
 	stable   map[model.Key][]model.Container // StatefulSet containers of the last settled revision
 	username string                          // Kubernetes identity, from a SelfSubjectReview
+	denied   map[string]string               // "ns/resource" → why it may not be listed (discovery)
 }
 
 // scope is the informer set of one namespace, or of the whole cluster.

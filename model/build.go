@@ -61,6 +61,13 @@ func Build(app AppObject, wl *Workload, rel Release, now time.Time) AppView {
 	}
 	v.ID = v.Org + "/" + v.App + "/" + string(v.Env)
 
+	if wl != nil && wl.Unreadable != "" { // forbidden is not missing
+		v.Workload = WorkloadView{Kind: wl.Kind, Name: wl.Name, Unreadable: wl.Unreadable}
+		v.addProblem(ProblemUnreadable, wl.Unreadable+": health unknown.")
+		platformState(app, class, &v)
+		v.Drift = driftOf(v, rel)
+		return v
+	}
 	v.Workload = workloadView(app, class, wl, declared, imageOK, &v)
 	platformState(app, class, &v)
 	if wl != nil {

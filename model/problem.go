@@ -24,6 +24,8 @@ const (
 	// ProblemUpgradeFailed: status.upgrade.phase is Failed; the workload
 	// stays on status.lastGoodImage until a new tag is declared.
 	ProblemUpgradeFailed ProblemKind = "upgrade-failed"
+	// ProblemUnreadable: the identity may not read the workload (forbidden).
+	ProblemUnreadable ProblemKind = "unreadable"
 )
 
 // Problem is one finding on a row that the drift contract has no flag for.

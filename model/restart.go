@@ -62,6 +62,9 @@ func PlanRestart(r *AppView) RestartPlan {
 		p.Repulls = r.RunningTag
 	}
 	p.Blocked = restartBlock(r.Namespace, p.Workload, r.Role, w.Kind, w.Found, w.Paused)
+	if w.Unreadable != "" {
+		p.Blocked = unreadableBlock(w.Unreadable)
+	}
 	p.NotFixed, p.Warnings = restartCaveats(r, p)
 	return p
 }
@@ -69,10 +72,19 @@ func PlanRestart(r *AppView) RestartPlan {
 // WorkloadRestartBlock is why the observed workload of an App with role
 // cannot be restarted, "" if it can (wl nil: none was found).
 func WorkloadRestartBlock(key Key, role string, wl *Workload) string {
+	if wl != nil && wl.Unreadable != "" {
+		return unreadableBlock(wl.Unreadable)
+	}
 	if wl == nil {
 		return restartBlock(key.Namespace, key.Name, role, ExpectedKind(role), false, false)
 	}
 	return restartBlock(key.Namespace, wl.Name, role, wl.Kind, true, wl.Paused)
+}
+
+// unreadableBlock refuses a restart of a workload this identity may not
+// read: it may well exist, but nothing about it can be checked.
+func unreadableBlock(why string) string {
+	return "Restart refused: " + why + "; the workload may exist, but this identity cannot check it."
 }
 
 func restartBlock(ns, name, role string, kind WorkloadKind, found, paused bool) string {

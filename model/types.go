@@ -103,6 +103,10 @@ type Workload struct {
 	// (a StatefulSet whose currentRevision is its updateRevision); for a
 	// Deployment the Progressing condition says so instead.
 	RolledOut bool
+	// Unreadable is set, alone with Kind and Name, when this identity may
+	// not read the workload's kind in the namespace: "cannot read
+	// Deployments in hanzo (forbidden)". Not "not found".
+	Unreadable string
 }
 
 // ReleaseState says how much the release facts of a row can be trusted.
@@ -176,8 +180,10 @@ type WorkloadView struct {
 	RestartedBy string       `json:"restartedBy,omitempty"`
 	// None says why there is no workload by design ("delegated", "no-op",
 	// "route-only", "unknown role"); "" when the role makes one.
-	None    string   `json:"none,omitempty"`
-	Digests []string `json:"runningDigests,omitempty"`
+	None string `json:"none,omitempty"`
+	// Unreadable: the identity may not read this kind here; health unknown.
+	Unreadable string   `json:"unreadable,omitempty"`
+	Digests    []string `json:"runningDigests,omitempty"`
 }
 
 // AppView is one row on the drift board. The first fields are the design

@@ -174,8 +174,13 @@ func tagsCell(r *model.AppView) string {
 func rolloutCell(r *model.AppView, fl *inflight) string {
 	w := r.Workload
 	if !w.Found {
-		if fl != nil {
+		switch {
+		case fl != nil:
 			return "restarting…"
+		case w.Unreadable != "":
+			return "unreadable"
+		case w.None != "":
+			return "none (" + w.None + ")"
 		}
 		return "no workload"
 	}
@@ -289,7 +294,7 @@ func contentWidths(rows []*model.AppView) [numCols]int {
 		ro := 3 + digits(r.Workload.Ready) + digits(r.Workload.Desired)
 		switch {
 		case !r.Workload.Found:
-			ro = len("no workload")
+			ro = textWidth(rolloutCell(r, nil))
 		case r.Workload.Rollout != model.RolloutComplete:
 			ro = textWidth(rolloutCell(r, nil))
 		}

@@ -143,6 +143,8 @@ func (m *Model) detailLines(r *model.AppView, width int) []string {
 	w := r.Workload
 	section("Workload")
 	switch {
+	case !w.Found && w.Unreadable != "":
+		kv("workload", w.Unreadable+"; health unknown")
 	case !w.Found && w.None != "":
 		kv("workload", "none by design (role "+orDash(r.Role)+": "+w.None+")")
 	case !w.Found:

@@ -22,6 +22,8 @@ func problemReason(k model.ProblemKind) string {
 		return "unknown role"
 	case model.ProblemUpgradeFailed:
 		return "upgrade failed"
+	case model.ProblemUnreadable:
+		return "unreadable"
 	}
 	return "problem"
 }
