@@ -28,6 +28,10 @@ type Options struct {
 	// Now is the clock (nil: time.Now). It must advance: the simulator paces
 	// itself by it, with every simulated duration divided by Speed.
 	Now func() time.Time
+	// Quiet stops the scripted fleet life (git bumps, unready pods, moved
+	// tags): only what clients write changes the fleet. For tests that hold
+	// the demo's behaviour against a real cluster's.
+	Quiet bool
 }
 
 // Demo is a running simulated fleet.
@@ -94,7 +98,7 @@ func newSim(opts Options, id *identity) *sim {
 		apps: map[string]*appPlan{}, appKeys: map[string]string{},
 		rng:       rand.New(rand.NewPCG(uint64(opts.Seed), 0x73696d)), //nolint:gosec // a demo, not a secret
 		scriptRng: rand.New(rand.NewPCG(uint64(opts.Seed), 0x736372)), //nolint:gosec
-		speed:     opts.Speed, now: opts.Now, reg: newRegistry(), journal: &journal{},
+		speed:     opts.Speed, now: opts.Now, quiet: opts.Quiet, reg: newRegistry(), journal: &journal{},
 		queue: map[string]bool{}, wake: make(chan struct{}, 1),
 	}
 	s.rel = newReleases(p, s.reg, opts.Now, s.scale)

@@ -22,6 +22,7 @@ const (
 // sim runs the simulated controllers, the operator and the scripted fleet
 // events. One goroutine (run) owns every field except the queue.
 type sim struct {
+	quiet     bool // no scripted events (Options.Quiet)
 	plan      *plan
 	clusters  map[string]*fakeCluster
 	workloads map[string]*workload // by cluster/ns/name
@@ -150,7 +151,9 @@ func (s *sim) tick(ctx context.Context) {
 		w.nextStep = now.Add(s.scale(rolloutStep))
 		s.flush(ctx, w, now)
 	}
-	s.script(ctx, now)
+	if !s.quiet {
+		s.script(ctx, now)
+	}
 	s.rel.tick(now)
 	if s.ticks++; s.ticks%clearActionsEvery == 0 {
 		for _, fc := range s.clusters {
