@@ -43,12 +43,16 @@ func printAll(t testing.TB, rows []*model.AppView) {
 		}
 		check("table", b.String(), 1+len(rows))
 	}
+	var plain bytes.Buffer // the same fields, harmless: the lines get must print
+	if err := writeDetail(&plain, hostileView("ok"), now); err != nil {
+		t.Fatal(err)
+	}
 	for _, r := range rows {
 		var b bytes.Buffer
 		if err := writeDetail(textOut(&b), r, now); err != nil {
 			t.Fatal(err)
 		}
-		check("get", b.String(), 0)
+		check("get", b.String(), strings.Count(plain.String(), "\n"))
 		plan := model.PlanRestart(r)
 		check("restart", termtext.Sanitize(plan.Title()+". "+plan.Effect()+" "+r.App), 0)
 		check("restart prompt", termtext.Sanitize(plan.Prompt()), 0)

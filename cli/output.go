@@ -48,8 +48,16 @@ func writeJSON(w io.Writer, v any) error {
 	return err
 }
 
+// writeYAML encodes v through JSON, as sigs.k8s.io/yaml does, but from
+// JSON whose DEL and C1 characters are \u-escaped: the YAML reader refuses
+// them raw, and one tenant's tag would fail the whole document. The YAML
+// encoder escapes control characters itself.
 func writeYAML(w io.Writer, v any) error {
-	b, err := yaml.Marshal(v)
+	j, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("encode yaml: %w", err)
+	}
+	b, err := yaml.JSONToYAML(termtext.JSONSafe(j))
 	if err != nil {
 		return fmt.Errorf("encode yaml: %w", err)
 	}
