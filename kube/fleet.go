@@ -85,6 +85,9 @@ type Fleet struct {
 	allDirty  bool
 	subs      map[chan struct{}]struct{}
 	expectGen map[model.Key]int64 // generation a restart produced, for WaitRollout
+	// checkedUID is the workload UID an allowed restart check saw, so the
+	// confirmed restart acts on that object only (see rememberChecked).
+	checkedUID map[model.Key]string
 
 	buildMu    sync.Mutex // one builder at a time
 	staleSet   map[string]bool

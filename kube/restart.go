@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -49,6 +48,9 @@ type target struct {
 	who   string          // recorded in restartedBy: the API server's user name
 	actor *model.Actor    // who the API server authenticated (IAM actions)
 	ctx   context.Context // the action's context: one token for check, patch and Event
+	uid   string          // the workload's UID as checked: the patch's precondition
+	// restartedAt is the workload's last restart as the cache saw it.
+	restartedAt string
 }
 
 func (t target) resource() string {
@@ -66,7 +68,10 @@ func (t target) String() string {
 // and why: read-only mode, the principal's scope, the App and its workload,
 // a paused Deployment, then Kubernetes RBAC (a SelfSubjectAccessReview).
 func (f *Fleet) CheckRestart(ctx context.Context, key model.Key) model.Decision {
-	d, _ := f.decide(ctx, key)
+	d, t := f.decide(ctx, key)
+	if d.Allowed {
+		f.rememberChecked(key, t.uid)
+	}
 	return d
 }
 
@@ -113,6 +118,11 @@ func (f *Fleet) decide(ctx context.Context, key model.Key) (model.Decision, targ
 		return refuse("%s", c.clients.Identity.RestartRefusal(key.Cluster))
 	case !c.isSynced():
 		return refuse("Cluster %s is still syncing; try again when it is live.", key.Cluster)
+	case c.conn.state().Phase != model.ConnLive:
+		// A cache that once synced is stale while the watch is down: no
+		// decision is made from it.
+		return refuse("Cluster %s is %s; its cached state may be stale, so nothing is decided from it. Try again when it is live.",
+			key.Cluster, c.conn.state().Phase)
 	}
 	app, wl, ok := c.observe(key)
 	if !ok {
@@ -121,7 +131,7 @@ func (f *Fleet) decide(ctx context.Context, key model.Key) (model.Decision, targ
 	if why := model.WorkloadRestartBlock(key, app.Role, wl); why != "" {
 		return model.Decision{Reason: why}, target{}
 	}
-	t := target{c: c, key: key, kind: wl.Kind, ctx: ctx}
+	t := target{c: c, key: key, kind: wl.Kind, ctx: ctx, uid: wl.UID, restartedAt: wl.TemplateAnnotations[model.RestartedAtAnnotation]}
 	if iam {
 		// Who acts is what the API server says, asked with the very token
 		// the restart will carry.
@@ -184,6 +194,14 @@ func (f *Fleet) RestartWith(ctx context.Context, key model.Key, o RestartOptions
 	if !d.Allowed {
 		return RestartResult{}, &RefusedError{Reason: d.Reason}
 	}
+	if uid, ok := f.takeChecked(key); ok {
+		if uid != t.uid {
+			return RestartResult{}, &RefusedError{Reason: ReplacedReason}
+		}
+	}
+	if t.restartedAt != "" && t.restartedAt == f.opts.Now().UTC().Format(time.RFC3339Nano) {
+		return RestartResult{}, &RefusedError{Reason: "It was already restarted at " + t.restartedAt + "; a second restart at the same instant would change nothing."}
+	}
 	ctx = t.ctx // the check's token, for the patch and the Event too
 	res, err := f.patchRestart(ctx, t, o)
 	if err == nil && !o.DryRun {
@@ -195,25 +213,31 @@ func (f *Fleet) RestartWith(ctx context.Context, key model.Key, o RestartOptions
 	return res, err
 }
 
-// restartPatch is the strategic-merge (and merge) patch of a restart.
-func restartPatch(at, by string) []byte {
+// restartPatch is the strategic-merge (and merge) patch of a restart. The
+// workload's UID in metadata is a precondition the API server checks: a
+// workload deleted and re-created since the check is refused (409), never
+// restarted in its place.
+func restartPatch(at, by, uid string) []byte {
 	ann := map[string]string{model.RestartedAtAnnotation: at}
 	if by != "" {
 		ann[model.RestartedByAnnotation] = by
 	}
 	p := map[string]any{"spec": map[string]any{"template": map[string]any{"metadata": map[string]any{"annotations": ann}}}}
+	if uid != "" {
+		p["metadata"] = map[string]any{"uid": uid}
+	}
 	b, _ := json.Marshal(p) // maps of strings always marshal
 	return b
 }
 
 func (f *Fleet) patchRestart(ctx context.Context, t target, o RestartOptions) (RestartResult, error) {
 	res := RestartResult{Kind: t.kind, Namespace: t.key.Namespace, Name: t.key.Name, By: t.who, DryRun: o.DryRun,
-		At: f.opts.Now().UTC().Format(time.RFC3339)}
+		At: f.opts.Now().UTC().Format(time.RFC3339Nano)} // sub-second: two restarts in one second are two
 	po := metav1.PatchOptions{FieldManager: FieldManager}
 	if o.DryRun {
 		po.DryRun = []string{metav1.DryRunAll}
 	}
-	data := restartPatch(res.At, res.By)
+	data := restartPatch(res.At, res.By, t.uid)
 	apps := t.c.clients.Kube.AppsV1()
 	var meta metav1.Object
 	var err error
@@ -223,6 +247,8 @@ func (f *Fleet) patchRestart(ctx context.Context, t target, o RestartOptions) (R
 		meta, err = apps.Deployments(t.key.Namespace).Patch(ctx, t.key.Name, types.StrategicMergePatchType, data, po)
 	}
 	switch {
+	case replaced(err):
+		return res, &RefusedError{Reason: ReplacedReason}
 	case apierrors.IsForbidden(err):
 		return res, fmt.Errorf("patch %s: Kubernetes refused: %s may not patch %s in namespace %s: %w",
 			t, t.identity(), t.resource(), t.key.Namespace, err)
@@ -233,43 +259,6 @@ func (f *Fleet) patchRestart(ctx context.Context, t target, o RestartOptions) (R
 	}
 	res.Generation = meta.GetGeneration()
 	return res, nil
-}
-
-// restartEvent is the Event a restart records on the workload.
-func restartEvent(t target, uid types.UID, res RestartResult, reason string, now time.Time) *corev1.Event {
-	by := res.By
-	if t.actor != nil {
-		by = t.actor.Label() // the API server's user name, the IAM display name beside it
-	}
-	msg := fmt.Sprintf("Rolling restart requested by %s via driftboard", by)
-	if reason != "" {
-		msg += ": " + truncate(reason, maxMessage)
-	}
-	ts := metav1.NewTime(now)
-	return &corev1.Event{
-		ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("%s.%x", t.key.Name, now.UnixNano()), Namespace: t.key.Namespace},
-		InvolvedObject: corev1.ObjectReference{APIVersion: "apps/v1", Kind: string(t.kind),
-			Namespace: t.key.Namespace, Name: t.key.Name, UID: uid},
-		Reason: "Restarted", Message: msg, Type: corev1.EventTypeNormal, Action: "Restart",
-		Source:         corev1.EventSource{Component: FieldManager},
-		FirstTimestamp: ts, LastTimestamp: ts, Count: 1,
-		ReportingController: "hanzo.ai/driftboard", ReportingInstance: FieldManager,
-	}
-}
-
-// recordRestart creates the Event; its failure does not undo the restart.
-func (c *cluster) recordRestart(ctx context.Context, t target, res RestartResult, reason string, now time.Time) error {
-	var uid types.UID
-	if s := c.scopeFor(t.key.Namespace); s != nil {
-		if we, ok := s.get(t.resource(), t.key.Namespace, t.key.Name).(*workloadEntry); ok {
-			uid = we.UID
-		}
-	}
-	ev := restartEvent(t, uid, res, reason, now)
-	if _, err := c.clients.Kube.CoreV1().Events(t.key.Namespace).Create(ctx, ev, metav1.CreateOptions{FieldManager: FieldManager}); err != nil {
-		return fmt.Errorf("record Event on %s: %w", t, err)
-	}
-	return nil
 }
 
 // namespaceLabels are the namespace's labels (its hanzo.ai/org names the

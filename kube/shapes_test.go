@@ -22,7 +22,7 @@ import (
 func TestRestartPatchShape(t *testing.T) {
 	t.Parallel()
 	got := map[string]any{}
-	if err := json.Unmarshal(restartPatch("2026-11-30T02:00:00Z", "alice"), &got); err != nil {
+	if err := json.Unmarshal(restartPatch("2026-11-30T02:00:00Z", "alice", ""), &got); err != nil {
 		t.Fatal(err)
 	}
 	want := map[string]any{"spec": map[string]any{"template": map[string]any{"metadata": map[string]any{
@@ -37,7 +37,7 @@ func TestRestartPatchShape(t *testing.T) {
 		Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "iam", Image: "ghcr.io/hanzoai/iam:v1.2.3"}}},
 	}}}
 	orig, _ := json.Marshal(d)
-	patched, err := strategicpatch.StrategicMergePatch(orig, restartPatch("2026-11-30T02:00:00Z", "alice"), appsv1.Deployment{})
+	patched, err := strategicpatch.StrategicMergePatch(orig, restartPatch("2026-11-30T02:00:00Z", "alice", ""), appsv1.Deployment{})
 	if err != nil {
 		t.Fatal(err)
 	}
