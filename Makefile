@@ -69,7 +69,7 @@ screenshots: build
 # Validates .goreleaser.yaml and the krew manifest without publishing anything.
 GORELEASER ?= github.com/goreleaser/goreleaser/v2@v2.15.1
 release-check:
-	$(GO) test -count=1 -run '^TestReleaseFiles' ./internal/release
+	$(GO) test -count=1 -run '^TestReleaseFiles' .
 	$(GO) run $(GORELEASER) check
 
 clean:

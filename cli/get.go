@@ -139,7 +139,7 @@ func writeDetail(w io.Writer, r *model.AppView, now time.Time) error {
 	if len(r.Endpoints) > 0 {
 		p("Endpoints:", strings.Join(r.Endpoints, " "))
 	}
-	if r.Stale {
+	if r.Offline {
 		p("Note:", "the cluster's watch is down; this row is not live")
 	}
 	return tw.Flush()

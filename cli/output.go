@@ -124,8 +124,8 @@ func flagList(r *model.AppView) string {
 	for _, p := range r.Problems { // the board's "!" marker, by kind
 		parts = append(parts, "!"+string(p.Kind))
 	}
-	if r.Stale {
-		parts = append(parts, "(stale data)")
+	if r.Offline {
+		parts = append(parts, "(offline)")
 	}
 	return dash(strings.Join(parts, ","))
 }

@@ -89,7 +89,7 @@ func TestFleetShowsEveryDriftKindAndReleaseState(t *testing.T) {
 		for _, p := range r.Problems {
 			problems = append(problems, p.Text)
 		}
-		if r.Stale {
+		if r.Offline {
 			t.Errorf("row %s is stale on a live demo cluster", r.Key())
 		}
 	}

@@ -72,7 +72,7 @@ func describe(s *model.Snapshot) string {
 	}
 	stale := 0
 	for _, r := range s.Rows {
-		if r.Stale {
+		if r.Offline {
 			stale++
 		}
 	}
@@ -167,7 +167,7 @@ func converged(want map[model.Key]fact) func(*model.Snapshot) bool {
 			return false
 		}
 		for _, r := range s.Rows {
-			if r.Stale {
+			if r.Offline {
 				return false
 			}
 		}

@@ -82,7 +82,7 @@ func TestOutagesAndExpiredWatchesConverge(t *testing.T) {
 			return phaseOf(s) == model.ConnReconnecting
 		})
 		for _, r := range snap.Rows {
-			if !r.Stale {
+			if !r.Offline {
 				t.Fatalf("row %s is shown live while the cluster is %s", r.Key(), phaseOf(snap))
 			}
 		}

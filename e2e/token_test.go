@@ -72,7 +72,7 @@ func TestTokenExpiryDuringSession(t *testing.T) {
 		return false
 	})
 	for _, r := range snap.Rows {
-		if !r.Stale {
+		if !r.Offline {
 			t.Fatalf("row %s shown live with an expired token", r.Key())
 		}
 	}

@@ -21,12 +21,12 @@ func (f *Fleet) Snapshot() *model.Snapshot {
 		f.store.SetClusters(states)
 		f.lastStates = states
 	}
-	// Staleness first, so rows upserted below inherit it.
+	// Offline first, so rows upserted below inherit it.
 	for _, st := range states {
-		stale := st.Phase != model.ConnLive
-		if f.staleSet[st.Name] != stale {
-			f.store.SetStale(st.Name, stale)
-			f.staleSet[st.Name] = stale
+		offline := st.Phase != model.ConnLive
+		if f.offlineSet[st.Name] != offline {
+			f.store.SetOffline(st.Name, offline)
+			f.offlineSet[st.Name] = offline
 		}
 	}
 

@@ -49,7 +49,7 @@ func TestFleetRunsOnClientFakes(t *testing.T) {
 	}
 	snap := waitSnapshot(ctx, t, f, func(s *model.Snapshot) bool { return len(s.Rows) == 1 })
 	r := snap.Rows[0]
-	if r.RunningTag != "v1.0.0" || !r.Workload.Found || !r.Workload.OwnedByApp || r.Stale {
+	if r.RunningTag != "v1.0.0" || !r.Workload.Found || !r.Workload.OwnedByApp || r.Offline {
 		t.Errorf("row %+v", r)
 	}
 	if snap.Clusters[0].Phase != model.ConnLive {

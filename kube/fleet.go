@@ -90,7 +90,7 @@ type Fleet struct {
 	checkedUID map[model.Key]string
 
 	buildMu    sync.Mutex // one builder at a time
-	staleSet   map[string]bool
+	offlineSet map[string]bool
 	lastStates []model.ClusterState
 }
 
@@ -102,7 +102,7 @@ func NewFleet(opts FleetOptions, clusters ...ClusterClients) *Fleet {
 	f := &Fleet{
 		opts: opts, byName: map[string]*cluster{}, store: model.NewStore(),
 		changed: make(chan struct{}, 1), dirty: map[model.Key]struct{}{},
-		subs: map[chan struct{}]struct{}{}, expectGen: map[model.Key]int64{}, staleSet: map[string]bool{},
+		subs: map[chan struct{}]struct{}{}, expectGen: map[model.Key]int64{}, offlineSet: map[string]bool{},
 	}
 	for _, cc := range clusters {
 		c := newCluster(f, cc)

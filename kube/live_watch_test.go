@@ -28,7 +28,7 @@ func TestLiveChangesReachSnapshot(t *testing.T) {
 	iam := key("hanzo", "iam")
 	row := waitRow(t, f, iam, "seeded", func(r *model.AppView) bool { return r != nil })
 	if row.DeclaredTag != "v1.0.0" || row.RunningTag != "v1.0.0" || !row.Workload.Found || !row.Workload.OwnedByApp ||
-		row.Workload.Kind != model.KindDeployment || row.Health != model.HealthRed || row.Stale {
+		row.Workload.Kind != model.KindDeployment || row.Health != model.HealthRed || row.Offline {
 		t.Errorf("seeded row: %+v", row)
 	}
 	db := waitRow(t, f, key("hanzo-devnet", "db"), "sts", func(r *model.AppView) bool { return r != nil })
@@ -140,7 +140,7 @@ func TestLiveAPIServerRestart(t *testing.T) {
 		return st.Phase == model.ConnReconnecting
 	})
 	for _, r := range snap.Rows {
-		if !r.Stale {
+		if !r.Offline {
 			t.Fatalf("row %s shown live while the cluster is %s", r.Key(), snap.Clusters[0].Phase)
 		}
 	}
@@ -165,7 +165,7 @@ func TestLiveAPIServerRestart(t *testing.T) {
 		t.Errorf("rows vs fresh list (-list +rows):\n%s", diff)
 	}
 	for _, r := range snap.Rows {
-		if r.Stale {
+		if r.Offline {
 			t.Errorf("row %s still stale while live", r.Key())
 		}
 	}

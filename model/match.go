@@ -1,6 +1,7 @@
 package model
 
 import (
+	"github.com/hanzoai/driftboard/drift"
 	"path"
 	"strings"
 	"unicode"
@@ -47,6 +48,10 @@ func (t *term) match(v *AppView) bool {
 	case fieldOrg:
 		return t.any(v.Org, true)
 	case fieldHealth:
+		// An offline row shows "offline" in HEALTH: its last health is not live.
+		if v.Offline && t.any("offline", false) {
+			return true
+		}
 		if v.Health == HealthUnknown {
 			return t.any("unknown", false)
 		}
@@ -61,7 +66,14 @@ func (t *term) match(v *AppView) bool {
 		}
 		return t.any(string(v.Workload.Rollout), false)
 	case fieldRelease:
-		return t.any(string(v.Release.State), false)
+		// release:none is the no-release flag (checked, a declared tag, no
+		// release for it), so it and flag:no-release always agree.
+		for _, val := range t.values {
+			if val == string(ReleaseNone) && hasFlag(v, drift.DriftNoRelease) {
+				return true
+			}
+		}
+		return v.Release.State != ReleaseNone && t.any(string(v.Release.State), false)
 	case fieldHas: // "problems" is the only value: a closed set checked at parse time
 		return len(v.Problems) > 0
 	}
@@ -131,6 +143,15 @@ func fuzzy(hay, needle string) bool {
 				return true
 			}
 			want, wsz = utf8.DecodeRuneInString(needle[n:])
+		}
+	}
+	return false
+}
+
+func hasFlag(v *AppView, k drift.DriftKind) bool {
+	for _, f := range v.Drift.Flags {
+		if f.Kind == k {
+			return true
 		}
 	}
 	return false

@@ -37,11 +37,11 @@ var queryKeys = map[string][]string{
 	"env":     {"main", "test", "dev"},
 	"ns":      nil, // glob
 	"org":     nil, // glob
-	"health":  {"green", "yellow", "red", "unknown"},
+	"health":  {"green", "yellow", "red", "unknown", "offline"},
 	"cluster": nil, // glob
 	"role":    nil, // glob
 	"rollout": {"complete", "progressing", "stuck", "paused", "none"},
-	"release": {"off", "pending", "found", "none", "rate-limited", "error"},
+	"release": {"off", "pending", "found", "none", "rate-limited", "error", "not-looked-up"},
 	"has":     {"problems"},
 }
 
@@ -71,6 +71,13 @@ var fieldOf = map[string]field{
 
 var keyAliases = map[string]string{"severity": "sev", "namespace": "ns", "drift": "flag"}
 
+// valueAliases are the words and glyphs the board shows for a value, so
+// what is on the screen can be typed back: sev:✖, flag:UR, health:?.
+var valueAliases = map[string]map[string]string{
+	"sev":    {"✖": "red", "▲": "yellow", "✓": "ok"},
+	"health": {"?": "unknown"},
+}
+
 // flagKinds maps flag: values (and short forms) to drift kinds.
 var flagKinds = map[string][]drift.DriftKind{
 	"stale":             {drift.DriftStale},
@@ -84,6 +91,13 @@ var flagKinds = map[string][]drift.DriftKind{
 	"zero-assets":       {drift.DriftZeroAssets},
 	"zeroassets":        {drift.DriftZeroAssets},
 	"any":               drift.Kinds,
+	// the short forms of the FLAGS column
+	"fd": {drift.DriftFloatingDeclared},
+	"fr": {drift.DriftFloatingRunning},
+	"nr": {drift.DriftNoRelease},
+	"za": {drift.DriftZeroAssets},
+	"st": {drift.DriftStale},
+	"ur": {drift.DriftUnrolled},
 }
 
 // ParseQuery parses the board's one-line filter, e.g.
@@ -197,11 +211,14 @@ func parseTerm(tok token) (term, error) {
 		if v == "" {
 			return t, fmt.Errorf("term %s: empty value in list", tok.raw)
 		}
+		if a, ok := valueAliases[key][v]; ok {
+			v = a
+		}
 		switch {
 		case key == "flag":
 			kinds, ok := flagKinds[v]
 			if !ok {
-				return t, fmt.Errorf("term %s: unknown drift flag %q (stale, unrolled, floating, floating-declared, floating-running, no-release, zero-assets, any)", tok.raw, v)
+				return t, fmt.Errorf("term %s: unknown drift flag %q (stale, unrolled, floating, floating-declared, floating-running, no-release, zero-assets, any, or the short FD, FR, NR, ZA, ST, UR)", tok.raw, v)
 			}
 			t.kinds = append(t.kinds, kinds...)
 		case allowed != nil:

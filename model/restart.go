@@ -112,7 +112,7 @@ func restartCaveats(r *AppView, p RestartPlan) ([]drift.DriftKind, []string) {
 		ws = append(ws, fmt.Sprintf("A rollout is already in progress (%d/%d updated); a restart starts it over.",
 			r.Workload.Updated, r.Workload.Desired))
 	}
-	if r.Stale {
+	if r.Offline {
 		ws = append(ws, "This cluster's watch is down: the row may be out of date.")
 	}
 	if r.Upgrade.Failed() {

@@ -39,7 +39,7 @@ type Store struct {
 	counts   [3]int     // by severity rank; an unknown severity counts as ok
 	waiting  int        // rows waiting on a release check
 	releases ReleaseChecks
-	stale    map[string]bool
+	offline  map[string]bool // clusters whose watch is down
 	clusters []ClusterState
 	version  uint64
 	latest   time.Time
@@ -47,7 +47,7 @@ type Store struct {
 }
 
 // NewStore returns an empty store.
-func NewStore() *Store { return &Store{stale: map[string]bool{}} }
+func NewStore() *Store { return &Store{offline: map[string]bool{}} }
 
 func compareKeys(a, b Key) int {
 	if c := cmp.Compare(a.Cluster, b.Cluster); c != 0 {
@@ -90,13 +90,13 @@ func (s *Store) changed() {
 
 // Upsert stores a copy of v. DriftSince is set when the row's drift becomes
 // non-ok (to its ObservedAt) and kept while it stays non-ok. A row of a
-// cluster marked stale is stored stale.
+// cluster marked offline is stored offline.
 func (s *Store) Upsert(v AppView) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	row := &v
-	if s.stale[row.Cluster] {
-		row.Stale = true
+	if s.offline[row.Cluster] {
+		row.Offline = true
 	}
 	i, found := s.find(row.Key())
 	if sevIndex(row) == 0 {
@@ -135,22 +135,23 @@ func (s *Store) Delete(k Key) {
 	s.changed()
 }
 
-// SetStale marks every row of cluster stale (its watch is down) or live again.
-// Affected rows are copied, never mutated.
-func (s *Store) SetStale(cluster string, stale bool) {
+// SetOffline marks every row of cluster offline (its watch is down) or live
+// again. Affected rows are copied, never mutated. ("Stale" is only the drift
+// flag: a newer release exists.)
+func (s *Store) SetOffline(cluster string, offline bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if stale {
-		s.stale[cluster] = true
+	if offline {
+		s.offline[cluster] = true
 	} else {
-		delete(s.stale, cluster)
+		delete(s.offline, cluster)
 	}
 	lo, _ := slices.BinarySearchFunc(s.rows, cluster, func(v *AppView, c string) int { return cmp.Compare(v.Cluster, c) })
 	touched := false
 	for i := lo; i < len(s.rows) && s.rows[i].Cluster == cluster; i++ {
-		if s.rows[i].Stale != stale {
+		if s.rows[i].Offline != offline {
 			cp := *s.rows[i]
-			cp.Stale = stale
+			cp.Offline = offline
 			s.rows[i] = &cp
 			touched = true
 		}

@@ -75,12 +75,12 @@ func TestStoreSnapshotIsCachedAndImmutable(t *testing.T) {
 	kept := first.Rows[0]
 	s.Upsert(row("a", "hanzo", "iam", drift.SeverityRed, 1))
 	s.Upsert(row("a", "hanzo", "new", drift.SeverityRed, 1))
-	s.SetStale("a", true)
+	s.SetOffline("a", true)
 	second := s.Snapshot()
 	if second == first || second.Version <= first.Version {
 		t.Error("a changed store returned the old snapshot")
 	}
-	if len(first.Rows) != 1 || first.Rows[0] != kept || kept.Drift.Severity != drift.SeverityOK || kept.Stale {
+	if len(first.Rows) != 1 || first.Rows[0] != kept || kept.Drift.Severity != drift.SeverityOK || kept.Offline {
 		t.Errorf("an older snapshot changed under its reader: %+v", first.Rows)
 	}
 }
@@ -127,30 +127,30 @@ func TestStoreStaleAndClusters(t *testing.T) {
 		s.Upsert(r)
 	}
 	before := s.Snapshot()
-	s.SetStale("b", true)
+	s.SetOffline("b", true)
 	s.Upsert(row("b", "hanzo", "late", "ok", 1)) // arrives while the cluster is stale
 	stale := func(snap *Snapshot) []bool {
 		out := []bool{}
 		for _, r := range snap.Rows {
-			out = append(out, r.Stale)
+			out = append(out, r.Offline)
 		}
 		return out
 	}
 	snap := s.Snapshot()
 	if diff := cmp.Diff([]bool{false, true, true, true, false}, stale(snap)); diff != "" {
-		t.Errorf("stale after SetStale(b) (-want +got):\n%s", diff)
+		t.Errorf("stale after SetOffline(b) (-want +got):\n%s", diff)
 	}
 	if diff := cmp.Diff([]bool{false, false, false, false}, stale(before)); diff != "" {
 		t.Errorf("earlier snapshot mutated (-want +got):\n%s", diff)
 	}
-	s.SetStale("b", false)
+	s.SetOffline("b", false)
 	if diff := cmp.Diff([]bool{false, false, false, false, false}, stale(s.Snapshot())); diff != "" {
 		t.Errorf("stale after recovery (-want +got):\n%s", diff)
 	}
 	v := s.Snapshot().Version
-	s.SetStale("nope", false)
+	s.SetOffline("nope", false)
 	if s.Snapshot().Version != v {
-		t.Error("SetStale on an unknown cluster changed the version")
+		t.Error("SetOffline on an unknown cluster changed the version")
 	}
 
 	cs := []ClusterState{{Name: "a", Phase: ConnLive, Since: t0.Add(time.Hour), Notices: []string{"n"}}}
@@ -196,7 +196,7 @@ func TestStoreConcurrentReaders(t *testing.T) {
 		s.Upsert(row("c", "hanzo", string(rune('a'+i%26))+string(rune('a'+i/26%26)), drift.SeverityYellow, i))
 		if i%7 == 0 {
 			s.Delete(Key{"c", "hanzo", string(rune('a' + i%26))})
-			s.SetStale("c", i%2 == 0)
+			s.SetOffline("c", i%2 == 0)
 		}
 	}
 	close(done)

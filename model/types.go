@@ -214,7 +214,7 @@ type AppView struct {
 	Problems   []Problem         `json:"problems,omitempty"` // malformed CR, missing workload, ...
 	Conditions []Condition       `json:"conditions,omitempty"`
 	Labels     map[string]string `json:"labels,omitempty"`
-	Stale      bool              `json:"stale"` // the cluster's watch is down; not live
+	Offline    bool              `json:"offline"` // the cluster's watch is down; not live
 	ObservedAt time.Time         `json:"observedAt"`
 	DriftSince time.Time         `json:"driftSince,omitzero"` // kept by the store
 	CreatedAt  time.Time         `json:"createdAt,omitzero"`

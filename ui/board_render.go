@@ -74,7 +74,7 @@ func (b *board) renderTable(sb *strings.Builder, st *styles, width, height int, 
 		r := b.rows[i]
 		selected := i == b.cursor
 		fl := d.inFlight[r.Key()]
-		plainRow := selected || r.Stale // whole-line style; no inner colours
+		plainRow := selected || r.Offline // whole-line style; no inner colours
 		line.Reset()
 		switch {
 		case selected:
@@ -84,7 +84,7 @@ func (b *board) renderTable(sb *strings.Builder, st *styles, width, height int, 
 			line.WriteString(d.spinner)
 			line.WriteByte(' ')
 		default:
-			if r.Stale {
+			if r.Offline {
 				line.WriteString(st.faint.pre)
 			}
 			line.WriteString("  ")
@@ -98,7 +98,7 @@ func (b *board) renderTable(sb *strings.Builder, st *styles, width, height int, 
 		writeSpaces(&line, width-used)
 		if selected {
 			line.WriteString(st.selected.post)
-		} else if r.Stale {
+		} else if r.Offline {
 			line.WriteString(st.faint.post)
 		}
 		sb.WriteString(line.String())
@@ -123,8 +123,8 @@ func writeColumn(b *strings.Builder, st *styles, c placed, r *model.AppView, fl 
 	case colLatest:
 		writeCell(b, orDash(r.LatestTag), w)
 	case colHealth:
-		if r.Stale {
-			writeCell(b, "stale", w)
+		if r.Offline {
+			writeCell(b, "offline", w)
 			return
 		}
 		h := string(r.Health)
@@ -276,7 +276,7 @@ func contentWidths(rows []*model.AppView) [numCols]int {
 	var w [numCols]int
 	w[colSeverity] = 8
 	w[colEnv] = 4
-	w[colHealth] = 6
+	w[colHealth] = 7 // "offline"
 	// Past 1,000 rows a sample is enough: outliers are truncated with "…".
 	step := max(1, len(rows)/1000)
 	for i := 0; i < len(rows); i += step {

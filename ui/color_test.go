@@ -59,7 +59,7 @@ func TestNoColour(t *testing.T) {
 			t.Fatalf("colour sequences with colour off:\n%q", v)
 		}
 		plain := plainView(m)
-		for _, want := range []string{"✖ red", "▲ yellow", "✓ ok", "stale"} {
+		for _, want := range []string{"✖ red", "▲ yellow", "✓ ok", "offline"} {
 			if !strings.Contains(plain, want) {
 				t.Errorf("glyph+word %q missing without colour", want)
 			}

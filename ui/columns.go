@@ -41,7 +41,7 @@ var columns = []column{
 	{colCluster, "CLUSTER", 8, 16, 40},
 	{colTags, "DECLARED→RUN", 12, 27, 10},
 	{colLatest, "LATEST", 8, 12, 30},
-	{colHealth, "HEALTH", 6, 6, 20},
+	{colHealth, "HEALTH", 7, 7, 20},
 	{colPhase, "PHASE", 8, 9, 50},
 	{colRollout, "ROLLOUT", 5, 16, 30},
 	{colFlags, "FLAGS", 8, 17, 20},

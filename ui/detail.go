@@ -104,8 +104,8 @@ func (m *Model) detailLines(r *model.AppView, width int) []string {
 	sev := sevIndex(r.Drift.Severity)
 	add(st.sev[sev].pre + sevLabel[sev] + st.sev[sev].post + "  " + st.title.Render(safe(r.App)) +
 		st.dim.Render(safe(fmt.Sprintf("  %s · %s/%s · cluster %s", r.Kind, r.Namespace, r.App, orDash(r.Cluster)))))
-	if r.Stale {
-		add(st.warnText.Render("▲ stale: this cluster's watch is down; the facts below may be out of date"))
+	if r.Offline {
+		add(st.warnText.Render("▲ offline: this cluster's watch is down; the facts below may be out of date"))
 	}
 	kv("id", r.ID)
 	kv("env / tenant", orDash(r.Env)+" / "+orDash(r.Tenant))

@@ -66,7 +66,7 @@ func goldenModel(t *testing.T, width int, dark bool, opts Options) *Model {
 		{Name: "prod", Phase: model.ConnLive, Since: t0.Add(-time.Hour)},
 		{Name: "stage", Phase: model.ConnReconnecting, Since: t0.Add(-2 * time.Minute), Reason: "watch closed"},
 	})
-	src.SetStale("stage", true)
+	src.SetOffline("stage", true)
 	m.Update(snapshotMsg{src.Snapshot()})
 	return m
 }

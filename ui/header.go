@@ -200,9 +200,9 @@ func (m *Model) statusBar(width int) string {
 			case model.ConnReconnecting:
 				now := m.now()
 				return fitLine(st.warnText.Render("▲ "+safe(c.Name)+" reconnecting since "+clock(c.Since, now)+
-					" ("+shortDuration(now.Sub(c.Since))+"): its rows are stale (dimmed)"), width)
+					" ("+shortDuration(now.Sub(c.Since))+"): its rows are offline (dimmed)"), width)
 			case model.ConnFailed:
-				return fitLine(st.warnText.Render("▲ "+safe(c.Name)+" failed: "+oneLine(orDash(c.Reason))+" — its rows are stale (dimmed)"), width)
+				return fitLine(st.warnText.Render("▲ "+safe(c.Name)+" failed: "+oneLine(orDash(c.Reason))+" — its rows are offline (dimmed)"), width)
 			}
 			if len(c.Notices) > 0 {
 				return fitLine(st.dim.Render(safe(c.Name+": "+strings.Join(c.Notices, "; "))), width)

@@ -49,11 +49,11 @@ func (m *Model) helpLegend(width int) []string {
 	st := &m.st
 	const indent = 10
 	entries := []struct{ label, text string }{
-		{"Severity", sevLabel[sevRed] + " · " + sevLabel[sevYellow] + " · " + sevLabel[sevOK] + "  (dim rows with health \"stale\": cluster reconnecting)"},
+		{"Severity", sevLabel[sevRed] + " · " + sevLabel[sevYellow] + " · " + sevLabel[sevOK] + "  (dim rows with health \"offline\": cluster watch down)"},
 		{"Flags", "FD floating-declared · FR floating-running · ST stale (declared ≠ latest release) · UR un-rolled · NR no-release · ZA zero-assets · ! a problem (the detail says which)"},
 		{"", "NR? release not checked yet: its flags are withheld (the detail says why and since when)"},
 		{"Tags", "DECLARED→RUNNING; one tag when both agree"},
-		{"Query", "free text · sev:red,yellow · env:main · ns:tenant-* · flag:unrolled · health:red · rollout:stuck · release:none · has:problems · cluster: · role: · org: · -term negates · terms AND"},
+		{"Query", "free text · sev:red,yellow (or ✖,▲) · env:main · ns:tenant-* · flag:unrolled (or UR) · health:red,offline · rollout:stuck · release:none · has:problems · cluster: · role: · org: · -term negates · terms AND"},
 	}
 	var out []string
 	pad := strings.Repeat(" ", indent)

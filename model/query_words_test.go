@@ -1,0 +1,66 @@
+package model
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// Every word the board shows can be typed back into the query, and means
+// the same as its long form.
+func TestQueryAcceptsTheScreensWords(t *testing.T) {
+	t.Parallel()
+	rows := fleet(t)
+	// A row with no declared tag whose release state is none: it has no
+	// no-release flag, so release:none must not match it either.
+	a := baseApp()
+	a.Name, a.ImageTag = "untagged", ""
+	untagged := Build(a, baseWorkload(), Release{State: ReleaseNone}, t0)
+	rows = append(rows, &untagged)
+	// An offline row: its cluster's watch is down.
+	off := *rows[0]
+	off.App, off.Cluster, off.Offline = "iam-offline", "edge-2", true
+	rows = append(rows, &off)
+
+	same := [][2]string{
+		{"flag:UR", "flag:unrolled"},
+		{"flag:ur", "flag:un-rolled"},
+		{"flag:FD", "flag:floating-declared"},
+		{"flag:FR", "flag:floating-running"},
+		{"flag:NR", "flag:no-release"},
+		{"flag:ZA", "flag:zero-assets"},
+		{"flag:ST", "flag:stale"},
+		{"flag:FD,ST", "flag:floating-declared,stale"},
+		{"sev:✖", "sev:red"},
+		{"sev:▲", "sev:yellow"},
+		{"sev:✓", "sev:ok"},
+		{"-sev:✓", "-sev:ok"},
+		{"health:?", "health:unknown"},
+		{"release:none", "flag:no-release"},
+		{"-release:none", "-flag:no-release"},
+	}
+	for _, p := range same {
+		a, b := mustSelect(t, rows, p[0]), mustSelect(t, rows, p[1])
+		if d := cmp.Diff(b, a); d != "" {
+			t.Errorf("%q and %q differ (-%s +%s):\n%s", p[0], p[1], p[1], p[0], d)
+		}
+	}
+	if got := mustSelect(t, rows, "release:none"); len(got) == 0 {
+		t.Error("release:none matches nothing: the comparison above is vacuous")
+	}
+	if got := mustSelect(t, rows, "health:offline"); !cmp.Equal(got, []string{"iam-offline"}) {
+		t.Errorf("health:offline = %v, want the offline row", got)
+	}
+	if _, err := ParseQuery("health:stale"); err == nil {
+		t.Error(`health:stale parses: "stale" must mean only the drift flag`)
+	}
+}
+
+func mustSelect(t *testing.T, rows []*AppView, q string) []string {
+	t.Helper()
+	query, err := ParseQuery(q)
+	if err != nil {
+		t.Fatalf("%q: %v", q, err)
+	}
+	return names(Select(rows, query, SortName))
+}
