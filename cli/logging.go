@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"k8s.io/klog/v2"
+
+	"github.com/hanzoai/driftboard/termtext"
 )
 
 // setupLogging sends driftboard's slog output and client-go's klog output to
@@ -25,7 +27,7 @@ func (a *app) setupLogging(screen bool) error {
 			return fmt.Errorf("open log file: %w", err)
 		}
 		a.closers = append(a.closers, func() { _ = f.Close() })
-		w = f
+		w = termtext.NewWriter(f) // someone may tail -f it
 	case !screen && a.opts.verbosity > 0:
 		w = a.streams.Err
 	}

@@ -170,3 +170,15 @@ func BenchmarkSanitize(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSanitizeStyledFrame is the board's last guard over one 200×50
+// frame of styled rows (clean: nothing to escape).
+func BenchmarkSanitizeStyledFrame(b *testing.B) {
+	line := strings.Repeat("\x1b[1;38;2;86;211;100m✓ ok\x1b[m  svc-0001  hanzo  v1.0.0→v1.0.1  ", 4)
+	frame := strings.Repeat(line+"\n", 50)
+	b.SetBytes(int64(len(frame)))
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = SanitizeStyled(frame)
+	}
+}
