@@ -40,6 +40,9 @@ type LoginOptions struct {
 	OpenBrowser func(url string) error
 	// Device forces the device authorization grant.
 	Device bool
+	// ListenAddress is where the authorization code flow receives its
+	// redirect (host:port, loopback); "" picks 127.0.0.1 and a free port.
+	ListenAddress string
 	// Timeout bounds the wait for the browser's redirect (default 5 min).
 	Timeout time.Duration
 }

@@ -29,11 +29,18 @@ type callback struct {
 // browserLogin runs authorization code + PKCE (S256) with a loopback
 // redirect on 127.0.0.1:<random port>/callback, checking state and nonce.
 func (s *Session) browserLogin(ctx context.Context, ep *endpoints, o LoginOptions) (*oauth2.Token, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	addr := o.ListenAddress
+	if addr == "" {
+		addr = "127.0.0.1:0"
+	}
+	l, err := net.Listen("tcp", addr)
 	if err != nil {
+		if o.ListenAddress != "" { // asked for: say why it cannot be used
+			return nil, fmt.Errorf("listen for the login redirect on %s: %w", o.ListenAddress, err)
+		}
 		return nil, errNoBrowser // nowhere to receive the redirect: use the device flow
 	}
-	redirect := fmt.Sprintf("http://127.0.0.1:%d/callback", l.Addr().(*net.TCPAddr).Port)
+	redirect := "http://" + l.Addr().String() + "/callback"
 	state, nonce, verifier := randomString(), randomString(), oauth2.GenerateVerifier()
 	cfg := s.oauthConfig(ep, redirect)
 

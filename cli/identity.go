@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"runtime"
 	"sync"
 	"time"
 
@@ -118,7 +119,13 @@ func (a *app) iamActor(ctx context.Context) (as *actor, id *sessionIdentity, log
 	if err != nil {
 		return nil, nil, false, err
 	}
-	id = newSessionIdentity(s, openBrowser)
+	// The board's L follows login's --grant-type auto: no browser over SSH
+	// or without a display, where it would open out of the person's reach.
+	var opener func(string) error
+	if g, _ := chooseGrant(grantAuto, a.streams.InTerminal, a.streams.Getenv, runtime.GOOS); g.browser {
+		opener = openBrowser
+	}
+	id = newSessionIdentity(s, opener)
 	rctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
 	id.refresh(rctx)

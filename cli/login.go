@@ -4,11 +4,9 @@ import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
-	"errors"
 	"fmt"
 	"net/http"
 	"os"
-	"os/exec"
 	"runtime"
 	"time"
 
@@ -63,30 +61,62 @@ func idpHTTPClient(getenv func(string) string) (*http.Client, error) {
 }
 
 func (a *app) loginCommand() *cobra.Command {
-	var device bool
+	var device, skipOpen bool
+	var grant, listen string
 	var timeout time.Duration
 	cmd := &cobra.Command{
 		Use:   "login",
-		Short: "Log in to Hanzo IAM (browser with PKCE, else a device code)",
-		Long: `Log in to Hanzo IAM. When a browser can be opened, driftboard uses the
-authorization code flow with PKCE and a redirect to 127.0.0.1; otherwise (or with
---device) it prints a code to enter on any device. The login is stored in
-~/.hanzo (HANZO_HOME) and shared with the hanzo CLI: a 'hanzo login' counts here
-too. Prompts go to stderr.`,
+		Short: "Log in to Hanzo IAM (browser with PKCE, or a device code)",
+		Long: `Log in to Hanzo IAM. --grant-type auto (the default) uses the authorization
+code flow with PKCE and a redirect to 127.0.0.1 when a browser on this machine can
+reach you, and the device flow (a code to enter on any device) when it cannot:
+stdin is not a terminal, the session is remote (SSH), or on Linux there is no
+display (DISPLAY and WAYLAND_DISPLAY unset). --grant-type device or authcode
+forces one. The login is stored in ~/.hanzo (HANZO_HOME) and shared with the
+hanzo CLI: a 'hanzo login' counts here too. Prompts go to stderr.`,
 		Example: `  driftboard login
-  driftboard login --device            # on a server without a browser
+  driftboard login --grant-type device             # on a server, or over SSH
+  driftboard login --grant-type authcode --skip-open-browser --listen-address 127.0.0.1:8000
+                                                   # e.g. with ssh -L 8000:127.0.0.1:8000
   driftboard login --issuer https://iam.example.com --client-id my-cli`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if device {
+				if cmd.Flags().Changed("grant-type") && grant != grantDevice {
+					return usageErr("--device and --grant-type %s exclude each other", grant)
+				}
+				grant = grantDevice
+			}
+			choice, err := chooseGrant(grant, a.streams.InTerminal, a.streams.Getenv, runtime.GOOS)
+			if err != nil {
+				return err
+			}
+			if err := checkListenAddress(listen); err != nil {
+				return err
+			}
 			s, err := a.session()
 			if err != nil {
 				return err
 			}
 			ctx, cancel := context.WithTimeout(cmd.Context(), timeout)
 			defer cancel()
-			opts := auth.LoginOptions{Prompt: a.printPrompt, Device: device}
-			if !device && a.streams.InTerminal {
+			prompt := a.printPrompt
+			opts := auth.LoginOptions{Prompt: prompt, Device: !choice.browser, ListenAddress: listen}
+			if choice.browser {
 				opts.OpenBrowser = openBrowser
+				if skipOpen {
+					opts.OpenBrowser = func(string) error { return nil }
+					opts.Prompt = func(p auth.Prompt) {
+						if p.Kind == auth.PromptBrowser {
+							fmt.Fprintf(a.streams.Err, "Open this URL in a browser on this machine:\n  %s\n", p.BrowserURL)
+							return
+						}
+						prompt(p)
+					}
+				}
+			}
+			if choice.reason != "" {
+				fmt.Fprintf(a.streams.Err, "Using the device code flow: %s (--grant-type authcode to use a browser anyway).\n", choice.reason)
 			}
 			fmt.Fprintf(a.streams.Err, "Logging in to %s as client %s…\n", s.Issuer(), s.ClientID())
 			who, err := s.Login(ctx, opts)
@@ -98,8 +128,13 @@ too. Prompts go to stderr.`,
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&device, "device", false, "use the device code flow even when a browser could be opened")
-	cmd.Flags().DurationVar(&timeout, "timeout", 15*time.Minute, "give up after this long")
+	f := cmd.Flags()
+	f.StringVar(&grant, "grant-type", grantAuto, "auto (browser when one can reach you, else device), device or authcode")
+	f.StringVar(&listen, "listen-address", "", "host:port (loopback) for the authcode redirect (default 127.0.0.1 and a free port)")
+	f.BoolVar(&skipOpen, "skip-open-browser", false, "authcode: print the URL instead of opening a browser")
+	f.BoolVar(&device, "device", false, "the same as --grant-type device")
+	f.DurationVar(&timeout, "timeout", 15*time.Minute, "give up after this long")
+	completeFixed(cmd, "grant-type", grantAuto, grantDevice, grantAuthcode)
 	return cmd
 }
 
@@ -121,24 +156,6 @@ func (a *app) printPrompt(p auth.Prompt) {
 			fmt.Fprintf(w, "The code expires at %s. Waiting for approval…\n", p.ExpiresAt.Local().Format("15:04"))
 		}
 	}
-}
-
-// openBrowser asks the desktop to open url; an error means "no browser".
-func openBrowser(url string) error {
-	var cmd *exec.Cmd
-	switch runtime.GOOS {
-	case "darwin":
-		cmd = exec.Command("open", url)
-	case "windows":
-		cmd = exec.Command("rundll32", "url.dll,FileProtocolHandler", url)
-	default:
-		path, err := exec.LookPath("xdg-open")
-		if err != nil {
-			return errors.New("xdg-open not found")
-		}
-		cmd = exec.Command(path, url)
-	}
-	return cmd.Start()
 }
 
 func (a *app) logoutCommand() *cobra.Command {
