@@ -108,6 +108,7 @@ func (c *cluster) run(ctx context.Context) {
 	c.conn.markSynced()
 	c.markSettled()
 	c.fleet.signal()
+	c.watchLiveness(ctx)
 }
 
 func (c *cluster) isSynced() bool {

@@ -31,6 +31,10 @@ type connState struct {
 	synced  bool
 	down    map[string]string // informer id → last error
 	downAt  time.Time
+
+	hear         hearing   // last sign of life (see liveness.go)
+	unresponsive bool      // nothing heard for silenceLimit
+	heardAt      time.Time // the last sign of life when it went silent
 }
 
 func newConnState(name string, now func() time.Time, onMove func(), fixed []string) *connState {
@@ -70,6 +74,8 @@ func (c *connState) recompute() bool {
 		since = c.downAt
 	case !c.synced:
 		phase, reason = model.ConnSyncing, ""
+	case c.unresponsive:
+		phase, reason, since = model.ConnUnresponsive, unresponsiveReason(c.heardAt), c.heardAt
 	default:
 		phase, reason = model.ConnLive, ""
 	}
@@ -132,6 +138,7 @@ func (c *connState) callFailed(id string, err error) {
 }
 
 func (c *connState) callOK(id string) {
+	c.heard()
 	c.mu.Lock()
 	_, wasDown := c.down[id]
 	c.mu.Unlock()

@@ -131,6 +131,7 @@ func (c *cluster) newInformer(s informerSpec) (cache.SharedIndexInformer, error)
 		return nil, fmt.Errorf("%s informer: watch error handler: %w", s.what, err)
 	}
 	mark := func(obj any) {
+		c.conn.heard()
 		if ns, name := s.key(obj); name != "" {
 			c.fleet.markDirty(model.Key{Cluster: c.name, Namespace: ns, Name: name})
 		}
@@ -141,6 +142,7 @@ func (c *cluster) newInformer(s informerSpec) (cache.SharedIndexInformer, error)
 			om, ok1 := metaOf(old)
 			cm, ok2 := metaOf(cur)
 			if ok1 && ok2 && om.GetResourceVersion() == cm.GetResourceVersion() {
+				c.conn.heard()
 				return // a resync: nothing changed
 			}
 			mark(cur)

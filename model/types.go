@@ -230,6 +230,9 @@ const (
 	ConnSyncing      ConnPhase = "syncing"
 	ConnLive         ConnPhase = "live"
 	ConnReconnecting ConnPhase = "reconnecting"
+	// ConnUnresponsive: connected, but no watch event and no health check
+	// answered for 45 s (a frozen server); rows are stale.
+	ConnUnresponsive ConnPhase = "unresponsive"
 	ConnFailed       ConnPhase = "failed"
 )
 

@@ -97,6 +97,9 @@ func (m *Model) clusterWords() string {
 		case model.ConnReconnecting:
 			w := "reconnecting since " + clock(c.Since, now) + " (" + shortDuration(now.Sub(c.Since)) + ")"
 			out = append(out, safe(c.Name)+" "+st.warnText.Render(w))
+		case model.ConnUnresponsive:
+			w := "unresponsive since " + clock(c.Since, now) + " (" + shortDuration(now.Sub(c.Since)) + ")"
+			out = append(out, safe(c.Name)+" "+st.errText.Render(w))
 		case model.ConnFailed:
 			out = append(out, safe(c.Name)+" "+st.errText.Render("failed: "+oneLine(orDash(c.Reason))))
 		default:
@@ -201,6 +204,10 @@ func (m *Model) statusBar(width int) string {
 				now := m.now()
 				return fitLine(st.warnText.Render("▲ "+safe(c.Name)+" reconnecting since "+clock(c.Since, now)+
 					" ("+shortDuration(now.Sub(c.Since))+"): its rows are offline (dimmed)"), width)
+			case model.ConnUnresponsive:
+				now := m.now()
+				return fitLine(st.warnText.Render("▲ "+safe(c.Name)+" unresponsive since "+clock(c.Since, now)+
+					" ("+shortDuration(now.Sub(c.Since))+"): no event and no health check answered; its rows are offline (dimmed)"), width)
 			case model.ConnFailed:
 				return fitLine(st.warnText.Render("▲ "+safe(c.Name)+" failed: "+oneLine(orDash(c.Reason))+" — its rows are offline (dimmed)"), width)
 			}
