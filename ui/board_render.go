@@ -22,6 +22,7 @@ var flagShort = map[drift.DriftKind]string{
 type rowDecor struct {
 	inFlight map[model.Key]*inflight
 	spinner  string
+	marked   map[model.Key]bool
 }
 
 // renderTable writes the column header and the visible window of rows:
@@ -76,18 +77,22 @@ func (b *board) renderTable(sb *strings.Builder, st *styles, width, height int, 
 		fl := d.inFlight[r.Key()]
 		plainRow := selected || r.Offline // whole-line style; no inner colours
 		line.Reset()
+		markGlyph := " "
+		if d.marked[r.Key()] {
+			markGlyph = markedGlyph
+		}
 		switch {
 		case selected:
 			line.WriteString(st.selected.pre)
-			line.WriteString("› ")
+			line.WriteString("›" + markGlyph)
 		case fl != nil:
 			line.WriteString(d.spinner)
-			line.WriteByte(' ')
+			line.WriteString(markGlyph)
 		default:
 			if r.Offline {
 				line.WriteString(st.faint.pre)
 			}
-			line.WriteString("  ")
+			line.WriteString(" " + markGlyph)
 		}
 		for ci, c := range cols {
 			if ci > 0 {

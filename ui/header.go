@@ -130,6 +130,9 @@ func (m *Model) summaryLine(width int) string {
 	} else {
 		parts = append(parts, "loading…")
 	}
+	if n := m.marks.count(); n > 0 {
+		parts = append(parts, st.accent.Render(strconv.Itoa(n)+" marked"))
+	}
 	parts = append(parts, "sort: "+b.sort.String())
 	var f []string
 	if q := m.filter.text(); q != "" {

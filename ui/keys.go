@@ -9,6 +9,7 @@ type keyMap struct {
 	PrevProblem, OnlyDrifted, Env, Saved  key.Binding
 	Detail, Actions, Restart, Login, Help key.Binding
 	Quit                                  key.Binding
+	Mark, MarkAll                         key.Binding // marks for a set restart (marks.go)
 
 	// In dialogs (not rebindable: a dialog has the keys to itself, so they
 	// never collide with the board's). Back and Quit close; Up/Down move.
@@ -20,7 +21,7 @@ func newKeyMap() keyMap {
 		Up:          key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
 		Down:        key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
 		PageUp:      key.NewBinding(key.WithKeys("pgup", "ctrl+b", "ctrl+u"), key.WithHelp("pgup", "page up")),
-		PageDown:    key.NewBinding(key.WithKeys("pgdown", "ctrl+f", "ctrl+d", "space"), key.WithHelp("pgdn", "page down")),
+		PageDown:    key.NewBinding(key.WithKeys("pgdown", "ctrl+f", "ctrl+d"), key.WithHelp("pgdn", "page down")),
 		Home:        key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g/home", "first")),
 		End:         key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G/end", "last")),
 		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
@@ -37,6 +38,8 @@ func newKeyMap() keyMap {
 		Login:       key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "log in")),
 		Help:        key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:        key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		Mark:        key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "mark")),
+		MarkAll:     key.NewBinding(key.WithKeys("*"), key.WithHelp("*", "mark all shown")),
 		Yes:         key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", "yes")),
 		No:          key.NewBinding(key.WithKeys("n", "N"), key.WithHelp("n", "no")),
 		Accept:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "confirm")),
@@ -67,10 +70,12 @@ func (k keyMap) FullHelp() [][]key.Binding {
 	k.Login = long(k.Login, "log in again (device code)")
 	k.Actions = long(k.Actions, "action menu for the app")
 	k.Quit = long(k.Quit, "quit; in a view: back")
+	k.Mark = long(k.Mark, "mark/unmark row")
+	k.MarkAll = long(k.MarkAll, "mark all shown")
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End},
 		{k.Filter, k.Back, k.Sort, k.NextProblem, k.PrevProblem, k.OnlyDrifted, k.Env, k.Saved},
-		{k.Detail, k.Actions, k.Restart, k.Login, k.Help, k.Quit},
+		{k.Detail, k.Actions, k.Restart, k.Mark, k.MarkAll, k.Login, k.Help, k.Quit},
 	}
 }
 

@@ -61,6 +61,10 @@ func (m *Model) boardKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.openDetail()
 	case key.Matches(msg, k.Restart):
 		return m.openRestart(b.selected())
+	case key.Matches(msg, k.Mark):
+		m.toggleMark(b.selected())
+	case key.Matches(msg, k.MarkAll):
+		m.markAllShown()
 	case key.Matches(msg, k.Login):
 		return m.startLogin()
 	case key.Matches(msg, k.Help):

@@ -59,6 +59,7 @@ type session struct {
 	ident      IdentityState
 	identKnown bool // the first identityMsg has arrived
 	inflight   map[model.Key]*inflight
+	marks      marks // rows marked for a set restart (marks.go)
 }
 
 type activity struct {

@@ -71,7 +71,7 @@ func (m *Model) renderBoard(sb *strings.Builder, w, h int) {
 	sb.WriteByte('\n')
 	sb.WriteString(m.summaryLine(w))
 	sb.WriteByte('\n')
-	m.board.renderTable(sb, &m.st, w, m.tableHeight(), rowDecor{inFlight: m.inflight, spinner: m.spin.View()})
+	m.board.renderTable(sb, &m.st, w, m.tableHeight(), rowDecor{inFlight: m.inflight, spinner: m.spin.View(), marked: m.marks.set})
 	sb.WriteByte('\n')
 	sb.WriteString(m.statusBar(w))
 	sb.WriteByte('\n')
