@@ -74,7 +74,7 @@ type guardedRestarter struct {
 
 func (g guardedRestarter) refusal(cluster string) string {
 	if g.cfg.ReadOnlyFor(cluster) {
-		return fmt.Sprintf("Context %s is read-only (--readonly or the config file); restarts are switched off.", cluster)
+		return model.ReadOnlyBlock(cluster)
 	}
 	return ""
 }

@@ -95,7 +95,7 @@ func (f *Fleet) principal(ctx context.Context) (_ context.Context, p *model.Prin
 
 func (f *Fleet) decide(ctx context.Context, key model.Key) (model.Decision, target) {
 	if f.opts.ReadOnly {
-		return refuse("The board runs read-only; restarts are switched off.")
+		return model.Decision{Reason: model.ReadOnlyBlock("")}, target{}
 	}
 	ctx, p, iam, err := f.principal(ctx)
 	if err != nil {

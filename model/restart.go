@@ -69,6 +69,15 @@ func PlanRestart(r *AppView) RestartPlan {
 	return p
 }
 
+// ReadOnlyBlock is the refusal of a restart while read-only: the whole
+// board ("" cluster) or one context that the config makes read-only.
+func ReadOnlyBlock(cluster string) string {
+	if cluster == "" {
+		return "read-only mode (--readonly or the config file): restarts are switched off"
+	}
+	return fmt.Sprintf("read-only mode: context %s is read-only (--readonly or the config file), so restarts there are switched off", cluster)
+}
+
 // WorkloadRestartBlock is why the observed workload of an App with role
 // cannot be restarted, "" if it can (wl nil: none was found).
 func WorkloadRestartBlock(key Key, role string, wl *Workload) string {

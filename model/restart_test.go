@@ -138,3 +138,12 @@ func TestRefuseTagChangeNamesTheDirectory(t *testing.T) {
 		t.Errorf("message %q", msg)
 	}
 }
+
+func TestReadOnlyBlockSaysReadOnly(t *testing.T) {
+	t.Parallel()
+	for _, c := range []string{"", "prod-eu"} {
+		if got := ReadOnlyBlock(c); !strings.HasPrefix(got, "read-only mode") || !strings.Contains(got, c) {
+			t.Errorf("ReadOnlyBlock(%q) = %q", c, got)
+		}
+	}
+}

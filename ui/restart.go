@@ -17,7 +17,7 @@ func (m *Model) refusal(r *model.AppView) string {
 	now := m.now()
 	switch {
 	case m.opts.ReadOnly:
-		return "read-only mode (--readonly): every action is disabled"
+		return model.ReadOnlyBlock("")
 	case m.restarter == nil:
 		return "restarts are not available in this session (no cluster access for actions)"
 	case m.identity == nil:
