@@ -23,18 +23,21 @@ func (a *app) runBoard(cmd *cobra.Command, _ []string) error {
 	if err != nil {
 		return err
 	}
-	as, id, _, err := a.iamActor(ctx)
+	_, id, _, err := a.iamActor(ctx)
+	if err != nil {
+		return err
+	}
+	s, err := a.session()
+	if err != nil {
+		return err
+	}
+	fl, err := a.openBoardFleet(ctx, eff, id, s)
 	if err != nil {
 		return err
 	}
 	go id.run(ctx)
-	fl, err := a.openFleet(ctx, fleetRequest{as: as})
-	if err != nil {
-		return err
-	}
 	opts := boardOptions(eff, a.opts.noColor)
-	r := guardedRestarter{fleet: fl, cfg: eff}
-	if err := ui.Run(ctx, fl, r, id, opts); err != nil {
+	if err := ui.Run(ctx, fl, fl, id, opts); err != nil {
 		return fmt.Errorf("board: %w", err)
 	}
 	return nil

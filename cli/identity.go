@@ -23,6 +23,9 @@ type sessionIdentity struct {
 
 	mu    sync.Mutex
 	state ui.IdentityState
+	// onRefresh, when set before run starts, sees every re-read state (the
+	// board reconnects when the login changed).
+	onRefresh func(ui.IdentityState)
 }
 
 func newSessionIdentity(s *auth.Session, browser func(string) error) *sessionIdentity {
@@ -57,6 +60,9 @@ func (si *sessionIdentity) refresh(ctx context.Context) {
 	si.mu.Lock()
 	si.state = st
 	si.mu.Unlock()
+	if si.onRefresh != nil {
+		si.onRefresh(st)
+	}
 }
 
 // run keeps the state current until ctx ends: it re-reads the login a
