@@ -115,6 +115,7 @@ func TestHostileFleetOnTheAPIServer(t *testing.T) {
 	}
 	exact("list -o json", *doc.Apps[0])
 	r = run("list", "-o", "yaml")
+	clean("list -o yaml", r.out) // escaped in double-quoted strings, values exact
 	var ydoc ListOutput
 	if err := yaml.Unmarshal([]byte(r.out), &ydoc); err != nil || len(ydoc.Apps) != 1 {
 		t.Fatalf("list -o yaml: %v (%d apps)\n%s\n%s", err, len(ydoc.Apps), r.out, r.err)

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"sigs.k8s.io/yaml"
+
 	"github.com/hanzoai/driftboard/drift"
 	"github.com/hanzoai/driftboard/internal/hostile"
 	"github.com/hanzoai/driftboard/model"
@@ -126,4 +128,27 @@ func FuzzTextPrinters(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		printAll(t, []*model.AppView{hostileView(s), hostileView("ok")})
 	})
+}
+
+func TestYAMLKeepsExactValuesTerminalSafe(t *testing.T) {
+	for _, s := range append(hostile.Payloads, "plain", "2026-11-30T14:00:00Z", "123", "yes", "a: b", "tag\U000E0041") {
+		in := map[string]any{"v": s, s: []string{s}, "n": 3}
+		var b bytes.Buffer
+		if err := writeYAML(&b, in); err != nil {
+			t.Fatalf("%q: %v", s, err)
+		}
+		if i := termtext.FirstRaw(b.String(), false); i >= 0 {
+			t.Fatalf("%q: raw control in the YAML at %d:\n%s", s, i, b.String())
+		}
+		var back map[string]any
+		if err := yaml.Unmarshal(b.Bytes(), &back); err != nil {
+			t.Fatalf("%q: %v\n%s", s, err, b.String())
+		}
+		var want map[string]any // what JSON keeps (bytes that are not UTF-8 become U+FFFD)
+		j, _ := json.Marshal(in)
+		_ = json.Unmarshal(j, &want)
+		if !reflect.DeepEqual(back, want) {
+			t.Fatalf("%q: YAML gave back %#v, want %#v\n%s", s, back, want, b.String())
+		}
+	}
 }

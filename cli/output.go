@@ -9,8 +9,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"sigs.k8s.io/yaml"
-
 	"github.com/hanzoai/driftboard/drift"
 	"github.com/hanzoai/driftboard/model"
 	"github.com/hanzoai/driftboard/termtext"
@@ -45,23 +43,6 @@ func writeJSON(w io.Writer, v any) error {
 		return err
 	}
 	_, err := w.Write(termtext.JSONSafe(buf.Bytes()))
-	return err
-}
-
-// writeYAML encodes v through JSON, as sigs.k8s.io/yaml does, but from
-// JSON whose DEL and C1 characters are \u-escaped: the YAML reader refuses
-// them raw, and one tenant's tag would fail the whole document. The YAML
-// encoder escapes control characters itself.
-func writeYAML(w io.Writer, v any) error {
-	j, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Errorf("encode yaml: %w", err)
-	}
-	b, err := yaml.JSONToYAML(termtext.JSONSafe(j))
-	if err != nil {
-		return fmt.Errorf("encode yaml: %w", err)
-	}
-	_, err = w.Write(b)
 	return err
 }
 
