@@ -37,6 +37,7 @@ func (a *app) runBoard(cmd *cobra.Command, _ []string) error {
 	}
 	go id.run(ctx)
 	opts := boardOptions(eff, a.opts.noColor)
+	opts.OpenURL = a.pageOpener()
 	if err := ui.Run(ctx, fl, fl, id, opts); err != nil {
 		return fmt.Errorf("board: %w", err)
 	}

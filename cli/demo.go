@@ -44,6 +44,7 @@ SuperAdmin; 'L' switches between them.`,
 			}
 			defer d.Stop()
 			opts := boardOptions(eff, a.opts.noColor)
+			opts.OpenURL = a.pageOpener()
 			fl := d.Fleet()
 			if err := ui.Run(ctx, fl, guardedRestarter{fleet: fl, cfg: eff}, demoIdentity{d}, opts); err != nil {
 				return fmt.Errorf("board: %w", err)

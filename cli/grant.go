@@ -77,3 +77,13 @@ func openBrowser(url string) error {
 	}
 	return nil
 }
+
+// pageOpener is how the board's o opens a github.com page: the browser when
+// one here can reach the person (the rule of login's --grant-type auto),
+// else nil, and the board shows the address to open by hand.
+func (a *app) pageOpener() func(string) error {
+	if g, _ := chooseGrant(grantAuto, a.streams.InTerminal, a.streams.Getenv, runtime.GOOS); g.browser {
+		return openBrowser
+	}
+	return nil
+}

@@ -8,7 +8,7 @@ type keyMap struct {
 	Filter, Back, Sort, NextProblem       key.Binding
 	PrevProblem, OnlyDrifted, Env, Saved  key.Binding
 	Detail, Actions, Restart, Login, Help key.Binding
-	Quit                                  key.Binding
+	Copy, Open, Quit                      key.Binding
 	Mark, MarkAll                         key.Binding // marks for a set restart (marks.go)
 
 	// In dialogs (not rebindable: a dialog has the keys to itself, so they
@@ -37,6 +37,8 @@ func newKeyMap() keyMap {
 		Restart:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "restart…")),
 		Login:       key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "log in")),
 		Help:        key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Copy:        key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "copy image")),
+		Open:        key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "open release")),
 		Quit:        key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 		Mark:        key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "mark")),
 		MarkAll:     key.NewBinding(key.WithKeys("*"), key.WithHelp("*", "mark all shown")),
@@ -69,24 +71,27 @@ func (k keyMap) FullHelp() [][]key.Binding {
 	}
 	k.Login = long(k.Login, "log in again (device code)")
 	k.Actions = long(k.Actions, "action menu for the app")
+	k.Copy = long(k.Copy, "copy the image reference (OSC 52)")
+	k.Open = long(k.Open, "open the release page on GitHub")
 	k.Quit = long(k.Quit, "quit; in a view: back")
 	k.Mark = long(k.Mark, "mark/unmark row")
 	k.MarkAll = long(k.MarkAll, "mark all shown")
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End},
 		{k.Filter, k.Back, k.Sort, k.NextProblem, k.PrevProblem, k.OnlyDrifted, k.Env, k.Saved},
-		{k.Detail, k.Actions, k.Restart, k.Mark, k.MarkAll, k.Login, k.Help, k.Quit},
+		{k.Detail, k.Actions, k.Restart, k.Mark, k.MarkAll},
+		{k.Copy, k.Open, k.Login, k.Help, k.Quit},
 	}
 }
 
 // withState enables or disables bindings to match what the board can do now,
 // so help never offers a dead key.
-func (k keyMap) withState(readOnly, canLogin, hasSaved bool) keyMap {
+func (k keyMap) withState(readOnly, canLogin bool) keyMap {
 	k.Restart.SetEnabled(true)
 	if readOnly {
 		k.Restart.SetHelp(k.Restart.Help().Key, "restart: off (read-only)")
 	}
 	k.Login.SetEnabled(canLogin)
-	k.Saved.SetEnabled(hasSaved)
+	// f stays on without saved filters: pressed, it says how to add one.
 	return k
 }

@@ -53,7 +53,7 @@ func newModel(ctx context.Context, src Source, r Restarter, id Identity, opts Op
 	if opts.DarkBackground != nil {
 		m.dark = *opts.DarkBackground
 	}
-	m.keys = newKeyMap().withOverrides(opts.Keys).withState(opts.ReadOnly, id != nil, len(opts.SavedFilters) > 0)
+	m.keys = newKeyMap().withOverrides(opts.Keys).withState(opts.ReadOnly, id != nil)
 	m.board.keys = m.keys
 	m.restyle()
 	m.filter = newFilterLine(&m.st)
@@ -138,6 +138,9 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 		return m.onRestarted(msg)
 	case digestsMsg:
 		return m.onDigests(msg)
+	case openedMsg:
+		m.onOpened(msg)
+		return nil
 	case loginPromptMsg, loginDoneMsg, loginChanClosed:
 		return m.onLogin(msg)
 	case tea.MouseWheelMsg, tea.MouseClickMsg:

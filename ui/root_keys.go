@@ -51,8 +51,16 @@ func (m *Model) boardKey(msg tea.KeyPressMsg) tea.Cmd {
 		if !b.jumpProblem(dir) {
 			m.status = statusLine{text: "no red, yellow or ! rows in view"}
 		}
-	case key.Matches(msg, k.Saved): // enabled only when there are saved filters
+	case key.Matches(msg, k.Saved):
+		if len(m.opts.SavedFilters) == 0 {
+			m.noSavedFilters()
+			return nil
+		}
 		m.dialogs.push(newSavedPicker(m.opts.SavedFilters, m.filter.text(), m.keys))
+	case key.Matches(msg, k.Copy):
+		return m.copyRow(b.selected())
+	case key.Matches(msg, k.Open):
+		return m.openRelease(b.selected())
 	case key.Matches(msg, k.Actions):
 		if p := m.actionMenu(); p != nil {
 			m.dialogs.push(p)

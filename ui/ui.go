@@ -73,9 +73,10 @@ type Options struct {
 	Contexts       []string          // kube contexts shown, for the title when no cluster state is known yet
 	SavedFilters   map[string]string // name → query, offered under "f"
 	InitialQuery   string
-	Keys           map[string][]string // action (see KeyActions) → keys, replacing its default keys
-	Now            func() time.Time    // injected clock; nil means time.Now
-	DarkBackground *bool               // force the background; nil means ask the terminal (dark until it answers)
+	Keys           map[string][]string    // action (see KeyActions) → keys, replacing its default keys
+	Now            func() time.Time       // injected clock; nil means time.Now
+	DarkBackground *bool                  // force the background; nil means ask the terminal (dark until it answers)
+	OpenURL        func(url string) error // opens a github.com page (o); nil: the address is shown instead
 }
 
 // New builds the root model. r and id may be nil: actions are then refused

@@ -1,0 +1,95 @@
+package ui
+
+import (
+	"net/url"
+	"regexp"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/hanzoai/driftboard/model"
+)
+
+// openedMsg is the answer of the Cmd that opened a page in the browser.
+type openedMsg struct {
+	url string
+	err error
+}
+
+// imageRef is what `c` copies: the declared image reference when the row
+// has one (what a person pastes into docker pull or a PR), else the app id.
+func imageRef(r *model.AppView) string {
+	// Registry is the App's declared image repository, host included.
+	if r.Registry == "" || r.DeclaredTag == "" {
+		return r.ID
+	}
+	return r.Registry + ":" + r.DeclaredTag
+}
+
+// copyRow puts the row's image reference on the clipboard through the
+// terminal (OSC 52: works over SSH too, when the terminal allows it) and
+// says what it copied.
+func (m *Model) copyRow(r *model.AppView) tea.Cmd {
+	if r == nil {
+		return nil
+	}
+	text := imageRef(r)
+	m.status = statusLine{text: "copied " + safe(text) + " (through the terminal, OSC 52; some terminals need it allowed)"}
+	return tea.SetClipboard(text)
+}
+
+// githubPath is a GitHub owner/repo and nothing else.
+var githubPath = regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})/[A-Za-z0-9._-]{1,100}$`)
+
+// releasePage is the https://github.com page `o` opens, built here from
+// checked parts: the owner/repo of the release GitHub reported and the
+// declared tag, escaped. Nothing taken from a cluster is opened as a URL.
+// "" when no release page is known.
+func releasePage(r *model.AppView) string {
+	u, err := url.Parse(r.Release.URL)
+	if err != nil || u.Scheme != "https" || u.Host != "github.com" {
+		return ""
+	}
+	parts := strings.SplitN(strings.TrimPrefix(u.Path, "/"), "/", 3)
+	if len(parts) < 2 || !githubPath.MatchString(parts[0]+"/"+parts[1]) {
+		return ""
+	}
+	repo := "https://github.com/" + parts[0] + "/" + parts[1]
+	if r.DeclaredTag == "" {
+		return repo
+	}
+	return repo + "/releases/tag/" + url.PathEscape(r.DeclaredTag)
+}
+
+// openRelease opens the row's release page in the browser (OpenURL), or
+// shows the address when no browser can be opened here.
+func (m *Model) openRelease(r *model.AppView) tea.Cmd {
+	if r == nil {
+		return nil
+	}
+	page := releasePage(r)
+	if page == "" {
+		m.status = statusLine{text: "no GitHub release page known for " + safe(r.App) + " (release: " + safe(string(r.Release.State)) + ")", bad: true}
+		return nil
+	}
+	if m.opts.OpenURL == nil {
+		m.status = statusLine{text: "open " + page}
+		return nil
+	}
+	m.status = statusLine{text: "opening " + page + "…"}
+	open := m.opts.OpenURL
+	return func() tea.Msg { return openedMsg{url: page, err: open(page)} }
+}
+
+func (m *Model) onOpened(msg openedMsg) {
+	if msg.err != nil {
+		m.status = statusLine{text: "no browser could be opened; open " + msg.url, bad: true}
+		return
+	}
+	m.status = statusLine{text: "opened " + msg.url}
+}
+
+// noSavedFilters is `f` without saved filters: how to add one.
+func (m *Model) noSavedFilters() {
+	m.status = statusLine{text: "no saved filters: add them to the config file under savedFilters: (name: query), see 'driftboard config'"}
+}
