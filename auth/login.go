@@ -106,7 +106,17 @@ func (s *Session) storeLogin(ctx context.Context, tok *oauth2.Token) (WhoAmI, er
 	}
 	c.Subject = claims.Subject
 	c.Owner = claims.Owner
-	if err := s.store.Save(c); err != nil {
+	// Under the store's lock: a refresh running in another process finishes
+	// first and cannot overwrite this login with the previous one's token.
+	lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), refreshWriteTimeout)
+	defer cancel()
+	unlock, err := s.store.Lock(lctx)
+	if err != nil {
+		return WhoAmI{}, err
+	}
+	err = s.store.Save(c)
+	unlock()
+	if err != nil {
 		return WhoAmI{}, err
 	}
 	return s.whoAmI(claims, c.Expiry, s.store.Dir), nil

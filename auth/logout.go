@@ -21,6 +21,14 @@ type LogoutResult struct {
 // revocation does not keep the login: it is removed and the result says so.
 func (s *Session) Logout(ctx context.Context) (LogoutResult, error) {
 	var res LogoutResult
+	// Under the store's lock, like a refresh: a refresh in flight finishes
+	// first, and one that starts after sees no login; it can never write a
+	// logged-out login back.
+	unlock, err := s.store.Lock(ctx)
+	if err != nil {
+		return res, err
+	}
+	defer unlock()
 	c, err := s.store.Load()
 	switch {
 	case errors.Is(err, ErrNotLoggedIn):

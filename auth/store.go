@@ -73,9 +73,16 @@ func (s *Store) Load() (*Credentials, error) {
 	return c, nil
 }
 
-// Save writes credentials.json and the matching entry of identities.json,
-// each to a temp file in the same directory renamed into place.
-func (s *Store) Save(c *Credentials) error {
+// Save writes a new login: credentials.json and the matching entry of
+// identities.json, made the active identity (only a login does that). Each
+// file goes to a temp file in the same directory renamed into place.
+func (s *Store) Save(c *Credentials) error { return s.save(c, true) }
+
+// saveRefreshed writes a refreshed token of the current login without
+// changing which identity the hanzo CLI has active.
+func (s *Store) saveRefreshed(c *Credentials) error { return s.save(c, false) }
+
+func (s *Store) save(c *Credentials, activate bool) error {
 	if err := s.ensureDir(); err != nil {
 		return err
 	}
@@ -103,7 +110,9 @@ func (s *Store) Save(c *Credentials) error {
 		return fmt.Errorf("encode identity: %w", err)
 	}
 	ids.Identities[key] = entry
-	ids.Active = key
+	if activate || ids.Active == "" {
+		ids.Active = key
+	}
 	return s.writeIdentities(ids)
 }
 

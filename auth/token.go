@@ -72,6 +72,9 @@ func expiryOf(c *Credentials) time.Time {
 	return time.Unix(claims.Exp, 0)
 }
 
+// refreshWriteTimeout bounds a refresh that outlives its caller.
+const refreshWriteTimeout = 30 * time.Second
+
 // refresh runs under the in-process mutex and the store's file lock, and
 // re-reads the store once it holds the lock: another process may have
 // refreshed already, and its refresh token has replaced ours (single use).
@@ -98,12 +101,16 @@ func (s *Session) refresh(ctx context.Context) (*Credentials, error) {
 	if err != nil {
 		return nil, err
 	}
-	src := s.oauthConfig(ep, "").TokenSource(s.withClient(ctx), &oauth2.Token{RefreshToken: c.RefreshToken})
+	// Once the single-use refresh token is sent, the rotated one must be
+	// written even if the caller gives up (the board quits): otherwise the
+	// next refresh replays the spent token and the IdP revokes the whole
+	// login, the hanzo CLI's too. So the exchange and the write run under a
+	// context detached from the caller's, bounded by their own timeout.
+	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), refreshWriteTimeout)
+	defer cancel()
+	src := s.oauthConfig(ep, "").TokenSource(s.withClient(wctx), &oauth2.Token{RefreshToken: c.RefreshToken})
 	tok, err := src.Token()
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
 		return nil, refreshError(err, c.secrets()...)
 	}
 	next := *c
@@ -113,11 +120,11 @@ func (s *Session) refresh(ctx context.Context) (*Credentials, error) {
 	if tok.RefreshToken != "" {
 		next.RefreshToken = tok.RefreshToken
 	}
-	if claims, _, err := s.verify(ctx, tok.AccessToken); err == nil {
+	if claims, _, err := s.verify(wctx, tok.AccessToken); err == nil {
 		next.Subject = claims.Subject
 		next.Owner = claims.Owner
 	}
-	if err := s.store.Save(&next); err != nil {
+	if err := s.store.saveRefreshed(&next); err != nil {
 		return nil, err
 	}
 	return &next, nil
