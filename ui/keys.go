@@ -9,7 +9,7 @@ type keyMap struct {
 	PrevProblem, OnlyDrifted, Env, Saved  key.Binding
 	Detail, Actions, Restart, Login, Help key.Binding
 	Copy, Open, Quit                      key.Binding
-	Mark, MarkAll                         key.Binding // marks for a set restart (marks.go)
+	Mark, MarkAll, RestartSet             key.Binding // marks and their set restart (marks.go, setrestart.go)
 
 	// In dialogs (not rebindable: a dialog has the keys to itself, so they
 	// never collide with the board's). Back and Quit close; Up/Down move.
@@ -42,6 +42,7 @@ func newKeyMap() keyMap {
 		Quit:        key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 		Mark:        key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "mark")),
 		MarkAll:     key.NewBinding(key.WithKeys("*"), key.WithHelp("*", "mark all shown")),
+		RestartSet:  key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "restart marked…")),
 		Yes:         key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", "yes")),
 		No:          key.NewBinding(key.WithKeys("n", "N"), key.WithHelp("n", "no")),
 		Accept:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "confirm")),
@@ -74,12 +75,12 @@ func (k keyMap) FullHelp() [][]key.Binding {
 	k.Copy = long(k.Copy, "copy the image reference (OSC 52)")
 	k.Open = long(k.Open, "open the release page on GitHub")
 	k.Quit = long(k.Quit, "quit; in a view: back")
-	k.Mark = long(k.Mark, "mark/unmark row")
-	k.MarkAll = long(k.MarkAll, "mark all shown")
+	k.Mark = long(k.Mark, "mark row (* all shown)")
+	k.RestartSet = long(k.RestartSet, "restart the marked set")
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End},
 		{k.Filter, k.Back, k.Sort, k.NextProblem, k.PrevProblem, k.OnlyDrifted, k.Env, k.Saved},
-		{k.Detail, k.Actions, k.Restart, k.Mark, k.MarkAll},
+		{k.Detail, k.Actions, k.Restart, k.Mark, k.RestartSet},
 		{k.Copy, k.Open, k.Login, k.Help, k.Quit},
 	}
 }

@@ -27,7 +27,7 @@ func (k *keyMap) actions() []keyAction {
 		{"actions", &k.Actions, false}, {"detail", &k.Detail, false}, {"restart", &k.Restart, false},
 		{"copy", &k.Copy, false}, {"open", &k.Open, false},
 		{"login", &k.Login, false}, {"help", &k.Help, false}, {"quit", &k.Quit, false},
-		{"mark", &k.Mark, false}, {"markAll", &k.MarkAll, false},
+		{"mark", &k.Mark, false}, {"markAll", &k.MarkAll, false}, {"restartSet", &k.RestartSet, false},
 		{"yes", &k.Yes, true}, {"no", &k.No, true}, {"accept", &k.Accept, true},
 	}
 }

@@ -136,6 +136,8 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 		return m.onChecked(msg)
 	case restartedMsg:
 		return m.onRestarted(msg)
+	case setCheckedMsg, setProgressMsg, setDoneMsg:
+		return m.onSetMsg(msg)
 	case digestsMsg:
 		return m.onDigests(msg)
 	case openedMsg:

@@ -73,6 +73,8 @@ func (m *Model) boardKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.toggleMark(b.selected())
 	case key.Matches(msg, k.MarkAll):
 		m.markAllShown()
+	case key.Matches(msg, k.RestartSet):
+		return m.openSetRestart()
 	case key.Matches(msg, k.Login):
 		return m.startLogin()
 	case key.Matches(msg, k.Help):
@@ -153,6 +155,8 @@ func (m *Model) perform(d dialog, act action) tea.Cmd {
 		}
 	case actRestart:
 		return m.fireRestart(a.d)
+	case actRestartSet:
+		return m.runSet(a.d)
 	case actOpenRestart:
 		m.dialogs.remove(d)
 		return m.openRestart(m.board.selected())

@@ -77,6 +77,8 @@ type Options struct {
 	Now            func() time.Time       // injected clock; nil means time.Now
 	DarkBackground *bool                  // force the background; nil means ask the terminal (dark until it answers)
 	OpenURL        func(url string) error // opens a github.com page (o); nil: the address is shown instead
+	// SetRestartLimit is how many restarts of a marked set run at once (0: 3).
+	SetRestartLimit int
 }
 
 // New builds the root model. r and id may be nil: actions are then refused

@@ -1,0 +1,180 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/hanzoai/driftboard/model"
+)
+
+// setRestarter refuses some apps at the check, fails one restart, and
+// counts how many restarts run at once.
+type setRestarter struct {
+	refuse map[string]string
+	fail   string
+
+	mu       sync.Mutex
+	now, max int
+	started  []string
+}
+
+func (s *setRestarter) CheckRestart(_ context.Context, k model.Key) model.Decision {
+	if why, ok := s.refuse[k.Name]; ok {
+		return model.Decision{Reason: why}
+	}
+	return model.Decision{Allowed: true, Reason: "ok"}
+}
+
+func (s *setRestarter) Restart(_ context.Context, k model.Key) error {
+	s.mu.Lock()
+	s.now++
+	s.max = max(s.max, s.now)
+	s.started = append(s.started, k.Name)
+	s.mu.Unlock()
+	time.Sleep(10 * time.Millisecond)
+	s.mu.Lock()
+	s.now--
+	s.mu.Unlock()
+	if k.Name == s.fail {
+		return errors.New("patch refused by the API server")
+	}
+	return nil
+}
+
+// drive runs cmd and feeds back the set dialog's messages until none is left.
+func drive(m *Model, cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	ch := make(chan tea.Msg, 1)
+	go func() { ch <- cmd() }()
+	var msg tea.Msg
+	select {
+	case msg = <-ch:
+	case <-time.After(2 * time.Second):
+		return
+	}
+	switch msg := msg.(type) {
+	case tea.BatchMsg:
+		for _, c := range msg {
+			drive(m, c)
+		}
+	case setCheckedMsg, setProgressMsg, setDoneMsg:
+		_, next := m.Update(msg)
+		drive(m, next)
+	}
+}
+
+func setModel(t *testing.T, r Restarter, n int, extra ...model.AppView) *Model {
+	t.Helper()
+	src := newStoreSource()
+	src.upsert(extra...)
+	for i := range n {
+		src.upsert(app{ns: "hanzo-testnet", name: fmt.Sprintf("svc-%02d", i), declared: "v1.0.0", running: "v1.0.0", latest: "v1.0.0", ready: 2, updated: 2, assets: 1}.build())
+	}
+	src.upsert(app{ns: "hanzo-testnet", name: "frozen", declared: "v1.0.0", running: "v1.0.0", latest: "v1.0.0", ready: 2, updated: 2, assets: 1, paused: true}.build())
+	src.SetClusters([]model.ClusterState{{Name: "prod", Phase: model.ConnLive, Since: t0.Add(-time.Hour)}})
+	dark := true
+	id := orgAdmin()
+	m := newModel(context.Background(), src, r, id, Options{Now: fixedNow, DarkBackground: &dark})
+	m.Update(identityMsg{id.Current()})
+	t.Cleanup(m.cancel)
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 50})
+	m.Update(snapshotMsg{src.Snapshot()})
+	return m
+}
+
+func keyDrive(m *Model, keys ...string) {
+	for _, k := range keys {
+		_, cmd := m.Update(keyMsg(k))
+		drive(m, cmd)
+	}
+}
+
+// Marking 14 rows and restarting them: the dialog lists exactly the rows
+// that will be refused before asking; the typed count confirms; never more
+// than 3 restarts at once; the summary stays.
+func TestSetRestartDialog(t *testing.T) {
+	r := &setRestarter{refuse: map[string]string{"svc-05": "Kubernetes RBAC does not allow it"}}
+	m := setModel(t, r, 13)
+	keyDrive(m, "*", "R")
+	d := dialogOf[*setRestartDialog](m.dialogs)
+	if d == nil || d.phase != setAsk {
+		t.Fatalf("R did not open the set dialog at its question:\n%s", plainView(m))
+	}
+	v := plainView(m)
+	for _, want := range []string{"Restart 14 marked apps?", "Rolling restart of 12 apps", "at most 3 at once", "✖ 2 refused", "svc-05", "RBAC", "frozen", "paused", "type 12:"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("dialog lacks %q:\n%s", want, v)
+		}
+	}
+	typeText(m, "11")
+	keyDrive(m, "enter")
+	if d.phase != setAsk || len(r.started) != 0 || !strings.Contains(plainView(m), `type exactly "12"`) {
+		t.Fatalf("a wrong count must not start anything:\n%s", plainView(m))
+	}
+	keyDrive(m, "backspace", "backspace", "1", "2", "enter")
+	if d.phase != setDone {
+		t.Fatalf("the set did not finish:\n%s", plainView(m))
+	}
+	if len(r.started) != 12 || slices.Contains(r.started, "svc-05") || slices.Contains(r.started, "frozen") {
+		t.Errorf("started %v; want the 12 allowed, none refused", r.started)
+	}
+	if r.max > 3 || r.max < 2 {
+		t.Errorf("at most %d restarts at once, want 3", r.max)
+	}
+	v = plainView(m)
+	if !strings.Contains(v, "set restart: 12 restarted, 0 failed, 0 not started, 2 refused") || m.marks.count() != 0 {
+		t.Errorf("summary missing or marks kept (%d):\n%s", m.marks.count(), v)
+	}
+	keyDrive(m, "enter")
+	if dialogOf[*setRestartDialog](m.dialogs) != nil || !strings.Contains(m.status.text, "12 restarted") {
+		t.Errorf("closing must leave the summary on the status line: %q", m.status.text)
+	}
+}
+
+// A failure stops new starts; production needs "restart N apps" typed.
+func TestSetRestartStopsAtAFailure(t *testing.T) {
+	r := &setRestarter{fail: "svc-02"}
+	m := setModel(t, r, 6)
+	m.opts.SetRestartLimit = 1
+	keyDrive(m, "*", "R") // svc-00 … svc-05, and frozen (refused)
+	typeText(m, "6")
+	keyDrive(m, "enter")
+	d := dialogOf[*setRestartDialog](m.dialogs)
+	if d == nil || d.phase != setDone {
+		t.Fatalf("the set did not finish:\n%s", plainView(m))
+	}
+	if strings.Join(r.started, ",") != "svc-00,svc-01,svc-02" {
+		t.Errorf("started %v; want svc-00..svc-02 and nothing after the failure", r.started)
+	}
+	if v := plainView(m); !strings.Contains(v, "2 restarted, 1 failed, 3 not started") || !strings.Contains(v, "patch refused") {
+		t.Errorf("summary:\n%s", v)
+	}
+}
+
+// Any production row in the set: the confirmation is "restart N apps".
+func TestSetRestartProductionNeedsTheWords(t *testing.T) {
+	r := &setRestarter{}
+	m := setModel(t, r, 2, app{ns: "hanzo", name: "iam", declared: "v1.0.0", running: "v1.0.0", latest: "v1.0.0", ready: 2, updated: 2, assets: 1}.build())
+	keyDrive(m, "*", "R")
+	typeText(m, "3")
+	keyDrive(m, "enter")
+	if len(r.started) != 0 || !strings.Contains(plainView(m), `type exactly "restart 3 apps"`) {
+		t.Fatalf("production must need the words:\n%s", plainView(m))
+	}
+	keyDrive(m, "backspace")
+	typeText(m, "restart 3 apps")
+	keyDrive(m, "enter")
+	if len(r.started) != 3 {
+		t.Fatalf("started %v after the words", r.started)
+	}
+}

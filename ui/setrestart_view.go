@@ -1,0 +1,71 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/restartset"
+)
+
+// Render is the dialog box content: who acts, the counts, every refusal,
+// and then the prompt, the progress per row, or the summary.
+func (d *setRestartDialog) Render(st *styles, width int, spin string) string {
+	back := d.keys.Back.Help().Key
+	inner := max(20, min(width-6, 90))
+	var lines []string
+	add := func(s ...string) { lines = append(lines, s...) }
+	add(st.dialogTitle.Render(fmt.Sprintf("Restart %d marked apps?", len(d.rows))), "")
+	if d.phase == setChecking {
+		add(spin+" checking permission for each app…", "", st.dim.Render(back+" cancel"))
+		return st.dialog.Render(strings.Join(lines, "\n"))
+	}
+	add(wrapText(fmt.Sprintf("Rolling restart of %d apps as %s, at most %d at once.", len(d.allowed), safe(cmpOr(d.user, "(nobody)")), d.limit), inner)...)
+	add("  clusters: "+d.counts(func(r *model.AppView) string { return r.Cluster }),
+		"  envs:     "+d.counts(func(r *model.AppView) string { return string(r.Env) }),
+		"  kinds:    "+d.counts(func(r *model.AppView) string { return string(r.Workload.Kind) }))
+	if len(d.refused) > 0 {
+		add("", st.errText.Render(fmt.Sprintf("✖ %d refused (not sent):", len(d.refused))))
+		for _, r := range d.rows {
+			if why, ok := d.refused[r.Key()]; ok {
+				add(wrapText("  "+safe(r.Namespace+"/"+r.App+" ("+r.Cluster+")")+": "+oneLine(why), inner)...)
+			}
+		}
+	}
+	add("")
+	switch d.phase {
+	case setAsk:
+		if len(d.allowed) == 0 {
+			add(st.dim.Render("nothing to restart · enter/" + back + " close"))
+			break
+		}
+		add(d.typed.View())
+		if d.reason != "" {
+			add(st.errText.Render(safe(d.reason)))
+		}
+		onFail := "the first failure stops new starts"
+		if d.cont {
+			onFail = "continue after failures"
+		}
+		add(st.dim.Render("enter confirm · tab: " + onFail + " · " + back + " cancel"))
+	case setRunning, setDone:
+		for _, k := range d.allowed {
+			u, ok := d.status[k]
+			word := "waiting"
+			if ok {
+				word = string(u.Status)
+				if u.Status == restartset.Running {
+					word = spin + " restarting"
+				}
+				if u.Detail != "" {
+					word += ": " + oneLine(u.Detail)
+				}
+			}
+			add(wrapText("  "+safe(k.Namespace+"/"+k.Name)+" "+word, inner)...)
+		}
+		if d.phase == setDone {
+			add("", st.bold.Render(d.summaryText()), st.dim.Render("enter/"+back+" close"))
+		}
+	}
+	return st.dialog.Render(strings.Join(lines, "\n"))
+}
