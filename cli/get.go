@@ -146,8 +146,11 @@ func writeDetail(w io.Writer, r *model.AppView, now time.Time) error {
 }
 
 func driftAge(r *model.AppView, now time.Time) string {
-	if r.DriftSince.IsZero() || len(r.Drift.Flags) == 0 {
+	if len(r.Drift.Flags) == 0 {
 		return ""
+	}
+	if r.DriftSince == nil {
+		return ", drifting since ?"
 	}
 	return ", drifting for " + since(r.DriftSince, now)
 }

@@ -77,7 +77,7 @@ func writeTable(w io.Writer, rows []*model.AppView, wide bool, now time.Time) er
 			cols = append(cols,
 				fmt.Sprintf("%d/%d", r.Workload.Ready, r.Workload.Desired),
 				dash(string(r.Workload.Rollout)), string(r.Release.State), dash(r.Org),
-				since(r.DriftSince, now), dash(strings.Join(r.Endpoints, ",")))
+				driftingFor(r, now), dash(strings.Join(r.Endpoints, ",")))
 		}
 		for i := range cols { // a tab or line break inside a value would forge cells
 			cols[i] = termtext.Sanitize(cols[i])
@@ -118,9 +118,18 @@ func dash[S ~string](s S) string {
 	return string(s)
 }
 
-func since(t, now time.Time) string {
-	if t.IsZero() {
+// driftingFor is the DRIFTING column: "-" without drift, "?" when the
+// cluster does not say since when.
+func driftingFor(r *model.AppView, now time.Time) string {
+	if len(r.Drift.Flags) == 0 {
 		return "-"
 	}
-	return now.Sub(t).Truncate(time.Second).String()
+	return since(r.DriftSince, now)
+}
+
+func since(t *time.Time, now time.Time) string {
+	if t == nil {
+		return "?"
+	}
+	return now.Sub(*t).Truncate(time.Second).String()
 }

@@ -266,6 +266,7 @@ func transformApp(cluster string) func(any) (any, error) {
 			return obj, nil // already decoded, or a tombstone
 		}
 		app := DecodeApp(cluster, u.Object)
+		app.TagSetAt = tagSetAt(u.GetManagedFields())
 		// The cache key must be the real one even when metadata was odd.
 		e := &appEntry{App: app}
 		e.ObjectMeta = metav1.ObjectMeta{

@@ -1,7 +1,11 @@
 package kube
 
 import (
+	"encoding/json"
 	"fmt"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/hanzoai/driftboard/model"
 )
@@ -41,4 +45,26 @@ func firstStr(d *decoder, m map[string]any, path string, keys ...string) string 
 		}
 	}
 	return ""
+}
+
+// tagSetAt is when the App's declared tag was last set, from the server's
+// managedFields: the newest operation owning spec.image.tag. Zero when no
+// entry says (the board then shows "since ?", never its own start).
+func tagSetAt(mf []metav1.ManagedFieldsEntry) time.Time {
+	var at time.Time
+	for _, e := range mf {
+		if e.Time == nil || e.FieldsV1 == nil || e.Subresource != "" {
+			continue
+		}
+		var fields map[string]any
+		if json.Unmarshal(e.FieldsV1.Raw, &fields) != nil {
+			continue
+		}
+		spec, _ := fields["f:spec"].(map[string]any)
+		image, _ := spec["f:image"].(map[string]any)
+		if _, ok := image["f:tag"]; ok && e.Time.After(at) {
+			at = e.Time.Time
+		}
+	}
+	return at
 }

@@ -15,6 +15,8 @@ const OrgLabel = "hanzo.ai/org"
 const (
 	RestartedAtAnnotation = "hanzo.ai/restartedAt"
 	RestartedByAnnotation = "hanzo.ai/restartedBy"
+	// KubectlRestartedAtAnnotation is what `kubectl rollout restart` sets.
+	KubectlRestartedAtAnnotation = "kubectl.kubernetes.io/restartedAt"
 )
 
 // brands maps image namespaces to the org name the board shows.
@@ -75,7 +77,25 @@ func Build(app AppObject, wl *Workload, rel Release, now time.Time) AppView {
 	}
 	v.Health = healthOf(wl)
 	v.Drift = driftOf(v, rel)
+	v.DriftSince = driftSince(app, v.Drift)
 	return v
+}
+
+// driftSince is when the row's drift began, from the cluster: a drift the
+// declaration caused (un-rolled, floating-declared, no-release, zero-assets)
+// began when the tag was set. Otherwise unknown: never this program's start.
+func driftSince(app AppObject, d drift.Drift) *time.Time {
+	if app.TagSetAt.IsZero() {
+		return nil
+	}
+	for _, f := range d.Flags {
+		switch f.Kind {
+		case drift.DriftUnrolled, drift.DriftFloatingDeclared, drift.DriftNoRelease, drift.DriftZeroAssets:
+			at := app.TagSetAt
+			return &at
+		}
+	}
+	return nil
 }
 
 // declaredImage parses the App's repository and tag; problems go on the row.

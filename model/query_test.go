@@ -44,7 +44,8 @@ func fleet(t testing.TB) []*AppView {
 		}
 		v := Build(a, wl, sp.rel, t0)
 		if v.Drift.Severity != drift.SeverityOK {
-			v.DriftSince = t0.Add(-sp.since)
+			since := t0.Add(-sp.since)
+			v.DriftSince = &since
 		}
 		rows = append(rows, &v)
 	}

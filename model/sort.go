@@ -89,7 +89,7 @@ func itemFor(v *AppView, by SortKey) sortItem {
 		return sortItem{s1: v.Namespace, s2: v.App, v: v}
 	case SortDriftAge:
 		since := int64(math.MaxInt64)
-		if !v.DriftSince.IsZero() {
+		if v.DriftSince != nil { // unknown sorts last
 			since = v.DriftSince.UnixNano()
 		}
 		return sortItem{a: since, b: -rank, s1: v.App, v: v}

@@ -88,9 +88,9 @@ func (s *Store) changed() {
 	s.snap.Store(nil)
 }
 
-// Upsert stores a copy of v. DriftSince is set when the row's drift becomes
-// non-ok (to its ObservedAt) and kept while it stays non-ok. A row of a
-// cluster marked offline is stored offline.
+// Upsert stores a copy of v. A row of a cluster marked offline is stored
+// offline. DriftSince is Build's, from the cluster: the store never
+// invents it from when it first saw the row.
 func (s *Store) Upsert(v AppView) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -99,13 +99,6 @@ func (s *Store) Upsert(v AppView) {
 		row.Offline = true
 	}
 	i, found := s.find(row.Key())
-	if sevIndex(row) == 0 {
-		row.DriftSince = time.Time{}
-	} else if found && sevIndex(s.rows[i]) > 0 && !s.rows[i].DriftSince.IsZero() {
-		row.DriftSince = s.rows[i].DriftSince
-	} else if row.DriftSince.IsZero() {
-		row.DriftSince = row.ObservedAt
-	}
 	if found {
 		s.uncount(s.rows[i])
 		s.rows[i] = row

@@ -2,6 +2,7 @@ package model
 
 import (
 	"encoding/json"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -85,38 +86,25 @@ func TestStoreSnapshotIsCachedAndImmutable(t *testing.T) {
 	}
 }
 
+// "Since" comes from the cluster or is absent: the store keeps what Build
+// set and never invents one from when it first saw the row.
 func TestStoreDriftSince(t *testing.T) {
 	t.Parallel()
 	k := Key{"a", "hanzo", "iam"}
-	steps := []struct {
-		sev    drift.DriftSeverity
-		minute int
-		preset time.Duration // a DriftSince the caller passes in (0 = none)
-		want   time.Time
-	}{
-		{drift.SeverityOK, 0, 0, time.Time{}},
-		{drift.SeverityYellow, 5, 0, t0.Add(5 * time.Minute)}, // drift starts
-		{drift.SeverityRed, 9, 0, t0.Add(5 * time.Minute)},    // still drifting: kept
-		{drift.SeverityYellow, 12, time.Hour, t0.Add(5 * time.Minute)},
-		{drift.SeverityOK, 15, 0, time.Time{}},               // healed: cleared
-		{drift.SeverityOK, 16, time.Hour, time.Time{}},       // ok never carries one
-		{drift.SeverityRed, 20, 0, t0.Add(20 * time.Minute)}, // drifts again: new start
-	}
 	s := NewStore()
-	for i, st := range steps {
-		v := row(k.Cluster, k.Namespace, k.Name, st.sev, st.minute)
-		if st.preset != 0 {
-			v.DriftSince = t0.Add(st.preset)
-		}
-		s.Upsert(v)
-		if got := s.Snapshot().Rows[0].DriftSince; !got.Equal(st.want) {
-			t.Errorf("step %d (%s at +%dm): DriftSince = %v, want %v", i, st.sev, st.minute, got, st.want)
-		}
+	s.Upsert(row(k.Cluster, k.Namespace, k.Name, drift.SeverityRed, 5))
+	if got := s.Snapshot().Rows[0].DriftSince; got != nil {
+		t.Errorf("drifting row without a known start: DriftSince = %v, want nil (not the time it was first seen)", got)
 	}
-	s.Delete(k)
-	s.Upsert(row(k.Cluster, k.Namespace, k.Name, drift.SeverityRed, 30))
-	if got := s.Snapshot().Rows[0].DriftSince; !got.Equal(t0.Add(30 * time.Minute)) {
-		t.Errorf("after delete and re-add, DriftSince = %v, want +30m", got)
+	at := t0.Add(-time.Hour)
+	v := row(k.Cluster, k.Namespace, k.Name, drift.SeverityRed, 9)
+	v.DriftSince = &at
+	s.Upsert(v)
+	if got := s.Snapshot().Rows[0].DriftSince; got == nil || !got.Equal(at) {
+		t.Errorf("DriftSince = %v, want Build's %v", got, at)
+	}
+	if b, _ := json.Marshal(row(k.Cluster, k.Namespace, k.Name, drift.SeverityRed, 1)); !strings.Contains(string(b), `"driftSince":null`) {
+		t.Errorf("unknown DriftSince is not null in JSON: %s", b)
 	}
 }
 

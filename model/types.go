@@ -56,7 +56,8 @@ type AppObject struct {
 	Conditions        []Condition
 	Endpoints         []string
 	LastGoodImage     string
-	Upgrade           Upgrade // status.upgrade and upgradeHistory (LastGoodImage is above)
+	Upgrade           Upgrade   // status.upgrade and upgradeHistory (LastGoodImage is above)
+	TagSetAt          time.Time // when spec.image.tag was last set (managedFields); zero if unknown
 	DecodeErrors      []string
 }
 
@@ -216,8 +217,10 @@ type AppView struct {
 	Labels     map[string]string `json:"labels,omitempty"`
 	Offline    bool              `json:"offline"` // the cluster's watch is down; not live
 	ObservedAt time.Time         `json:"observedAt"`
-	DriftSince time.Time         `json:"driftSince,omitzero"` // kept by the store
-	CreatedAt  time.Time         `json:"createdAt,omitzero"`
+	// DriftSince is when the drift began as the cluster tells it (the
+	// operation that set the declared tag); nil (JSON null) when unknown.
+	DriftSince *time.Time `json:"driftSince"`
+	CreatedAt  time.Time  `json:"createdAt,omitzero"`
 }
 
 // Key returns the row's identity in the store.

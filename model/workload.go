@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"strings"
+	"time"
 )
 
 // ExpectedKind is the workload kind the operator makes for a role.
@@ -44,19 +45,18 @@ func workloadView(app AppObject, class RoleClass, wl *Workload, declared Image, 
 		return w
 	}
 	w := WorkloadView{
-		Kind:        wl.Kind,
-		Name:        wl.Name,
-		Found:       true,
-		OwnedByApp:  wl.OwnedByApp,
-		Desired:     desiredOf(wl),
-		Ready:       wl.ReadyReplicas,
-		Updated:     wl.UpdatedReplicas,
-		Available:   wl.AvailableReplicas,
-		Paused:      wl.Paused,
-		Conditions:  wl.Conditions,
-		RestartedAt: wl.TemplateAnnotations[RestartedAtAnnotation],
-		RestartedBy: wl.TemplateAnnotations[RestartedByAnnotation],
+		Kind:       wl.Kind,
+		Name:       wl.Name,
+		Found:      true,
+		OwnedByApp: wl.OwnedByApp,
+		Desired:    desiredOf(wl),
+		Ready:      wl.ReadyReplicas,
+		Updated:    wl.UpdatedReplicas,
+		Available:  wl.AvailableReplicas,
+		Paused:     wl.Paused,
+		Conditions: wl.Conditions,
 	}
+	w.RestartedAt, w.RestartedBy = lastRestart(wl.TemplateAnnotations)
 	if c, ok := pickContainer(wl.Containers, declared, imageOK); ok {
 		if im, err := ParseImage(c.Image); err == nil {
 			w.SpecTag = im.RunTag()
@@ -199,4 +199,22 @@ func rolloutOf(wl *Workload, w WorkloadView) (RolloutState, string) {
 		return RolloutProgressing, msg + "."
 	}
 	return RolloutComplete, ""
+}
+
+// lastRestart is the newest of driftboard's and kubectl's restart stamps,
+// with who when the stamp says (driftboard's restartedBy; kubectl names no
+// one).
+func lastRestart(ann map[string]string) (at, by string) {
+	ours, kubectl := ann[RestartedAtAnnotation], ann[KubectlRestartedAtAnnotation]
+	to, errO := time.Parse(time.RFC3339, ours)
+	tk, errK := time.Parse(time.RFC3339, kubectl)
+	switch {
+	case kubectl == "":
+	case ours == "", errO != nil && errK == nil, errO == nil && errK == nil && tk.After(to):
+		return kubectl, "kubectl rollout restart"
+	}
+	if ours == "" {
+		return "", ""
+	}
+	return ours, ann[RestartedByAnnotation]
 }

@@ -111,8 +111,11 @@ func (m *Model) detailLines(r *model.AppView, width int) []string {
 	kv("env / tenant", orDash(r.Env)+" / "+orDash(r.Tenant))
 	kv("org / role", orDash(r.Org)+" / "+orDash(r.Role))
 	kv("image", orDash(r.Registry))
-	if !r.DriftSince.IsZero() {
-		kv("drifting", "since "+clock(r.DriftSince, now)+" ("+shortDuration(now.Sub(r.DriftSince))+")")
+	switch {
+	case r.DriftSince != nil:
+		kv("drifting", "since "+clock(*r.DriftSince, now)+" ("+shortDuration(now.Sub(*r.DriftSince))+")")
+	case len(r.Drift.Flags) > 0:
+		kv("drifting", "since ? (the cluster does not say)")
 	}
 
 	section("Tags")
