@@ -157,7 +157,16 @@ func (s *Store) ensureDir() error {
 
 // writeFileAtomic writes name in dir with mode 0600 via a temp file and rename,
 // so a reader never sees half a file.
+//
+// A name that is a symlink (a login kept elsewhere, e.g. in a secrets mount)
+// is written through: the temp file goes beside the link's target and
+// replaces the target, so the link stays a link.
 func writeFileAtomic(dir, name string, data []byte) error {
+	if target, err := filepath.EvalSymlinks(filepath.Join(dir, name)); err == nil && target != filepath.Join(dir, name) {
+		if real, err := filepath.EvalSymlinks(dir); err != nil || filepath.Join(real, name) != target {
+			dir, name = filepath.Dir(target), filepath.Base(target)
+		}
+	}
 	f, err := os.CreateTemp(dir, "."+name+".*.tmp")
 	if err != nil {
 		return fmt.Errorf("write %s: %w", name, err)
@@ -183,4 +192,24 @@ func writeFileAtomic(dir, name string, data []byte) error {
 		return fmt.Errorf("write %s: %w", name, err)
 	}
 	return nil
+}
+
+// Tighten makes the store's directory private (0700) when it exists with a
+// looser mode, as the hanzo CLI creates it; the notice says what changed
+// ("" when nothing did).
+func (s *Store) Tighten() (string, error) {
+	fi, err := os.Stat(s.Dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("check %s: %w", s.Dir, err)
+	}
+	if mode := fi.Mode().Perm(); mode&^0o700 != 0 {
+		if err := os.Chmod(s.Dir, 0o700); err != nil {
+			return "", fmt.Errorf("%s is open to others (mode %#o) and could not be tightened: %w", s.Dir, mode, err)
+		}
+		return fmt.Sprintf("%s was open to others (mode %#o); tightened to 0700", s.Dir, mode), nil
+	}
+	return "", nil
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -122,5 +123,49 @@ func TestRefreshOutlivesItsCaller(t *testing.T) {
 	writeExpiry(t, dir, time.Now().Add(time.Minute))
 	if _, err := newSession(idp, dir, nil).Token(context.Background()); err != nil || idp.Refreshes() != 2 {
 		t.Errorf("the next refresh: %v (refreshes %d), want it to succeed with the rotated token", err, idp.Refreshes())
+	}
+}
+
+// TestSymlinkedCredentialsAreWrittenThrough: a credentials.json that is a
+// symlink stays one; the login is written to its target.
+func TestSymlinkedCredentialsAreWrittenThrough(t *testing.T) {
+	t.Parallel()
+	idp := testidp.Start(t, testidp.Options{})
+	dir, elsewhere := t.TempDir(), t.TempDir()
+	target := filepath.Join(elsewhere, "hanzo-credentials.json")
+	writeFile(t, elsewhere, "hanzo-credentials.json", `{}`)
+	if err := os.Symlink(target, filepath.Join(dir, "credentials.json")); err != nil {
+		t.Fatal(err)
+	}
+	browserLogin(t, idp, newSession(idp, dir, nil), "alice", "alice-pw")
+	fi, err := os.Lstat(filepath.Join(dir, "credentials.json"))
+	if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("credentials.json is no longer a symlink (%v)", err)
+	}
+	var c map[string]any
+	readJSON(t, target, &c)
+	if c["access_token"] == nil || c["access_token"] == "" {
+		t.Errorf("the link's target does not hold the login: %v", c)
+	}
+}
+
+// TestTightenMakesTheStorePrivate: a store directory open to others is
+// tightened to 0700 with a notice; a private one is left as it is.
+func TestTightenMakesTheStorePrivate(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), ".hanzo")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, 0o755); err != nil { // whatever the umask
+		t.Fatal(err)
+	}
+	notice, err := auth.NewStore(dir).Tighten()
+	fi, _ := os.Stat(dir)
+	if err != nil || fi.Mode().Perm() != 0o700 || !strings.Contains(notice, "tightened to 0700") {
+		t.Fatalf("Tighten: mode %v, notice %q, err %v", fi.Mode().Perm(), notice, err)
+	}
+	if notice, err := auth.NewStore(dir).Tighten(); notice != "" || err != nil {
+		t.Errorf("a private store: notice %q, err %v", notice, err)
 	}
 }

@@ -27,13 +27,22 @@ func (a *app) session() (*auth.Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	store := auth.NewStore(dir)
+	if notice, err := store.Tighten(); err != nil {
+		return nil, err
+	} else if notice != "" {
+		a.log.Warn(notice)
+		if a.streams.Err != nil {
+			fmt.Fprintln(a.streams.Err, "notice: "+termtext.Sanitize(notice))
+		}
+	}
 	hc, err := idpHTTPClient(a.streams.Getenv)
 	if err != nil {
 		return nil, err
 	}
 	return auth.NewSession(auth.Options{
 		Settings:   auth.Settings{Issuer: eff.Issuer, ClientID: eff.ClientID},
-		Store:      auth.NewStore(dir),
+		Store:      store,
 		EnvToken:   a.streams.Getenv(auth.EnvToken),
 		HTTPClient: hc,
 	}), nil
