@@ -103,9 +103,17 @@ func TestDecodeAppMalformed(t *testing.T) {
 			if tc.check != nil {
 				tc.check(t, a)
 			}
+			// The decode error reaches the row as a malformed problem that
+			// names it, not merely "some problem" (a missing workload would be one).
 			row := model.Build(a, nil, model.Release{State: model.ReleaseOff}, time.Unix(0, 0))
-			if len(row.Problems) == 0 {
-				t.Errorf("row of a malformed App has no problems")
+			named := false
+			for _, p := range row.Problems {
+				if p.Kind == model.ProblemMalformed && strings.Contains(p.Text, tc.wantErr) {
+					named = true
+				}
+			}
+			if !named {
+				t.Errorf("row problems %v lack a malformed problem naming %q", row.Problems, tc.wantErr)
 			}
 		})
 	}

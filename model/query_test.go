@@ -240,14 +240,27 @@ func FuzzParseQuery(f *testing.F) {
 			}
 			return
 		}
+		// Select must return exactly the matching rows (none dropped, none
+		// added, each once) in severity order.
 		got := Select(rows, q, SortSeverity)
-		for _, r := range got {
-			if !q.Match(r) {
-				t.Fatalf("Select returned a row that does not match %q", s)
+		want := map[Key]bool{}
+		for _, r := range rows {
+			if q.Match(r) {
+				want[r.Key()] = true
 			}
 		}
-		if len(got) > len(rows) {
-			t.Fatal("Select grew the board")
+		seen := map[Key]bool{}
+		for i, r := range got {
+			if !want[r.Key()] || seen[r.Key()] {
+				t.Fatalf("Select(%q) returned %s, which does not match or is repeated", s, r.Key())
+			}
+			seen[r.Key()] = true
+			if i > 0 && got[i-1].Drift.Severity.Rank() < r.Drift.Severity.Rank() {
+				t.Fatalf("Select(%q) not in severity order at %d", s, i)
+			}
+		}
+		if len(seen) != len(want) {
+			t.Fatalf("Select(%q) returned %d rows, %d match", s, len(seen), len(want))
 		}
 	})
 }

@@ -180,13 +180,30 @@ func TestStoreConcurrentReaders(t *testing.T) {
 			}
 		})
 	}
+	// The writer churns; a plain map replays the same steps, and the final
+	// snapshot must agree with it (the deletes hit rows that exist).
+	want := map[Key]bool{}
+	name := func(i int) string { return string(rune('a'+i%26)) + string(rune('a'+i/26%26)) }
+	offline := false
 	for i := range 2000 {
-		s.Upsert(row("c", "hanzo", string(rune('a'+i%26))+string(rune('a'+i/26%26)), drift.SeverityYellow, i))
-		if i%7 == 0 {
-			s.Delete(Key{"c", "hanzo", string(rune('a' + i%26))})
-			s.SetOffline("c", i%2 == 0)
+		s.Upsert(row("c", "hanzo", name(i), drift.SeverityYellow, i))
+		want[Key{"c", "hanzo", name(i)}] = true
+		if i%7 == 0 && i > 0 {
+			s.Delete(Key{"c", "hanzo", name(i - 1)})
+			delete(want, Key{"c", "hanzo", name(i - 1)})
+			offline = i%2 == 0
+			s.SetOffline("c", offline)
 		}
 	}
 	close(done)
 	wg.Wait()
+	snap := s.Snapshot()
+	if len(snap.Rows) != len(want) || snap.Summary.Total != len(want) || snap.Summary.ByDrift[drift.SeverityYellow] != len(want) {
+		t.Fatalf("final snapshot: %d rows, summary %+v; want %d yellow rows", len(snap.Rows), snap.Summary, len(want))
+	}
+	for _, r := range snap.Rows {
+		if !want[r.Key()] || r.Offline != offline {
+			t.Errorf("row %s: present %v offline %v; want present, offline %v", r.Key(), want[r.Key()], r.Offline, offline)
+		}
+	}
 }
