@@ -49,6 +49,12 @@ type workloadEntry struct {
 	// while CurrentRevision != UpdateRevision.
 	CurrentRevision, UpdateRevision string
 	CurrentReplicas, StatusReplicas int32
+	// StatefulSet update strategy, as kubectl's rollout status reads it:
+	// OnDelete replaces pods only when they are deleted (no rollout to
+	// follow); Partition (RollingUpdate) holds pods below it on the old
+	// revision, so the rollout is done once replicas-partition are updated.
+	OnDelete  bool
+	Partition *int32
 }
 
 func (e *workloadEntry) DeepCopyObject() runtime.Object { c := *e; return &c }
@@ -194,6 +200,17 @@ func transformStatefulSet(obj any) (any, error) {
 		},
 		CurrentRevision: s.Status.CurrentRevision, UpdateRevision: s.Status.UpdateRevision,
 		CurrentReplicas: s.Status.CurrentReplicas, StatusReplicas: s.Status.Replicas,
+		OnDelete: s.Spec.UpdateStrategy.Type == appsv1.OnDeleteStatefulSetStrategyType,
+	}
+	if ru := s.Spec.UpdateStrategy.RollingUpdate; !e.OnDelete && ru != nil && ru.Partition != nil {
+		p := *ru.Partition
+		e.Partition = &p
+		// A partition above 0 keeps pods on the current revision by design:
+		// rolled out once every pod at or above it is updated (kubectl).
+		if p > 0 && s.Spec.Replicas != nil {
+			e.W.Partition = p
+			e.W.RolledOut = s.Status.UpdatedReplicas >= *s.Spec.Replicas-p
+		}
 	}
 	return e, nil
 }

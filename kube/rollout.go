@@ -77,7 +77,19 @@ func (f *Fleet) rolloutStatus(c *cluster, key model.Key) (model.WorkloadView, bo
 			return view, false, nil
 		}
 	case model.KindStatefulSet:
-		if wl.ReadyReplicas < desired || (we.UpdateRevision != "" && we.UpdateRevision != we.CurrentRevision) {
+		// kubectl's rollout status for StatefulSets: OnDelete has no rollout
+		// to follow; with a partition, done when replicas-partition pods are
+		// updated; else when the current revision is the update revision.
+		if we.OnDelete {
+			return view, false, fmt.Errorf("follow rollout of %s: StatefulSet %s uses the OnDelete update strategy, so its pods change only when deleted; there is no rollout to wait for (delete the pods to restart them)", key, key.Name)
+		}
+		if wl.ReadyReplicas < desired {
+			return view, false, nil
+		}
+		if we.Partition != nil {
+			return view, wl.UpdatedReplicas >= desired-*we.Partition, nil
+		}
+		if we.UpdateRevision != "" && we.UpdateRevision != we.CurrentRevision {
 			return view, false, nil
 		}
 	}

@@ -104,6 +104,10 @@ type Workload struct {
 	// (a StatefulSet whose currentRevision is its updateRevision); for a
 	// Deployment the Progressing condition says so instead.
 	RolledOut bool
+	// Partition is a StatefulSet's RollingUpdate partition when above 0: the
+	// pods below it stay on the old revision by design (kubectl counts the
+	// rollout done once the pods at or above it are updated).
+	Partition int32
 	// Unreadable is set, alone with Kind and Name, when this identity may
 	// not read the workload's kind in the namespace: "cannot read
 	// Deployments in hanzo (forbidden)". Not "not found".

@@ -188,6 +188,8 @@ func rolloutOf(wl *Workload, w WorkloadView) (RolloutState, string) {
 	switch {
 	case wl.ObservedGeneration < wl.Generation:
 		return RolloutProgressing, "Waiting for the controller to observe the new spec."
+	case wl.Partition > 0 && wl.RolledOut && w.Ready >= w.Desired:
+		return RolloutComplete, fmt.Sprintf("Partitioned rollout complete: %d/%d updated; the partition (%d) keeps the rest on the old revision.", w.Updated, w.Desired, wl.Partition)
 	case settled && w.Updated >= w.Desired && oldPods == 0 && w.Ready < w.Desired:
 		// Pods failing after a finished rollout are a health problem, not a rollout.
 		return RolloutComplete, fmt.Sprintf("Rolled out; %d/%d ready.", w.Ready, w.Desired)
