@@ -3,6 +3,7 @@ package model
 import (
 	"errors"
 	"fmt"
+	"net"
 	"strings"
 )
 
@@ -116,6 +117,9 @@ func checkPath(path string) error {
 	if path == "" {
 		return errors.New("no repository path")
 	}
+	if len(path) > 255 { // the distribution spec's limit, which registries enforce
+		return errors.New("repository path longer than 255 characters")
+	}
 	for comp := range strings.SplitSeq(path, "/") {
 		if comp == "" {
 			return errors.New("empty path component")
@@ -161,10 +165,11 @@ func checkHost(host string) error {
 		if host[end+1:] != "" && !strings.HasPrefix(host[end+1:], ":") {
 			return fmt.Errorf("registry host %q: junk after ']'", host)
 		}
-		for i := 0; i < len(name); i++ {
-			if c := name[i]; !isHex(c) && c != ':' {
-				return fmt.Errorf("registry host %q: invalid IPv6 literal", host)
-			}
+		if ip := net.ParseIP(name); ip == nil || !strings.Contains(name, ":") {
+			return fmt.Errorf("registry host %q: invalid IPv6 literal", host)
+		}
+		if host[end+1:] == ":" {
+			return fmt.Errorf("registry host %q: empty port", host)
 		}
 	} else {
 		if c := strings.IndexByte(host, ':'); c >= 0 {
