@@ -40,14 +40,17 @@ several envs.`,
 				return err
 			}
 			row = a.withDigests(ctx, fl, row)
+			withEvents := readEvents(ctx, fl, row)
 			out := cmd.OutOrStdout()
 			switch output {
 			case "json":
-				err = writeJSON(out, row)
+				err = writeJSON(out, withEvents)
 			case "yaml":
-				err = writeYAML(out, row)
+				err = writeYAML(out, withEvents)
 			default:
-				err = writeDetail(textOut(out), row, a.now())
+				if err = writeDetail(textOut(out), row, a.now()); err == nil {
+					err = writeEvents(textOut(out), withEvents, a.now())
+				}
 			}
 			if err != nil {
 				return fmt.Errorf("write output: %w", err)

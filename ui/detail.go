@@ -21,6 +21,7 @@ type detailView struct {
 	rendered []string        // the detail's lines, laid out in Update
 	decision *model.Decision // what this user may do here (from CheckRestart)
 	digests  digestRead      // what the pods run, read when opened
+	events   eventsWatch     // the app's Events, followed while open
 	keys     keyMap
 }
 
@@ -64,9 +65,11 @@ func (m *Model) openDetail() tea.Cmd {
 		return nil
 	}
 	// seq carries on, so an answer for an earlier opening is stale.
-	m.detail = detailView{key: r.Key(), keys: m.keys, digests: digestRead{seq: m.detail.digests.seq}}
+	m.stopEvents()
+	m.detail = detailView{key: r.Key(), keys: m.keys, digests: digestRead{seq: m.detail.digests.seq},
+		events: eventsWatch{seq: m.detail.events.seq}}
 	m.screen = screenDetail
-	read := m.readDigests(r)
+	read := tea.Batch(m.readDigests(r), m.watchEvents())
 	if m.refusal(r) == "" {
 		return tea.Batch(checkRestart(m.ctx, m.restarter, r.Key()), read)
 	}
@@ -78,6 +81,7 @@ func (m *Model) detailKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, k.Back, k.Quit), msg.String() == "backspace":
 		m.screen = screenBoard // q goes back, as in k9s and less; ctrl+c quits
+		m.stopEvents()
 
 	case key.Matches(msg, k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End):
 		m.detail, _ = m.detail.Update(msg)
@@ -206,6 +210,8 @@ func (m *Model) detailLines(r *model.AppView, width int) []string {
 
 	section("What you may do")
 	text(m.mayDo(r))
+	section("Events") // last, as kubectl describe has them: the list grows
+	add(m.eventLines(width)...)
 	return out
 }
 

@@ -140,6 +140,8 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 		return m.onSetMsg(msg)
 	case digestsMsg:
 		return m.onDigests(msg)
+	case eventsStartedMsg, eventsMsg:
+		return m.onEvents(msg)
 	case openedMsg:
 		m.onOpened(msg)
 		return nil
