@@ -17,6 +17,9 @@ var (
 	ErrLoginFailed       = errors.New("login failed")
 	ErrInvalidToken      = errors.New("token rejected")
 	ErrNoDeviceFlow      = errors.New("the identity provider offers no device authorization endpoint")
+	// ErrStoreCorrupt: the stored login cannot be read (a truncated file).
+	// The board goes on reading as the kubeconfig user, restarts refused.
+	ErrStoreCorrupt = errors.New("the stored login is unreadable")
 )
 
 // authError is a sentinel plus detail, with every secret scrubbed from the

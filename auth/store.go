@@ -49,7 +49,8 @@ func (s *Store) Load() (*Credentials, error) {
 	case err == nil:
 		c := new(Credentials)
 		if err := json.Unmarshal(b, c); err != nil {
-			return nil, fmt.Errorf("read %s: %w", filepath.Join(s.Dir, credentialsFile), err)
+			return nil, newError(ErrStoreCorrupt, filepath.Join(s.Dir, credentialsFile)+" is not valid JSON ("+err.Error()+
+				"); no login is used until you log in again ('driftboard login')", nil)
 		}
 		if c.AccessToken == "" && c.RefreshToken == "" {
 			return nil, ErrNotLoggedIn

@@ -113,7 +113,9 @@ func (si *sessionIdentity) Login(ctx context.Context, prompt func(ui.LoginPrompt
 // hasLogin reports whether a login exists at all (stored or HANZO_TOKEN),
 // valid or not: it decides whether the IAM scope applies.
 func hasLogin(st ui.IdentityState) bool {
-	return st.Principal != nil || (st.Err != nil && !errors.Is(st.Err, auth.ErrNotLoggedIn))
+	// An unreadable store is no login: reads go on as the kubeconfig user
+	// and restarts are refused, with the state's error saying why.
+	return st.Principal != nil || (st.Err != nil && !errors.Is(st.Err, auth.ErrNotLoggedIn) && !errors.Is(st.Err, auth.ErrStoreCorrupt))
 }
 
 // iamActor is who the board and restarts act as. The IAM scope always

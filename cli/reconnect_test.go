@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hanzoai/driftboard/auth"
 	"github.com/hanzoai/driftboard/internal/testcluster"
 	"github.com/hanzoai/driftboard/model"
 )
@@ -55,14 +57,17 @@ func TestBoardReconnectsWhenTheLoginChanges(t *testing.T) {
 		t.Helper()
 		var d model.Decision
 		for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); {
-			if fl := b.current(); fl.WaitSynced(ctx) == nil {
+			wctx, wcancel := context.WithTimeout(ctx, 10*time.Second)
+			err := b.current().WaitSynced(wctx)
+			wcancel()
+			if err == nil {
 				if d = b.CheckRestart(ctx, key); d.Allowed == want && strings.Contains(d.Reason, says) {
 					return d
 				}
 			}
 			time.Sleep(100 * time.Millisecond)
 		}
-		t.Fatalf("never got allowed=%v saying %q; last %+v", want, says, d)
+		t.Fatalf("never got allowed=%v saying %q; last %+v; clusters %+v (opened with %q)", want, says, d, b.current().Snapshot().Clusters, b.openedWith())
 		return d
 	}
 	decide(false, "not logged in")
@@ -116,4 +121,29 @@ func TestBoardReconnectsWhenTheLoginChanges(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+
+	// Logged in again, then the stored login is truncated: the board goes
+	// on reading as the kubeconfig user, says why, and refuses restarts.
+	if err := os.WriteFile(filepath.Join(home, "credentials.json"), []byte(creds), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	id.refresh(ctx)
+	decide(true, "iam:u-new")
+	if err := os.WriteFile(filepath.Join(home, "credentials.json"), []byte(creds[:20]), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	id.refresh(ctx)
+	if err := id.Current().Err; !errors.Is(err, auth.ErrStoreCorrupt) || !strings.Contains(err.Error(), "not valid JSON") {
+		t.Errorf("identity after a truncated store: %v, want ErrStoreCorrupt", err)
+	}
+	for deadline := time.Now().Add(30 * time.Second); b.openedWith() != ""; {
+		if time.Now().After(deadline) {
+			t.Fatal("a truncated store did not reopen the clusters as the kubeconfig user")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if err := b.current().WaitSynced(ctx); err != nil {
+		t.Errorf("reads stopped with a truncated store: %v", err)
+	}
+	decide(false, "not logged in")
 }
