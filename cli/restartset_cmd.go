@@ -242,3 +242,9 @@ func writeSetLine(w io.Writer, format string, l setLine) error {
 	_, err := fmt.Fprintln(w, termtext.Sanitize(line))
 	return err
 }
+
+// WaitRollout lets the board's set restart hold each slot until the
+// rollout ends, as `restart -q --wait` does.
+func (g guardedRestarter) WaitRollout(ctx context.Context, key model.Key, progress func(model.WorkloadView)) error {
+	return g.fleet.WaitRollout(ctx, key, progress)
+}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -10,9 +11,20 @@ import (
 	"github.com/hanzoai/driftboard/restartset"
 )
 
+// RolloutWaiter is optional on a Restarter: it follows a restart's rollout
+// until it completes or gets stuck. With it, a set restart holds each slot
+// until the rollout ends, so the limit bounds rollouts, not only patches
+// (kube.Fleet implements it).
+type RolloutWaiter interface {
+	WaitRollout(ctx context.Context, key model.Key, progress func(model.WorkloadView)) error
+}
+
 // defaultSetLimit is how many restarts of a set run at once unless
 // Options.SetRestartLimit says otherwise.
 const defaultSetLimit = 3
+
+// setRolloutTimeout bounds one rollout of a set; a longer one counts as failed.
+const setRolloutTimeout = 10 * time.Minute
 
 type (
 	setCheckedMsg struct {
@@ -78,10 +90,20 @@ func (m *Model) runSet(d *setRestartDialog) tea.Cmd {
 		m.inflight[k] = &inflight{key: k, started: m.now(), prevRestart: m.rowRestartedAt(k)}
 	}
 	go func() {
-		step := func(ctx context.Context, k model.Key, _ func(string)) error {
-			ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		waiter, follows := r.(RolloutWaiter)
+		step := func(ctx context.Context, k model.Key, note func(string)) error {
+			sendCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
+			err := r.Restart(sendCtx, k)
+			cancel()
+			if err != nil || !follows {
+				return err
+			}
+			note("rolling out")
+			rollCtx, cancel := context.WithTimeout(ctx, setRolloutTimeout)
 			defer cancel()
-			return r.Restart(ctx, k)
+			return waiter.WaitRollout(rollCtx, k, func(v model.WorkloadView) {
+				note(fmt.Sprintf("%s, %d/%d updated, %d ready", orDash(string(v.Rollout)), v.Updated, v.Desired, v.Ready))
+			})
 		}
 		sum := restartset.Run(m.ctx, d.allowed, restartset.Options{MaxParallel: d.limit, ContinueOnError: d.cont}, step,
 			func(u restartset.Update) { ch <- setProgressMsg{d: d, u: u, ch: ch} })

@@ -39,14 +39,26 @@ func (s *setRestarter) Restart(_ context.Context, k model.Key) error {
 	s.max = max(s.max, s.now)
 	s.started = append(s.started, k.Name)
 	s.mu.Unlock()
-	time.Sleep(10 * time.Millisecond)
-	s.mu.Lock()
-	s.now--
-	s.mu.Unlock()
 	if k.Name == s.fail {
+		s.done()
 		return errors.New("patch refused by the API server")
 	}
 	return nil
+}
+
+// WaitRollout: the rollout takes a while; until it ends the restart counts
+// as under way.
+func (s *setRestarter) WaitRollout(_ context.Context, _ model.Key, progress func(model.WorkloadView)) error {
+	progress(model.WorkloadView{Rollout: model.RolloutProgressing, Desired: 2})
+	time.Sleep(10 * time.Millisecond)
+	s.done()
+	return nil
+}
+
+func (s *setRestarter) done() {
+	s.mu.Lock()
+	s.now--
+	s.mu.Unlock()
 }
 
 // drive runs cmd and feeds back the set dialog's messages until none is left.
