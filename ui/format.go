@@ -1,7 +1,7 @@
 package ui
 
 import (
-	"fmt"
+	"k8s.io/apimachinery/pkg/util/duration"
 	"strings"
 	"time"
 
@@ -76,20 +76,15 @@ func fitLine(s string, w int) string {
 	return s + strings.Repeat(" ", w-sw)
 }
 
-// shortDuration renders d as "45s", "12m", "3h", "2d".
+// shortDuration renders d the way kubectl's AGE column does ("45s",
+// "5m30s", "72m", "3h5m", "20h", "3d5h"), with apimachinery's own function
+// so the two never disagree. (ui imports this one pure apimachinery
+// utility; nothing of client-go.)
 func shortDuration(d time.Duration) string {
 	if d < 0 {
 		d = -d
 	}
-	switch {
-	case d < time.Minute:
-		return fmt.Sprintf("%ds", int(d.Seconds()))
-	case d < time.Hour:
-		return fmt.Sprintf("%dm", int(d.Minutes()))
-	case d < 48*time.Hour:
-		return fmt.Sprintf("%dh", int(d.Hours()))
-	}
-	return fmt.Sprintf("%dd", int(d.Hours()/24))
+	return duration.HumanDuration(d)
 }
 
 // clock renders t as a wall-clock time, with the date when not today.

@@ -43,7 +43,7 @@ func TestLoginFromInsideTheBoard(t *testing.T) {
 	if dialogOf[*loginDialog](m.dialogs) != nil {
 		t.Fatal("login dialog still open after success")
 	}
-	if v := plainView(m); !strings.Contains(v, "alice") || !strings.Contains(v, "token 1h left") {
+	if v := plainView(m); !strings.Contains(v, "alice") || !strings.Contains(v, "token 60m left") { // kubectl's age style
 		t.Fatalf("fresh identity not shown:\n%s", v)
 	}
 }
