@@ -93,8 +93,12 @@ func TestDetailEventsLive(t *testing.T) {
 			t.Errorf("detail lacks %q:\n%s", want, v)
 		}
 	}
-	if raw := m.View().Content; strings.Contains(raw, "\x1b[2J") || strings.Contains(raw, "pwned\x07") {
-		t.Error("an Event message's escape reached the terminal")
+	if raw := m.View().Content; strings.Contains(raw, "\x1b[2J") || strings.Contains(raw, "pwned\x07") ||
+		!strings.Contains(v, `pods\x1b[2J\x1b]0;pwned\x07`) {
+		t.Error("an Event message's escapes were not shown as text")
+	}
+	if lines := strings.Join(m.eventLines(200), "\n"); strings.Contains(lines, "\x1b[2J") {
+		t.Error("the Events lines carry a raw escape (the frame sanitiser is a second line, not the first)")
 	}
 	if strings.Index(v, "FailedCreate") > strings.Index(v, "ScalingReplicaSet") {
 		t.Error("not newest first")
