@@ -1,10 +1,14 @@
 package model
 
 import (
+	_ "crypto/sha256" // registers sha256 for go-digest
+	_ "crypto/sha512" // and sha384, sha512
 	"errors"
 	"fmt"
 	"net"
 	"strings"
+
+	"github.com/opencontainers/go-digest"
 )
 
 // Image is a parsed container image reference such as
@@ -199,31 +203,25 @@ func checkHost(host string) error {
 	return nil
 }
 
+// checkDigest accepts an OCI digest (sha256, sha384 or sha512, lowercase
+// hex of the right length) with opencontainers/go-digest, the registries'
+// own library, and says what is wrong by its typed errors.
 func checkDigest(d string) error {
+	err := digest.Digest(d).Validate()
+	if err == nil {
+		return nil
+	}
 	algo, hex, ok := strings.Cut(d, ":")
-	if !ok || algo == "" || hex == "" {
+	a := digest.Algorithm(algo)
+	switch {
+	case !ok || algo == "" || hex == "":
 		return fmt.Errorf("digest %q is not algorithm:hex", d)
+	case !a.Available():
+		return fmt.Errorf("digest %q: unsupported algorithm %q (sha256, sha384 or sha512): %w", d, algo, err)
+	case errors.Is(err, digest.ErrDigestInvalidLength):
+		return fmt.Errorf("digest %q: %s needs %d hex characters, got %d: %w", d, algo, a.Size()*2, len(hex), err)
 	}
-	var want int
-	switch algo {
-	case "sha256":
-		want = 64
-	case "sha384":
-		want = 96
-	case "sha512":
-		want = 128
-	default:
-		return fmt.Errorf("digest %q: unsupported algorithm %q", d, algo)
-	}
-	if len(hex) != want {
-		return fmt.Errorf("digest %q: %s needs %d hex characters, got %d", d, algo, want, len(hex))
-	}
-	for i := 0; i < len(hex); i++ {
-		if !isHex(hex[i]) || (hex[i] >= 'A' && hex[i] <= 'F') {
-			return fmt.Errorf("digest %q: not lowercase hex", d)
-		}
-	}
-	return nil
+	return fmt.Errorf("digest %q: not lowercase hex: %w", d, err)
 }
 
 func isLowerAlnum(c byte) bool { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') }

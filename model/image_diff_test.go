@@ -22,6 +22,9 @@ func FuzzImageAgainstGGCR(f *testing.F) {
 	f.Fuzz(func(t *testing.T, ref string) {
 		im, err := ParseImage(ref)
 		ref2, gerr := name.ParseReference(ref)
+		if err == nil && gerr != nil && im.Digest != "" && !strings.HasPrefix(im.Digest, "sha256:") {
+			return // sha384/sha512 are OCI digests; go-containerregistry's name takes sha256 only
+		}
 		if err == nil && gerr != nil {
 			t.Fatalf("%q: ParseImage accepts %+v, go-containerregistry refuses: %v", ref, im, gerr)
 		}
