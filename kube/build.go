@@ -113,6 +113,7 @@ func (c *cluster) observe(k model.Key) (model.AppObject, *model.Workload, bool) 
 		return model.AppObject{}, nil, false
 	}
 	app := ae.App
+	app.NamespaceLabels = c.namespaceLabelsOf(k.Namespace)
 	we := c.workloadEntry(s, k, app.Role)
 	if we == nil {
 		if model.ClassOfApp(app).MakesWorkload() {

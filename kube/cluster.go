@@ -26,6 +26,7 @@ type cluster struct {
 	stable   map[model.Key][]model.Container // StatefulSet containers of the last settled revision
 	username string                          // Kubernetes identity, from a SelfSubjectReview
 	denied   map[string]string               // "ns/resource" → why it may not be listed (discovery)
+	nsLabels *nsLabels                       // namespaces' labels, nil when not readable
 }
 
 // scope is the informer set of one namespace, or of the whole cluster.
@@ -54,6 +55,9 @@ func (c *cluster) run(ctx context.Context) {
 		cancel()
 		if err == nil {
 			plan = p
+			if n := c.watchNamespaceLabels(ctx); n != "" {
+				notices = append(notices, n)
+			}
 			c.conn.setUp(notices)
 			break
 		}

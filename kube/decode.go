@@ -133,30 +133,6 @@ func (d *decoder) int32(m map[string]any, key, path string) int32 {
 	return int32(n)
 }
 
-func (d *decoder) stringMap(m map[string]any, key, path string) map[string]string {
-	o := d.object(m, key, path)
-	if len(o) == 0 {
-		return nil
-	}
-	out := make(map[string]string, min(len(o), maxLabels))
-	for k, v := range o {
-		if k == "kubectl.kubernetes.io/last-applied-configuration" {
-			continue // can be as big as the object; rows never show it
-		}
-		if len(out) == maxLabels {
-			d.fail(path, "more than %d entries; the rest ignored", maxLabels)
-			break
-		}
-		s, ok := v.(string)
-		if !ok {
-			d.fail(path+"."+k, "want a string, got %s", typeName(v))
-			continue
-		}
-		out[k] = truncate(s, maxField)
-	}
-	return out
-}
-
 // DecodeApp reads an App or Service custom resource (its unstructured
 // content) into the model's input. cluster names the cluster it came from.
 func DecodeApp(cluster string, obj map[string]any) model.AppObject {

@@ -2,6 +2,7 @@ package kube
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -167,5 +168,25 @@ func BenchmarkDecodeApp(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		_ = DecodeApp("prod", u.Object)
+	}
+}
+
+// The 64-entry cap keeps the keys the board reads (hanzo.ai/org first of
+// all), whatever map order says, and drops the same others every time.
+func TestDecodeLabelCapKeepsKnownKeys(t *testing.T) {
+	labels := map[string]any{"hanzo.ai/org": "weird_org", "app.kubernetes.io/name": "iam"}
+	for i := range 100 {
+		labels[fmt.Sprintf("aa.example.com/k%03d", i)] = "v"
+	}
+	obj := map[string]any{"apiVersion": "hanzo.ai/v1", "kind": "App",
+		"metadata": map[string]any{"name": "iam", "namespace": "hanzo", "labels": labels,
+			"annotations": map[string]any{model.KubectlRestartedAtAnnotation: "x", "a.example.com/b": "y"}}}
+	for range 20 { // map order varies between runs; the result must not
+		a := DecodeApp("c", obj)
+		if len(a.Labels) != 64 || a.Labels["hanzo.ai/org"] != "weird_org" || a.Labels["app.kubernetes.io/name"] != "iam" ||
+			a.Labels["aa.example.com/k061"] != "v" || a.Labels["aa.example.com/k062"] != "" {
+			t.Fatalf("capped labels: %d kept, org %q, k061 %q, k062 %q", len(a.Labels), a.Labels["hanzo.ai/org"],
+				a.Labels["aa.example.com/k061"], a.Labels["aa.example.com/k062"])
+		}
 	}
 }

@@ -136,6 +136,11 @@ func orgOf(app AppObject, im Image) string {
 	if org := app.Annotations[OrgLabel]; org != "" {
 		return org
 	}
+	// The namespace's label names a tenant's real org (its name carries a
+	// sanitised, possibly hashed, one).
+	if org := app.NamespaceLabels[NamespaceOrgLabel]; org != "" {
+		return org
+	}
 	ns, _, ok := strings.Cut(im.Repository, "/")
 	if !ok {
 		return ""

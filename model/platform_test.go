@@ -50,3 +50,20 @@ func TestPlatformStates(t *testing.T) {
 		}
 	})
 }
+
+func TestOrgPrecedence(t *testing.T) {
+	t.Parallel()
+	a := baseApp()
+	a.Namespace = "tenant-weirdorg-0f3a"
+	if v := Build(a, nil, Release{State: ReleaseOff}, t0); v.Org != "hanzo" {
+		t.Errorf("no labels: org %q, want the image brand hanzo", v.Org)
+	}
+	a.NamespaceLabels = map[string]string{NamespaceOrgLabel: "weird_org"}
+	if v := Build(a, nil, Release{State: ReleaseOff}, t0); v.Org != "weird_org" || v.ID != "weird_org/iam/main" {
+		t.Errorf("namespace label: org %q id %q, want weird_org", v.Org, v.ID)
+	}
+	a.Annotations = map[string]string{OrgLabel: "app_org"}
+	if v := Build(a, nil, Release{State: ReleaseOff}, t0); v.Org != "app_org" {
+		t.Errorf("App annotation: org %q, want app_org (the App's own word wins)", v.Org)
+	}
+}

@@ -56,8 +56,9 @@ type AppObject struct {
 	Conditions        []Condition
 	Endpoints         []string
 	LastGoodImage     string
-	Upgrade           Upgrade   // status.upgrade and upgradeHistory (LastGoodImage is above)
-	TagSetAt          time.Time // when spec.image.tag was last set (managedFields); zero if unknown
+	Upgrade           Upgrade           // status.upgrade and upgradeHistory (LastGoodImage is above)
+	TagSetAt          time.Time         // when spec.image.tag was last set (managedFields); zero if unknown
+	NamespaceLabels   map[string]string // the namespace's labels; nil when not readable
 	DecodeErrors      []string
 }
 

@@ -1,0 +1,53 @@
+package kube
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/hanzoai/driftboard/model"
+)
+
+func (d *decoder) stringMap(m map[string]any, key, path string) map[string]string {
+	o := d.object(m, key, path)
+	if len(o) == 0 {
+		return nil
+	}
+	// Known keys first, then the rest in key order: the cap never drops
+	// hanzo.ai/org or a restart stamp, and what it drops does not depend on
+	// map order.
+	keys := make([]string, 0, len(o))
+	for k := range o {
+		if k != "kubectl.kubernetes.io/last-applied-configuration" { // as big as the object; rows never show it
+			keys = append(keys, k)
+		}
+	}
+	slices.SortFunc(keys, func(a, b string) int {
+		if ka, kb := knownKey(a), knownKey(b); ka != kb {
+			if ka {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a, b)
+	})
+	out := make(map[string]string, min(len(keys), maxLabels))
+	for _, k := range keys {
+		if len(out) == maxLabels {
+			d.fail(path, "more than %d entries; the rest ignored", maxLabels)
+			break
+		}
+		s, ok := o[k].(string)
+		if !ok {
+			d.fail(path+"."+k, "want a string, got %s", typeName(o[k]))
+			continue
+		}
+		out[k] = truncate(s, maxField)
+	}
+	return out
+}
+
+// knownKey: labels and annotations the board reads, kept whatever the cap.
+func knownKey(k string) bool {
+	return strings.HasPrefix(k, "hanzo.ai/") || strings.HasPrefix(k, "app.kubernetes.io/") ||
+		k == model.KubectlRestartedAtAnnotation
+}

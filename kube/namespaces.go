@@ -1,0 +1,79 @@
+package kube
+
+import (
+	"context"
+	"maps"
+	"sync"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/fields"
+	"k8s.io/client-go/tools/cache"
+)
+
+// nsLabels watches the namespaces' labels (a tenant namespace's
+// hanzo.ai/org names its real org) where the identity may list namespaces.
+// Only names and labels are kept.
+type nsLabels struct {
+	mu       sync.RWMutex
+	labels   map[string]map[string]string
+	readable bool
+}
+
+func (n *nsLabels) get(ns string) map[string]string {
+	if n == nil {
+		return nil
+	}
+	n.mu.RLock()
+	defer n.mu.RUnlock()
+	return n.labels[ns]
+}
+
+// watchNamespaceLabels starts the namespace informer; it returns a notice
+// when the labels cannot be read (rows then take the org from the App or
+// its image).
+func (c *cluster) watchNamespaceLabels(ctx context.Context) string {
+	if _, err := c.clients.Kube.CoreV1().Namespaces().List(ctx, metav1.ListOptions{Limit: 1}); err != nil {
+		return "namespace labels not readable (" + errText(err) + "): a row's org comes from the App or its image"
+	}
+	n := &nsLabels{labels: map[string]map[string]string{}, readable: true}
+	lw := cache.NewListWatchFromClient(c.clients.Kube.CoreV1().RESTClient(), "namespaces", "", fields.Everything())
+	inf := cache.NewSharedIndexInformer(lw, &corev1.Namespace{}, 0, cache.Indexers{})
+	set := func(obj any) {
+		ns, ok := obj.(*corev1.Namespace)
+		if !ok {
+			return
+		}
+		n.mu.Lock()
+		changed := !maps.Equal(n.labels[ns.Name], ns.Labels)
+		n.labels[ns.Name] = maps.Clone(ns.Labels)
+		n.mu.Unlock()
+		if changed {
+			c.fleet.markAllDirty()
+		}
+	}
+	if _, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc: set, UpdateFunc: func(_, cur any) { set(cur) },
+	}); err != nil {
+		return "namespace labels: " + err.Error()
+	}
+	_ = inf.SetTransform(func(obj any) (any, error) { // names and labels only
+		if ns, ok := obj.(*corev1.Namespace); ok {
+			return &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns.Name, Labels: ns.Labels, ResourceVersion: ns.ResourceVersion}}, nil
+		}
+		return obj, nil
+	})
+	c.mu.Lock()
+	c.nsLabels = n
+	c.mu.Unlock()
+	go inf.RunWithContext(ctx)
+	return ""
+}
+
+// namespaceLabelsOf is what the watch knows of ns, nil when not watched.
+func (c *cluster) namespaceLabelsOf(ns string) map[string]string {
+	c.mu.RLock()
+	n := c.nsLabels
+	c.mu.RUnlock()
+	return n.get(ns)
+}
