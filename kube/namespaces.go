@@ -7,7 +7,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/fields"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/tools/cache"
 )
 
@@ -37,7 +38,11 @@ func (c *cluster) watchNamespaceLabels(ctx context.Context) string {
 		return "namespace labels not readable (" + errText(err) + "): a row's org comes from the App or its image"
 	}
 	n := &nsLabels{labels: map[string]map[string]string{}, readable: true}
-	lw := cache.NewListWatchFromClient(c.clients.Kube.CoreV1().RESTClient(), "namespaces", "", fields.Everything())
+	nsc := c.clients.Kube.CoreV1().Namespaces()
+	lw := &cache.ListWatch{ // the typed client: fakes (the demo) have no REST client
+		ListWithContextFunc:  func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return nsc.List(ctx, o) },
+		WatchFuncWithContext: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) { return nsc.Watch(ctx, o) },
+	}
 	inf := cache.NewSharedIndexInformer(lw, &corev1.Namespace{}, 0, cache.Indexers{})
 	set := func(obj any) {
 		ns, ok := obj.(*corev1.Namespace)
