@@ -1,0 +1,140 @@
+package kube
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"sync"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/hanzoai/driftboard/model"
+)
+
+// LogOptions choose what StreamLogs prints.
+type LogOptions struct {
+	Container string // "" is the App's container (the one running its repository, else the first)
+	Previous  bool   // the crashed (previous) instance of the container
+	Follow    bool   // keep streaming until ctx ends
+	Tail      int64  // only the last Tail lines of each pod; < 0 is all
+}
+
+// StreamLogs copies the logs of the App's workload's pods to w, line by
+// line, each line prefixed "[pod] " when there are several pods: one LIST
+// of the pods (kept only when a controller reference ties them to the
+// workload, as for RunningDigests), then one pods/log stream per pod, all at
+// once. w should be a terminal-safe writer (the logs are hostile text).
+func (f *Fleet) StreamLogs(ctx context.Context, key model.Key, opts LogOptions, w io.Writer) error {
+	c, s, app, err := f.eventTarget(key)
+	if err != nil {
+		return err
+	}
+	we := c.workloadEntry(s, key, app.Role)
+	if we == nil || we.Selector == "" {
+		return fmt.Errorf("app %s/%s has no workload with a pod selector: %w", key.Namespace, key.Name, ErrNoWorkload)
+	}
+	pods, err := c.clients.Kube.CoreV1().Pods(key.Namespace).List(ctx, metav1.ListOptions{LabelSelector: we.Selector})
+	if err != nil {
+		return c.refusal(ctx, err, "list pods", key.Namespace)
+	}
+	owners := podOwners(s, key, we)
+	declared, perr := model.ParseImage(app.ImageRepository)
+	var mine []*corev1.Pod
+	for i := range pods.Items {
+		if p := &pods.Items[i]; ownedBy(p, owners) {
+			mine = append(mine, p)
+		}
+	}
+	if len(mine) == 0 {
+		return fmt.Errorf("%s %s/%s has no pods", we.W.Kind, key.Namespace, key.Name)
+	}
+	var (
+		mu   sync.Mutex // one line at a time on w
+		wg   sync.WaitGroup
+		errs = make([]error, len(mine))
+	)
+	for i, p := range mine {
+		name := opts.Container
+		if name == "" {
+			name = appContainer(p, declared, perr == nil && declared.Repository != "")
+		}
+		if !slices.ContainsFunc(p.Spec.Containers, func(ct corev1.Container) bool { return ct.Name == name }) {
+			errs[i] = fmt.Errorf("pod %s has no container %q", p.Name, name)
+			continue
+		}
+		prefix := ""
+		if len(mine) > 1 {
+			prefix = "[" + p.Name + "] "
+		}
+		lo := &corev1.PodLogOptions{Container: name, Previous: opts.Previous, Follow: opts.Follow}
+		if opts.Tail >= 0 {
+			lo.TailLines = &opts.Tail
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = c.copyLog(ctx, p.Namespace, p.Name, lo, prefix, w, &mu)
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+func (c *cluster) copyLog(ctx context.Context, ns, pod string, lo *corev1.PodLogOptions, prefix string, w io.Writer, mu *sync.Mutex) error {
+	rc, err := c.clients.Kube.CoreV1().Pods(ns).GetLogs(pod, lo).Stream(ctx)
+	if err != nil {
+		return fmt.Errorf("logs of pod %s: %w", pod, c.refusal(ctx, err, "get pods/log", ns))
+	}
+	defer rc.Close()
+	r := bufio.NewReaderSize(rc, 64<<10)
+	for {
+		line, err := r.ReadString('\n') // a line longer than the buffer still arrives whole
+		if line != "" {
+			if line[len(line)-1] != '\n' {
+				line += "\n"
+			}
+			mu.Lock()
+			_, werr := io.WriteString(w, prefix+line)
+			mu.Unlock()
+			if werr != nil {
+				return werr
+			}
+		}
+		switch {
+		case err == io.EOF || (err != nil && ctx.Err() != nil):
+			return nil
+		case err != nil:
+			return fmt.Errorf("logs of pod %s: %w", pod, err)
+		}
+	}
+}
+
+// refusal words a failed request, naming the identity when Kubernetes refused.
+func (c *cluster) refusal(ctx context.Context, err error, what, ns string) error {
+	if apierrors.IsForbidden(err) {
+		c.whoAmI(ctx)
+		return fmt.Errorf("%s: Kubernetes refused: %s may not %s in namespace %s: %w", what, c.identity(), what, ns, apiErr(err))
+	}
+	return fmt.Errorf("%s: %w", what, apiErr(err))
+}
+
+// appContainer is the pod's container running the App's repository, else
+// its first.
+func appContainer(p *corev1.Pod, declared model.Image, match bool) string {
+	if len(p.Spec.Containers) == 0 {
+		return ""
+	}
+	if match {
+		for _, ct := range p.Spec.Containers {
+			if im, err := model.ParseImage(ct.Image); err == nil && im.SameRepository(declared) {
+				return ct.Name
+			}
+		}
+	}
+	return p.Spec.Containers[0].Name
+}
