@@ -57,7 +57,7 @@ func tagSetAt(mf []metav1.ManagedFieldsEntry) time.Time {
 			continue
 		}
 		var fields map[string]any
-		if json.Unmarshal(e.FieldsV1.Raw, &fields) != nil {
+		if json.Unmarshal(e.FieldsV1.GetRawBytes(), &fields) != nil {
 			continue
 		}
 		spec, _ := fields["f:spec"].(map[string]any)

@@ -209,68 +209,6 @@ func rolloutCell(r *model.AppView, fl *inflight) string {
 	return ready
 }
 
-// writeFlags writes the problem marker ("! no workload", in the warning
-// colour) then the drift flags that fit. When marker and flags do not fit
-// together the marker shrinks to "!" (the detail says why); alone, it is
-// truncated. Either way it always shows.
-func writeFlags(b *strings.Builder, st *styles, r *model.AppView, w int, coloured bool) {
-	marker := problemCell(r.Problems)
-	if len(r.Drift.Flags) == 0 && marker == "" && !r.WaitsOnRelease() {
-		writeCell(b, "-", w)
-		return
-	}
-	if marker != "" && len(r.Drift.Flags) > 0 && textWidth(marker)+3*len(r.Drift.Flags) > w {
-		marker = "!"
-	}
-	n := 0
-	if marker != "" {
-		mw := min(textWidth(marker), w)
-		if coloured {
-			b.WriteString(st.warn.pre)
-		}
-		writeCell(b, marker, mw)
-		if coloured {
-			b.WriteString(st.warn.post)
-		}
-		n = mw
-	}
-	for _, f := range r.Drift.Flags {
-		s, ok := flagShort[f.Kind]
-		if !ok {
-			s = safe(string(f.Kind))
-		}
-		need := textWidth(s)
-		if n > 0 {
-			need++
-		}
-		if n+need > w {
-			break
-		}
-		if n > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteString(s)
-		n += need
-	}
-	// The release was not checked: its flags are withheld, and the row says
-	// it waits rather than looking clean.
-	if r.WaitsOnRelease() && n+len(unknownRelease)+1 <= w {
-		if n > 0 {
-			b.WriteByte(' ')
-			n++
-		}
-		if coloured {
-			b.WriteString(st.sev[sevUnknown].pre)
-		}
-		b.WriteString(unknownRelease)
-		if coloured {
-			b.WriteString(st.sev[sevUnknown].post)
-		}
-		n += len(unknownRelease)
-	}
-	writeSpaces(b, w-n)
-}
-
 // unknownRelease marks a row whose release was not checked (legend in help).
 const unknownRelease = "NR?"
 
