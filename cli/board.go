@@ -38,6 +38,7 @@ func (a *app) runBoard(cmd *cobra.Command, _ []string) error {
 	go id.run(ctx)
 	opts := boardOptions(eff, a.opts.noColor)
 	opts.OpenURL = a.pageOpener()
+	opts.ExitReport = a.streams.Err
 	if err := ui.Run(ctx, fl, fl, id, opts); err != nil {
 		return fmt.Errorf("board: %w", err)
 	}

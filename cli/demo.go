@@ -45,6 +45,7 @@ SuperAdmin; 'L' switches between them.`,
 			defer d.Stop()
 			opts := boardOptions(eff, a.opts.noColor)
 			opts.OpenURL = a.pageOpener()
+			opts.ExitReport = a.streams.Err
 			fl := d.Fleet()
 			if err := ui.Run(ctx, fl, guardedRestarter{fleet: fl, cfg: eff}, demoIdentity{d}, opts); err != nil {
 				return fmt.Errorf("board: %w", err)

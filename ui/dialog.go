@@ -28,6 +28,8 @@ type (
 	actOpenDetail  struct{}
 	actStartLogin  struct{}
 	actApplyFilter struct{ query string }
+	// actQuit: end the program (a set restart running behind it stops starting).
+	actQuit struct{}
 )
 
 func (actNone) isAction()        {}
@@ -38,6 +40,7 @@ func (actOpenRestart) isAction() {}
 func (actOpenDetail) isAction()  {}
 func (actStartLogin) isAction()  {}
 func (actApplyFilter) isAction() {}
+func (actQuit) isAction()        {}
 
 // dialogStack holds the open dialogs; the top one has the keys and is drawn.
 type dialogStack []dialog

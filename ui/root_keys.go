@@ -157,6 +157,8 @@ func (m *Model) perform(d dialog, act action) tea.Cmd {
 		return m.fireRestart(a.d)
 	case actRestartSet:
 		return m.runSet(a.d)
+	case actQuit:
+		return m.quit()
 	case actOpenRestart:
 		m.dialogs.remove(d)
 		return m.openRestart(m.board.selected())

@@ -132,6 +132,10 @@ func (d *setRestartDialog) Update(msg tea.KeyPressMsg) (action, tea.Cmd) {
 		if key.Matches(msg, k.Back, k.Accept, k.Quit) {
 			return actClose{status: d.summaryText()}, nil
 		}
+	case setRunning:
+		if key.Matches(msg, k.Quit) {
+			return actQuit{}, nil
+		}
 	case setChecking:
 		if key.Matches(msg, k.Back) {
 			return actClose{status: "set restart cancelled; nothing was sent"}, nil

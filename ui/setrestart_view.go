@@ -65,6 +65,8 @@ func (d *setRestartDialog) Render(st *styles, width int, spin string) string {
 		}
 		if d.phase == setDone {
 			add("", st.bold.Render(d.summaryText()), st.dim.Render("enter/"+back+" close"))
+		} else {
+			add("", st.dim.Render(d.keys.Quit.Help().Key+" quit: nothing new starts; what was done is printed"))
 		}
 	}
 	return st.dialog.Render(strings.Join(lines, "\n"))

@@ -7,6 +7,8 @@ package ui
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"os"
 	"time"
 
@@ -79,6 +81,9 @@ type Options struct {
 	OpenURL        func(url string) error // opens a github.com page (o); nil: the address is shown instead
 	// SetRestartLimit is how many restarts of a marked set run at once (0: 3).
 	SetRestartLimit int
+	// ExitReport receives Model.QuitReport when the board ends during a set
+	// restart (nil: os.Stderr).
+	ExitReport io.Writer
 }
 
 // New builds the root model. r and id may be nil: actions are then refused
@@ -102,7 +107,16 @@ func Run(ctx context.Context, src Source, r Restarter, id Identity, opts Options
 	}
 	m := newModel(ctx, src, r, id, opts)
 	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithColorProfile(profile))
-	_, err := p.Run()
+	final, err := p.Run()
+	if fm, ok := final.(*Model); ok {
+		if report := fm.QuitReport(); report != "" {
+			w := opts.ExitReport
+			if w == nil {
+				w = os.Stderr
+			}
+			fmt.Fprint(w, report)
+		}
+	}
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return nil // cancelled from outside (signal): a normal exit
 	}

@@ -1,0 +1,72 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/restartset"
+)
+
+// QuitReport says what a set restart had done when the board ended while it
+// was running: quitting cancels the run, so nothing new starts, and the
+// person who quit must still learn which apps were restarted, which were
+// still rolling and which never started. "" when no set restart was
+// running. Read it after the program returns (Run writes it to
+// Options.ExitReport).
+func (m *Model) QuitReport() string {
+	for _, d := range m.dialogs {
+		if sd, ok := d.(*setRestartDialog); ok && sd.phase == setRunning {
+			return sd.quitReport()
+		}
+	}
+	return ""
+}
+
+// quitReport groups the allowed apps by what the board last observed of
+// each; a restart whose request had not answered yet is "outcome unknown",
+// not "restarted".
+func (d *setRestartDialog) quitReport() string {
+	groups := []struct {
+		title string
+		keys  []model.Key
+	}{
+		{title: "restarted"},
+		{title: "still rolling (restart sent; rollout not followed to its end)"},
+		{title: "restart request in flight (outcome unknown)"},
+		{title: "failed"},
+		{title: "never started"},
+	}
+	for _, k := range d.allowed {
+		u, seen := d.status[k]
+		i := 4
+		switch {
+		case !seen || u.Status == restartset.Pending || u.Status == restartset.NotStarted:
+			i = 4
+		case u.Status == restartset.Done:
+			i = 0
+		case u.Status == restartset.Failed:
+			i = 3
+		case u.Detail != "": // a progress note comes only after the patch was accepted
+			i = 1
+		default:
+			i = 2
+		}
+		groups[i].keys = append(groups[i].keys, k)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "quit during a set restart of %d apps: nothing new was started.\n", len(d.allowed))
+	for _, g := range groups {
+		if len(g.keys) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "  %s (%d):\n", g.title, len(g.keys))
+		for _, k := range g.keys {
+			fmt.Fprintf(&b, "    %s\n", safe(k.String()))
+		}
+	}
+	if len(d.refused) > 0 {
+		fmt.Fprintf(&b, "  refused before confirming (%d): not sent\n", len(d.refused))
+	}
+	return b.String()
+}
