@@ -87,6 +87,8 @@ func (m *Model) detailKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.detail, _ = m.detail.Update(msg)
 	case key.Matches(msg, k.Restart):
 		return m.openRestart(m.board.find(m.detail.key))
+	case key.Matches(msg, k.YAML):
+		return m.openYAML(m.board.find(m.detail.key))
 	case key.Matches(msg, k.Login):
 		return m.startLogin()
 	case key.Matches(msg, k.Help):

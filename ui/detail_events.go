@@ -93,7 +93,9 @@ func nextEvents(k model.Key, seq uint64, ch <-chan []model.Event) tea.Cmd {
 }
 
 func (m *Model) current(k model.Key, seq uint64) bool {
-	return m.screen == screenDetail && k == m.detail.key && seq == m.detail.events.seq
+	// The YAML opened over the detail leaves it open underneath.
+	open := m.screen == screenDetail || m.screen == screenYAML && m.yaml.from == screenDetail
+	return open && k == m.detail.key && seq == m.detail.events.seq
 }
 
 // onEvents keeps lists of the watch still open and asks for the next one.

@@ -19,6 +19,7 @@ const (
 	screenBoard screen = iota
 	screenDetail
 	screenHelp
+	screenYAML // one App as YAML (yaml.go)
 )
 
 // statusLine is the last message for the user, in words.
@@ -138,6 +139,9 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 		return m.onRestarted(msg)
 	case setCheckedMsg, setProgressMsg, setDoneMsg:
 		return m.onSetMsg(msg)
+	case yamlMsg:
+		m.onYAML(msg)
+		return nil
 	case digestsMsg:
 		return m.onDigests(msg)
 	case eventsStartedMsg, eventsMsg:

@@ -27,6 +27,8 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case screenDetail:
 		return m.detailKey(msg)
+	case screenYAML:
+		return m.yamlKey(msg)
 	}
 	return m.boardKey(msg)
 }
@@ -61,6 +63,8 @@ func (m *Model) boardKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.copyRow(b.selected())
 	case key.Matches(msg, k.Open):
 		return m.openRelease(b.selected())
+	case key.Matches(msg, k.YAML):
+		return m.openYAML(b.selected())
 	case key.Matches(msg, k.Actions):
 		if p := m.actionMenu(); p != nil {
 			m.dialogs.push(p)

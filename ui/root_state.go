@@ -45,6 +45,7 @@ type screens struct {
 	screen   screen
 	helpFrom screen // the screen help was opened over
 	detail   detailView
+	yaml     yamlView    // the App as YAML, over the board or the detail
 	dialogs  dialogStack // the top one has the keys and is drawn
 	help     help.Model
 	// helpLine is the rendered short help, laid out in Update; it changes
@@ -78,6 +79,9 @@ func (m *Model) layoutFrame() {
 	}
 	if m.helpLine.width != w || m.helpLine.text == "" {
 		m.helpLine.width, m.helpLine.text = w, fitLine(m.help.ShortHelpView(m.keys.ShortHelp()), w)
+	}
+	if m.screen == screenYAML {
+		m.layoutYAML(h - 3)
 	}
 	if m.screen != screenDetail {
 		return

@@ -43,6 +43,8 @@ func (m *Model) render() string {
 		m.renderDetail(&sb, w, h)
 	case screenHelp:
 		m.renderHelp(&sb, w, h)
+	case screenYAML:
+		m.renderYAML(&sb, w, h)
 	default:
 		m.renderBoard(&sb, w, h)
 	}
