@@ -61,6 +61,8 @@ func boardOptions(eff config.Effective, noColor bool) ui.Options {
 		Contexts:     eff.Contexts,
 		SavedFilters: eff.SavedFilters,
 		Keys:         eff.Keys,
+
+		SetRestartLimit: eff.Restart.MaxParallelOrDefault(),
 	}
 	switch eff.Theme {
 	case "dark", "light":

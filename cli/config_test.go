@@ -151,3 +151,14 @@ func TestReadmeConfigExampleParses(t *testing.T) {
 		}
 	}
 }
+
+// restart.maxParallel from the config is the board's set restart limit.
+func TestBoardSetRestartLimitFromConfig(t *testing.T) {
+	five := 5
+	getenv := func(string) string { return "" }
+	set := config.Resolve(config.Config{Restart: config.Restart{MaxParallel: &five}}, config.Overrides{}, getenv)
+	unset := config.Resolve(config.Config{}, config.Overrides{}, getenv)
+	if got, def := boardOptions(set, false).SetRestartLimit, boardOptions(unset, false).SetRestartLimit; got != 5 || def != 3 {
+		t.Errorf("board set restart limit %d from the file, %d without; want 5 and 3", got, def)
+	}
+}

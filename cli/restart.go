@@ -68,6 +68,13 @@ infra/k8s/operator/crs/ in the universe repo) and Hanzo CD reconciles them.`,
 		ValidArgsFunction: a.completeAppNames,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if cmd.Flags().Changed("query") {
+				if !cmd.Flags().Changed("max-parallel") {
+					eff, err := a.effective()
+					if err != nil {
+						return err
+					}
+					o.set.maxParallel = eff.Restart.MaxParallelOrDefault()
+				}
 				return a.runRestartSet(cmd.Context(), cmd.OutOrStdout(), args, &o)
 			}
 			if len(args) != 1 {

@@ -22,6 +22,7 @@ const (
 	DefaultTheme           = "auto"
 	DefaultReleaseInterval = 10 * time.Minute
 	DefaultGitHubURL       = "https://api.github.com/"
+	DefaultMaxParallel     = 3 // restarts of a set at once
 )
 
 // Config is the file's content. JSON tags are the YAML field names
@@ -47,6 +48,22 @@ type Config struct {
 	Releases Releases `json:"releases,omitzero"`
 	// IAM says which clusters trust the IAM issuer.
 	IAM IAM `json:"iam,omitzero"`
+	// Restart tunes restarts of a set (the board's R, restart -q).
+	Restart Restart `json:"restart,omitzero"`
+}
+
+// Restart tunes set restarts. MaxParallel is a pointer so an explicit 0 is
+// an error, not the default.
+type Restart struct {
+	MaxParallel *int `json:"maxParallel,omitempty"`
+}
+
+// MaxParallelOrDefault is the set restart limit in force.
+func (r Restart) MaxParallelOrDefault() int {
+	if r.MaxParallel == nil {
+		return DefaultMaxParallel
+	}
+	return *r.MaxParallel
 }
 
 // ContextSettings are settings for one kubeconfig context.
@@ -110,6 +127,10 @@ func (c Config) WithDefaults() Config {
 	}
 	if c.Releases.GitHubURL == "" {
 		c.Releases.GitHubURL = DefaultGitHubURL
+	}
+	if c.Restart.MaxParallel == nil {
+		n := DefaultMaxParallel
+		c.Restart.MaxParallel = &n
 	}
 	if c.Releases.Enabled == nil {
 		on := true

@@ -53,6 +53,8 @@ releases:
       github: acme/*
     - image: ghcr.io/acme/tenant-*
       github: ""
+restart:
+  maxParallel: 5
 `
 
 func TestParseGood(t *testing.T) {
@@ -61,7 +63,7 @@ func TestParseGood(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	off := false
+	off, five := false, 5
 	want := &Config{
 		Contexts:     []string{"prod-eu", "prod-us"},
 		Issuer:       "https://iam.example.com",
@@ -72,6 +74,7 @@ func TestParseGood(t *testing.T) {
 		Keys:         map[string][]string{"restart": {"R"}, "filter": {"/", "f"}},
 		Releases: Releases{Enabled: &off, Interval: "30m", GitHubURL: "https://ghe.example.com/api/v3/",
 			Repos: []RepoMapping{{Image: "registry.example.com/team/*", GitHub: "acme/*"}, {Image: "ghcr.io/acme/tenant-*"}}},
+		Restart: Restart{MaxParallel: &five},
 	}
 	if d := cmp.Diff(want, cfg); d != "" {
 		t.Fatalf("config (-want +got):\n%s", d)
@@ -81,6 +84,9 @@ func TestParseGood(t *testing.T) {
 	}
 	if cfg.Releases.On() || cfg.Releases.IntervalOrDefault() != 30*time.Minute {
 		t.Errorf("releases: on=%v interval=%v", cfg.Releases.On(), cfg.Releases.IntervalOrDefault())
+	}
+	if got, unset := cfg.Restart.MaxParallelOrDefault(), (Restart{}).MaxParallelOrDefault(); got != 5 || unset != 3 {
+		t.Errorf("restart.maxParallel: %d from the file, %d unset; want 5 and 3", got, unset)
 	}
 }
 
@@ -98,6 +104,9 @@ func TestParseErrorsNameFileLineField(t *testing.T) {
 		{"too short interval", "releases:\n  interval: 5s\n", "releases.interval", "shorter than the minimum", 2},
 		{"repo mapping to a non-repo", "releases:\n  repos:\n    - image: oci.example.com/x/*\n      github: acme\n", "releases.repos[0]", "not owner/repo", 3},
 		{"repo mapping bad pattern", "releases:\n  repos:\n    - image: \"oci.example.com/[x\"\n      github: a/b\n", "releases.repos[0]", "not a host/path pattern", 3},
+		{"zero set restart limit", "theme: dark\nrestart:\n  maxParallel: 0\n", "restart.maxParallel", "at least 1", 3},
+		{"negative set restart limit", "restart:\n  maxParallel: -2\n", "restart.maxParallel", "at least 1", 2},
+		{"set restart limit as word", "restart:\n  maxParallel: three\n", "restart.maxParallel", "whole number", 2},
 		{"bool as word", "readOnly: yes\n", "readOnly", "true or false", 1},
 		{"list expected", "contexts: prod\n", "contexts", "must be a list", 1},
 		{"mapping expected", "releases: on\n", "releases", "mapping of fields", 1},

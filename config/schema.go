@@ -21,6 +21,8 @@ var descriptions = map[string]string{
 	"keys":                    "key binding overrides: board action name to the keys that trigger it",
 	"iam":                     "where the IAM identity may go",
 	"iam.clusters":            "API servers declared as trusting the IAM issuer, by context name or https server URL; only they receive the IAM token (flag --iam-cluster adds for one run)",
+	"restart":                 "restarts of a marked set (the board's R) and of a query (restart -q)",
+	"restart.maxParallel":     "how many restarts (and rollouts followed) run at once (minimum 1, default 3; flag --max-parallel for restart -q)",
 	"releases":                "GitHub release checks (latest tag, release URL, assets)",
 	"releases.enabled":        "false hides release-derived drift (flag --releases=off)",
 	"releases.interval":       "how often each repository is re-read, a Go duration (minimum 1m, default 10m)",
@@ -68,6 +70,9 @@ func schemaOf(t reflect.Type, path string) map[string]any {
 		s["items"] = schemaOf(t.Elem(), path+"[]")
 	case reflect.Bool:
 		s["type"] = "boolean"
+	case reflect.Int:
+		s["type"] = "integer"
+		s["minimum"] = 1 // every integer setting counts something that runs
 	case reflect.String:
 		s["type"] = "string"
 		if e, ok := enums[path]; ok {

@@ -119,6 +119,10 @@ func (w shapeWalker) walk(n *yamlv3.Node, t reflect.Type, path string) error {
 		if n.Kind != yamlv3.ScalarNode || n.Tag != "!!bool" {
 			return w.fail(n, path, "must be true or false, not %s", describe(n))
 		}
+	case reflect.Int:
+		if n.Kind != yamlv3.ScalarNode || n.Tag != "!!int" {
+			return w.fail(n, path, "must be a whole number, not %s", describe(n))
+		}
 	case reflect.String:
 		if n.Kind != yamlv3.ScalarNode {
 			return w.fail(n, path, "must be a single value, not %s", describe(n))

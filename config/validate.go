@@ -63,6 +63,9 @@ func validate(file string, doc *yamlv3.Node, c *Config, checks Checks) error {
 	if err := validateKeys(c.Keys, checks, at); err != nil {
 		return err
 	}
+	if p := c.Restart.MaxParallel; p != nil && *p < 1 {
+		return at("restart.maxParallel", "restart", "maxParallel")("%d: at least 1 restart must run at once", *p)
+	}
 	r := c.Releases
 	if r.Interval != "" {
 		d, err := time.ParseDuration(r.Interval)
