@@ -25,8 +25,9 @@ func hostileView(s string) *model.AppView {
 
 // printAll writes rows with every text printer and checks each output: no
 // character a terminal acts on but '\n', no ESC at all, and each row on its
-// own line(s) — a value never forges one.
-func printAll(t testing.TB, rows []*model.AppView) {
+// own line(s) — a value never forges one. base is a harmless value with the
+// same emptiness as the rows' (an empty field legitimately drops its line).
+func printAll(t testing.TB, rows []*model.AppView, base string) {
 	t.Helper()
 	now := time.Unix(100, 0)
 	check := func(what, out string, lines int) {
@@ -46,7 +47,7 @@ func printAll(t testing.TB, rows []*model.AppView) {
 		check("table", b.String(), 1+len(rows))
 	}
 	var plain bytes.Buffer // the same fields, harmless: the lines get must print
-	if err := writeDetail(&plain, hostileView("ok"), now); err != nil {
+	if err := writeDetail(&plain, hostileView(base), now); err != nil {
 		t.Fatal(err)
 	}
 	for _, r := range rows {
@@ -88,7 +89,7 @@ func TestHostileRowsInTextPrinters(t *testing.T) {
 	for _, s := range hostile.Payloads {
 		rows = append(rows, hostileView(s))
 	}
-	printAll(t, rows)
+	printAll(t, rows, "ok")
 	var b bytes.Buffer
 	if err := writeTable(textOut(&b), rows[:2], false, time.Now()); err != nil {
 		t.Fatal(err)
@@ -126,7 +127,11 @@ func FuzzTextPrinters(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		printAll(t, []*model.AppView{hostileView(s), hostileView("ok")})
+		base := "ok"
+		if s == "" {
+			base = ""
+		}
+		printAll(t, []*model.AppView{hostileView(s), hostileView(base)}, base)
 	})
 }
 
