@@ -217,7 +217,7 @@ func typeText(m *Model, s string) {
 
 func keyMsg(k string) tea.KeyPressMsg {
 	special := map[string]rune{
-		"enter": tea.KeyEnter, "esc": tea.KeyEscape, "up": tea.KeyUp, "down": tea.KeyDown,
+		"enter": tea.KeyEnter, "esc": tea.KeyEscape, "tab": tea.KeyTab, "up": tea.KeyUp, "down": tea.KeyDown,
 		"pgup": tea.KeyPgUp, "pgdown": tea.KeyPgDown, "home": tea.KeyHome, "end": tea.KeyEnd,
 		"backspace": tea.KeyBackspace, "space": tea.KeySpace,
 	}

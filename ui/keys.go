@@ -10,6 +10,7 @@ type keyMap struct {
 	Detail, Actions, Restart, Login, Help key.Binding
 	Copy, Open, Quit                      key.Binding
 	YAML                                  key.Binding // the App as YAML (yaml.go)
+	Jump                                  key.Binding // ":" prompt (jump.go)
 	Mark, MarkAll, RestartSet             key.Binding // marks and their set restart (marks.go, setrestart.go)
 
 	// In dialogs (not rebindable: a dialog has the keys to itself, so they
@@ -39,6 +40,7 @@ func newKeyMap() keyMap {
 		Login:       key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "log in")),
 		Help:        key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Copy:        key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "copy image")),
+		Jump:        key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "jump")),
 		YAML:        key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "yaml")),
 		Open:        key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "open release")),
 		Quit:        key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
@@ -77,12 +79,13 @@ func (k keyMap) FullHelp() [][]key.Binding {
 	k.Copy = long(k.Copy, "copy the image reference (OSC 52)")
 	k.Open = long(k.Open, "open the release page on GitHub")
 	k.YAML = long(k.YAML, "the App as YAML (read-only)")
+	k.Jump = long(k.Jump, "jump: ctx/env/ns NAME, saved filter")
 	k.Quit = long(k.Quit, "quit; in a view: back")
 	k.Mark = long(k.Mark, "mark row (* all shown)")
 	k.RestartSet = long(k.RestartSet, "restart the marked set")
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End},
-		{k.Filter, k.Back, k.Sort, k.NextProblem, k.PrevProblem, k.OnlyDrifted, k.Env, k.Saved},
+		{k.Filter, k.Jump, k.Back, k.Sort, k.NextProblem, k.PrevProblem, k.OnlyDrifted, k.Env, k.Saved},
 		{k.Detail, k.YAML, k.Actions, k.Restart, k.Mark, k.RestartSet},
 		{k.Copy, k.Open, k.Login, k.Help, k.Quit},
 	}

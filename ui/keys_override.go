@@ -25,7 +25,7 @@ func (k *keyMap) actions() []keyAction {
 		{"sort", &k.Sort, false}, {"nextProblem", &k.NextProblem, false}, {"prevProblem", &k.PrevProblem, false},
 		{"onlyDrifted", &k.OnlyDrifted, false}, {"env", &k.Env, false}, {"saved", &k.Saved, false},
 		{"actions", &k.Actions, false}, {"detail", &k.Detail, false}, {"restart", &k.Restart, false},
-		{"copy", &k.Copy, false}, {"open", &k.Open, false}, {"yaml", &k.YAML, false},
+		{"copy", &k.Copy, false}, {"open", &k.Open, false}, {"yaml", &k.YAML, false}, {"jump", &k.Jump, false},
 		{"login", &k.Login, false}, {"help", &k.Help, false}, {"quit", &k.Quit, false},
 		{"mark", &k.Mark, false}, {"markAll", &k.MarkAll, false}, {"restartSet", &k.RestartSet, false},
 		{"yes", &k.Yes, true}, {"no", &k.No, true}, {"accept", &k.Accept, true},

@@ -65,6 +65,8 @@ func (m *Model) boardKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.openRelease(b.selected())
 	case key.Matches(msg, k.YAML):
 		return m.openYAML(b.selected())
+	case key.Matches(msg, k.Jump):
+		return m.openJump()
 	case key.Matches(msg, k.Actions):
 		if p := m.actionMenu(); p != nil {
 			m.dialogs.push(p)

@@ -1,0 +1,146 @@
+package ui
+
+import (
+	"slices"
+	"sort"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/hanzoai/driftboard/model"
+)
+
+// jumpTerms maps the prompt's first word (k9s habit: ":ctx prod") to the
+// query term it becomes; the board filters through the query language.
+var jumpTerms = map[string]string{
+	"ctx": "cluster", "context": "cluster", "cluster": "cluster",
+	"env": "env", "ns": "namespace", "namespace": "namespace",
+}
+
+// jumpDialog is the ":" prompt: "ctx NAME", "env NAME", "ns NAME" or a saved
+// filter's name, applied as the board's filter. tab completes known names.
+type jumpDialog struct {
+	input  textinput.Model
+	known  map[string][]string // query term → names seen on the board
+	saved  map[string]string
+	keys   keyMap
+	note   string // why enter did nothing, or the candidates tab found
+	failed bool
+}
+
+func (m *Model) openJump() tea.Cmd {
+	d := &jumpDialog{known: map[string][]string{}, saved: m.opts.SavedFilters, keys: m.keys}
+	if s := m.board.snap; s != nil {
+		for _, r := range s.Rows {
+			for term, v := range map[string]string{"cluster": r.Cluster, "env": string(r.Env), "namespace": r.Namespace} {
+				if v != "" && !slices.Contains(d.known[term], v) {
+					d.known[term] = append(d.known[term], v)
+				}
+			}
+		}
+	}
+	for _, names := range d.known {
+		sort.Strings(names)
+	}
+	d.input = textinput.New()
+	d.input.Prompt = ":"
+	d.input.Placeholder = "ctx NAME · env NAME · ns NAME · saved filter"
+	d.input.SetStyles(m.st.input)
+	d.input.CharLimit = 128
+	m.dialogs.push(d)
+	return d.input.Focus()
+}
+
+func (d *jumpDialog) busy() bool { return false }
+
+func (d *jumpDialog) Update(msg tea.KeyPressMsg) (action, tea.Cmd) {
+	switch {
+	case key.Matches(msg, d.keys.Back):
+		return actClose{}, nil
+	case key.Matches(msg, d.keys.Accept):
+		q, why := d.resolve(d.input.Value())
+		if why != "" {
+			d.note, d.failed = why, true
+			return actNone{}, nil
+		}
+		return actApplyFilter{query: q}, nil
+	case msg.String() == "tab":
+		d.complete()
+		return actNone{}, nil
+	}
+	var cmd tea.Cmd
+	d.input, cmd = d.input.Update(msg)
+	d.note, d.failed = "", false
+	return actNone{}, cmd
+}
+
+// resolve turns the prompt into a query, or says why it cannot.
+func (d *jumpDialog) resolve(s string) (query, why string) {
+	s = strings.TrimSpace(s)
+	if q, ok := d.saved[s]; ok && s != "" {
+		return q, ""
+	}
+	f := strings.Fields(s)
+	switch {
+	case len(f) == 0:
+		return "", "type ctx NAME, env NAME, ns NAME or a saved filter's name"
+	case len(f) == 2 && jumpTerms[f[0]] != "":
+		q := jumpTerms[f[0]] + ":" + f[1]
+		if _, err := model.ParseQuery(q); err != nil {
+			return "", err.Error()
+		}
+		return q, ""
+	case jumpTerms[f[0]] != "":
+		return "", f[0] + " takes one name"
+	}
+	return "", "no saved filter " + s + " (and not ctx/env/ns NAME)"
+}
+
+// complete extends the prompt to the one known name it starts, else lists
+// the candidates.
+func (d *jumpDialog) complete() {
+	v := d.input.Value()
+	var prefix string
+	var names []string
+	if i := strings.IndexByte(v, ' '); i > 0 && jumpTerms[v[:i]] != "" {
+		prefix, v = v[:i+1], strings.TrimLeft(v[i+1:], " ")
+		names = d.known[jumpTerms[prefix[:len(prefix)-1]]]
+	} else {
+		names = []string{"ctx ", "env ", "ns "}
+		for n := range d.saved {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+	}
+	var hits []string
+	for _, n := range names {
+		if strings.HasPrefix(n, v) {
+			hits = append(hits, n)
+		}
+	}
+	switch len(hits) {
+	case 0:
+		d.note = "no known name starts " + v
+	case 1:
+		d.input.SetValue(prefix + hits[0])
+		d.input.CursorEnd()
+		d.note = ""
+	default:
+		d.note = strings.Join(hits, " · ")
+	}
+	d.failed = false
+}
+
+func (d *jumpDialog) Render(st *styles, width int, _ string) string {
+	lines := []string{st.dialogTitle.Render("Jump"), "", d.input.View()}
+	switch {
+	case d.failed:
+		lines = append(lines, st.errText.Render(safe(d.note)))
+	case d.note != "":
+		lines = append(lines, st.dim.Render(safe(d.note)))
+	}
+	lines = append(lines, "", st.dim.Render("tab complete · "+d.keys.Accept.Help().Key+" apply as filter · "+d.keys.Back.Help().Key+" close"))
+	return st.dialog.Render(strings.Join(lines, "\n"))
+}
