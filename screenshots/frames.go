@@ -56,6 +56,16 @@ var scenes = []scene{
 		d.typeText("env:main flag:un-rolled")
 		d.press("enter", "r")
 	}, "Rolling restart of"},
+	{"marks", "Marking rows: space marks one, * every row shown", 160, 40, func(d *driver) {
+		d.press("/")
+		d.typeText("env:test")
+		d.press("enter", "space", "down", "down", "space", "down", "space")
+	}, "3 marked"},
+	{"set-restart", "Restarting the marked set: one dialog with the counts, confirmed by typing the count", 160, 40, func(d *driver) {
+		d.press("/")
+		d.typeText("env:test")
+		d.press("enter", "*", "R")
+	}, "type 16:"},
 	{"help", "Help", 160, 40, func(d *driver) { d.press("?") }, "keys"},
 	{"login", "Logging in again from inside the board", 160, 40, func(d *driver) { d.press("L") }, "WDJB-MJHT"},
 }
