@@ -238,6 +238,19 @@ func keyMsg(k string) tea.KeyPressMsg {
 // (checks, restarts, identity, login); commands that block (waiting for
 // changes, timers) are dropped after a short wait.
 func runSyncIfQuick(m *Model, cmd tea.Cmd) {
+	feedBack(m, cmd, 50*time.Millisecond, func(msg tea.Msg) bool {
+		switch msg.(type) {
+		case checkedMsg, restartedMsg, identityMsg, loginPromptMsg, loginDoneMsg:
+			return true
+		}
+		return false
+	})
+}
+
+// feedBack runs cmd (a batch's commands one by one) and feeds each message
+// for which answers is true back into m, then the command that follows; a
+// command still running after wait is dropped.
+func feedBack(m *Model, cmd tea.Cmd, wait time.Duration, answers func(tea.Msg) bool) {
 	if cmd == nil {
 		return
 	}
@@ -246,17 +259,18 @@ func runSyncIfQuick(m *Model, cmd tea.Cmd) {
 	var msg tea.Msg
 	select {
 	case msg = <-ch:
-	case <-time.After(50 * time.Millisecond):
+	case <-time.After(wait):
 		return
 	}
-	switch msg := msg.(type) {
-	case tea.BatchMsg:
-		for _, c := range msg {
-			runSyncIfQuick(m, c)
+	if batch, ok := msg.(tea.BatchMsg); ok {
+		for _, c := range batch {
+			feedBack(m, c, wait, answers)
 		}
-	case checkedMsg, restartedMsg, identityMsg, loginPromptMsg, loginDoneMsg:
+		return
+	}
+	if answers(msg) {
 		_, next := m.Update(msg)
-		runSyncIfQuick(m, next)
+		feedBack(m, next, wait, answers)
 	}
 }
 

@@ -63,26 +63,13 @@ func (s *setRestarter) done() {
 
 // drive runs cmd and feeds back the set dialog's messages until none is left.
 func drive(m *Model, cmd tea.Cmd) {
-	if cmd == nil {
-		return
-	}
-	ch := make(chan tea.Msg, 1)
-	go func() { ch <- cmd() }()
-	var msg tea.Msg
-	select {
-	case msg = <-ch:
-	case <-time.After(2 * time.Second):
-		return
-	}
-	switch msg := msg.(type) {
-	case tea.BatchMsg:
-		for _, c := range msg {
-			drive(m, c)
+	feedBack(m, cmd, 2*time.Second, func(msg tea.Msg) bool {
+		switch msg.(type) {
+		case setCheckedMsg, setProgressMsg, setDoneMsg:
+			return true
 		}
-	case setCheckedMsg, setProgressMsg, setDoneMsg:
-		_, next := m.Update(msg)
-		drive(m, next)
-	}
+		return false
+	})
 }
 
 func setModel(t *testing.T, r Restarter, n int, extra ...model.AppView) *Model {
