@@ -29,13 +29,9 @@ several envs.`,
 		Args:              cobra.ExactArgs(1),
 		ValidArgsFunction: a.completeAppNames,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			t, err := a.newTarget(args[0], f)
-			if err != nil {
-				return err
-			}
 			ctx, cancel := context.WithTimeout(cmd.Context(), timeout)
 			defer cancel()
-			fl, row, err := a.findApp(ctx, t, nil) // reading acts as the kubeconfig identity
+			fl, row, err := a.readApp(ctx, args[0], f)
 			if err != nil {
 				return err
 			}

@@ -26,13 +26,9 @@ read-only mode allows it. Control characters in the logs are shown escaped.`,
 		Args:              cobra.ExactArgs(1),
 		ValidArgsFunction: a.completeAppNames,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			t, err := a.newTarget(args[0], f)
-			if err != nil {
-				return err
-			}
 			find, cancel := context.WithTimeout(cmd.Context(), timeout)
 			defer cancel()
-			fl, row, err := a.findApp(find, t, nil) // reading acts as the kubeconfig identity
+			fl, row, err := a.readApp(find, args[0], f)
 			if err != nil {
 				return err
 			}

@@ -160,3 +160,13 @@ func (a *app) findApp(ctx context.Context, t appTarget, as *actor) (*kube.Fleet,
 	}
 	return fl, row, nil
 }
+
+// readApp names the App from one argument and finds it as the kubeconfig
+// identity: the read-only commands (get, logs) act as nobody.
+func (a *app) readApp(ctx context.Context, arg string, f targetFlags) (*kube.Fleet, *model.AppView, error) {
+	t, err := a.newTarget(arg, f)
+	if err != nil {
+		return nil, nil, err
+	}
+	return a.findApp(ctx, t, nil)
+}
