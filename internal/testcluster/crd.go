@@ -19,6 +19,12 @@ var (
 	// ServicesGVR is the operator's sibling Service resource (services.hanzo.ai).
 	ServicesGVR = schema.GroupVersionResource{Group: "hanzo.ai", Version: "v1", Resource: "services"}
 
+	// HanzoCDApplicationsGVR is Hanzo CD's Application resource; its short
+	// names app/apps collide with the App's.
+	HanzoCDApplicationsGVR = schema.GroupVersionResource{Group: "apps.hanzo.ai", Version: "v1alpha1", Resource: "applications"}
+	// ArgoApplicationsGVR is upstream Argo CD's Application resource.
+	ArgoApplicationsGVR = schema.GroupVersionResource{Group: "argoproj.io", Version: "v1alpha1", Resource: "applications"}
+
 	crdGVR = schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"}
 )
 
@@ -27,6 +33,12 @@ var appsCRD []byte
 
 //go:embed crds/services.hanzo.ai.yaml
 var servicesCRD []byte
+
+//go:embed crds/applications.apps.hanzo.ai.yaml
+var hanzoCDApplicationsCRD []byte
+
+//go:embed crds/applications.argoproj.io.yaml
+var argoApplicationsCRD []byte
 
 // AppsCRD returns the App CRD manifest the cluster installs.
 func AppsCRD() []byte { return append([]byte(nil), appsCRD...) }
@@ -38,6 +50,27 @@ func (c *Cluster) InstallServiceCRD() {
 	defer cancel()
 	if err := c.installCRD(ctx, servicesCRD); err != nil {
 		c.fatalf("install Service CRD: %v", err)
+	}
+}
+
+// InstallApplicationCRD installs the CD Application CRD of group
+// (apps.hanzo.ai for Hanzo CD, argoproj.io for upstream Argo CD) and waits
+// until it is served. Clusters start without one, so a test that installs
+// none sees a cluster where no Application kind is served.
+func (c *Cluster) InstallApplicationCRD(group string) {
+	c.t.Helper()
+	manifests := map[string][]byte{
+		HanzoCDApplicationsGVR.Group: hanzoCDApplicationsCRD,
+		ArgoApplicationsGVR.Group:    argoApplicationsCRD,
+	}
+	manifest, ok := manifests[group]
+	if !ok {
+		c.fatalf("no Application CRD for group %q", group)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := c.installCRD(ctx, manifest); err != nil {
+		c.fatalf("install Application CRD %s: %v", group, err)
 	}
 }
 
@@ -71,7 +104,14 @@ func (c *Cluster) installCRD(ctx context.Context, manifest []byte) error {
 	}
 	group, _, _ := unstructured.NestedString(obj.Object, "spec", "group")
 	plural, _, _ := unstructured.NestedString(obj.Object, "spec", "names", "plural")
-	gvr := schema.GroupVersionResource{Group: group, Version: "v1", Resource: plural}
+	versions, _, _ := unstructured.NestedSlice(obj.Object, "spec", "versions")
+	version := "v1"
+	if len(versions) > 0 {
+		if v, ok := versions[0].(map[string]any)["name"].(string); ok {
+			version = v
+		}
+	}
+	gvr := schema.GroupVersionResource{Group: group, Version: version, Resource: plural}
 	return poll(ctx, func() (bool, error) {
 		_, err := c.adminDyn.Resource(gvr).Namespace("default").List(ctx, metav1.ListOptions{Limit: 1})
 		return err == nil, ignoreNotFound(err)
