@@ -74,6 +74,11 @@ func (t *term) match(v *AppView) bool {
 			}
 		}
 		return v.Release.State != ReleaseNone && t.any(string(v.Release.State), false)
+	case fieldGit:
+		if v.Git.State == "" {
+			return t.any(string(GitUnknown), false)
+		}
+		return t.any(string(v.Git.State), false)
 	case fieldHas: // "problems" is the only value: a closed set checked at parse time
 		return len(v.Problems) > 0
 	}

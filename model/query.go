@@ -43,6 +43,7 @@ var queryKeys = map[string][]string{
 	"rollout": {"complete", "progressing", "stuck", "paused", "none"},
 	"release": {"off", "pending", "found", "none", "rate-limited", "error", "not-looked-up"},
 	"has":     {"problems"},
+	"git":     {"synced", "out-of-sync", "not-managed", "unknown"},
 }
 
 // field is a query key resolved to an integer for the hot Match loop.
@@ -61,12 +62,13 @@ const (
 	fieldRollout
 	fieldRelease
 	fieldHas
+	fieldGit
 )
 
 var fieldOf = map[string]field{
 	"sev": fieldSev, "flag": fieldFlag, "env": fieldEnv, "ns": fieldNS, "org": fieldOrg, "health": fieldHealth,
 	"cluster": fieldCluster, "role": fieldRole, "rollout": fieldRollout, "release": fieldRelease,
-	"has": fieldHas,
+	"has": fieldHas, "git": fieldGit,
 }
 
 var keyAliases = map[string]string{"severity": "sev", "namespace": "ns", "drift": "flag"}
@@ -76,6 +78,7 @@ var keyAliases = map[string]string{"severity": "sev", "namespace": "ns", "drift"
 var valueAliases = map[string]map[string]string{
 	"sev":    {"✖": "red", "▲": "yellow", "✓": "ok"},
 	"health": {"?": "unknown"},
+	"git":    {"outofsync": "out-of-sync", "notmanaged": "not-managed", "unmanaged": "not-managed", "?": "unknown"},
 }
 
 // flagKinds maps flag: values (and short forms) to drift kinds.
@@ -192,7 +195,7 @@ func parseTerm(tok token) (term, error) {
 	}
 	allowed, known := queryKeys[key]
 	if !known {
-		return t, fmt.Errorf("term %s: unknown key %q (keys: sev, flag, env, ns, org, health, cluster, role, rollout, release, has)", tok.raw, tok.key)
+		return t, fmt.Errorf("term %s: unknown key %q (keys: sev, flag, env, ns, org, health, cluster, role, rollout, release, has, git)", tok.raw, tok.key)
 	}
 	t.key, t.field = key, fieldOf[key]
 	if tok.value == "" {

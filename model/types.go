@@ -211,7 +211,7 @@ type AppView struct {
 	Endpoints   []string    `json:"endpoints"`
 	Drift       drift.Drift `json:"drift"`
 
-	Kind       string            `json:"kind"` // App | Service
+	Kind       string            `json:"kind"` // App | Service | chart (a CD Application with no App CR)
 	Role       string            `json:"role"`
 	Tenant     string            `json:"tenant"`
 	Workload   WorkloadView      `json:"workload"`
@@ -226,6 +226,9 @@ type AppView struct {
 	// operation that set the declared tag); nil (JSON null) when unknown.
 	DriftSince *time.Time `json:"driftSince"`
 	CreatedAt  time.Time  `json:"createdAt,omitzero"`
+	// Git is the row's sync state against git, from the CD Application
+	// that lists its object.
+	Git GitSync `json:"git,omitzero"`
 }
 
 // Key returns the row's identity in the store.

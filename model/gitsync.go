@@ -1,0 +1,148 @@
+package model
+
+import (
+	"strings"
+	"time"
+)
+
+// CD (Hanzo CD, an Argo CD fork) syncs App CRs from git. Its Application
+// objects say, per managed object, whether the cluster matches git; this file
+// turns those observed facts into a row's git state. Nothing here guesses
+// what git holds beyond what an Application reported.
+
+// KindChart is the Kind of a row made from a chart-plane CD Application:
+// the service has no App CR, only its Application (and what it deploys).
+const KindChart = "chart"
+
+// CDResource is one entry of an Application's status.resources.
+type CDResource struct {
+	Group     string `json:"group,omitempty"`
+	Kind      string `json:"kind"`
+	Namespace string `json:"namespace,omitempty"`
+	Name      string `json:"name"`
+	Status    string `json:"status,omitempty"` // Synced | OutOfSync | "" (not reported)
+	Health    string `json:"health,omitempty"`
+}
+
+// CDOperation is an Application's status.operationState: its last sync.
+type CDOperation struct {
+	Phase      string    `json:"phase,omitempty"` // Running | Succeeded | Failed | Error | Terminating
+	Message    string    `json:"message,omitempty"`
+	FinishedAt time.Time `json:"finishedAt,omitzero"`
+}
+
+// CDImage is the image a chart-plane Application declares in its Helm
+// parameters or values (empty when it declares none that could be read).
+type CDImage struct {
+	Repository string `json:"repository,omitempty"`
+	Tag        string `json:"tag,omitempty"`
+	Digest     string `json:"digest,omitempty"`
+	From       string `json:"from,omitempty"` // where it was read, e.g. "helm parameter image.tag"
+}
+
+// CDApplication is what the kube layer observed of one Application.
+type CDApplication struct {
+	Cluster    string
+	Group      string // apps.hanzo.ai (Hanzo CD) or argoproj.io
+	Namespace  string
+	Name       string
+	RepoURL    string // spec.source.repoURL
+	Path       string // spec.source.path: where the declarations live in git
+	Chart      string // spec.source.chart: set for the Helm chart plane
+	DestNS     string // spec.destination.namespace
+	Revision   string // status.sync.revision (a commit, or a chart version)
+	SyncStatus string // status.sync.status: Synced | OutOfSync | Unknown
+	Health     string // status.health.status
+	Operation  CDOperation
+	Resources  []CDResource
+	Image      CDImage
+	// ResourcesCapped: status.resources held more entries than are kept.
+	ResourcesCapped bool
+	DecodeErrors    []string
+}
+
+// ShortRevision is a commit shortened as git does (7 hex digits); any other
+// revision (a chart version) is kept as is.
+func ShortRevision(rev string) string {
+	if len(rev) >= 40 && strings.Trim(rev, "0123456789abcdef") == "" {
+		return rev[:7]
+	}
+	return rev
+}
+
+// GitState is a row's sync state against git.
+type GitState string
+
+const (
+	GitSynced     GitState = "synced"
+	GitOutOfSync  GitState = "out-of-sync" // git declares something else
+	GitNotManaged GitState = "not-managed" // no Application lists the object
+	GitUnknown    GitState = "unknown"     // see GitSync.Why
+)
+
+// Why a git state is unknown.
+const (
+	GitWhyNoKind     = "no Application kind served"
+	GitWhyForbidden  = "Applications not readable (forbidden)"
+	GitWhyNotSynced  = "Applications not synced yet"
+	GitWhyNotCounted = "the Application lists too many resources; this one was not kept"
+)
+
+// GitSync is a row's git state and the Application behind it.
+type GitSync struct {
+	State GitState `json:"state"`
+	Why   string   `json:"why,omitempty"` // for unknown and not-managed
+	// Application is "<group>/<namespace>/<name>" of the owning Application.
+	Application string       `json:"application,omitempty"`
+	Revision    string       `json:"revision,omitempty"` // short commit git was compared at
+	Path        string       `json:"path,omitempty"`     // spec.source.path
+	Health      string       `json:"health,omitempty"`   // the object's health as CD reports it
+	LastSync    *CDOperation `json:"lastSync,omitempty"`
+}
+
+// KindServed reports whether the row's cluster serves an Application kind.
+func (g GitSync) KindServed() bool { return !(g.State == GitUnknown && g.Why == GitWhyNoKind) }
+
+// CDView is what one cluster's CD tells: the Applications when they could be
+// read, else why not (Why is one of the GitWhy constants).
+type CDView struct {
+	Why  string
+	Apps []*CDApplication
+}
+
+// GitSyncOf finds the Application that lists the object group/kind ns/name
+// in its status.resources and reports its sync state.
+func GitSyncOf(cd CDView, group, kind, ns, name string) GitSync {
+	if cd.Why != "" {
+		return GitSync{State: GitUnknown, Why: cd.Why}
+	}
+	capped := false
+	for _, a := range cd.Apps {
+		capped = capped || a.ResourcesCapped
+		for i := range a.Resources {
+			r := &a.Resources[i]
+			if r.Group != group || r.Kind != kind || r.Namespace != ns || r.Name != name {
+				continue
+			}
+			g := GitSync{Application: a.Group + "/" + a.Namespace + "/" + a.Name,
+				Revision: ShortRevision(a.Revision), Path: a.Path, Health: r.Health}
+			if a.Operation.Phase != "" {
+				op := a.Operation
+				g.LastSync = &op
+			}
+			switch r.Status {
+			case "Synced":
+				g.State = GitSynced
+			case "OutOfSync":
+				g.State = GitOutOfSync
+			default:
+				g.State, g.Why = GitUnknown, "the Application reports no sync status for it"
+			}
+			return g
+		}
+	}
+	if capped {
+		return GitSync{State: GitUnknown, Why: GitWhyNotCounted}
+	}
+	return GitSync{State: GitNotManaged, Why: "no Application lists it"}
+}

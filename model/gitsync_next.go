@@ -1,0 +1,105 @@
+package model
+
+import (
+	"fmt"
+
+	"github.com/hanzoai/driftboard/drift"
+)
+
+// GitWords is the detail's line about CD: the owning Application, or why
+// there is none. It says only what an Application reported.
+func GitWords(g GitSync) string {
+	switch g.State {
+	case GitSynced:
+		return "synced with git" + atCommit(g.Revision) + " by " + g.Application
+	case GitOutOfSync:
+		return "out of sync: git" + atCommit(g.Revision) + " declares something else (" + g.Application + ")"
+	case GitNotManaged:
+		return "not managed by CD (" + g.Why + ")"
+	}
+	if !g.KindServed() {
+		return "not managed by CD (" + GitWhyNoKind + ")"
+	}
+	if g.Why == "" {
+		return "unknown"
+	}
+	return "unknown (" + g.Why + ")"
+}
+
+// LastSyncWords describes an Application's last sync operation, "" if none.
+func LastSyncWords(op *CDOperation) string {
+	if op == nil {
+		return ""
+	}
+	s := op.Phase
+	if !op.FinishedAt.IsZero() {
+		s += " at " + op.FinishedAt.UTC().Format("2006-01-02 15:04:05Z")
+	}
+	if op.Message != "" {
+		s += ": " + op.Message
+	}
+	return s
+}
+
+// GitNextStep is the honest next step for a stale or un-rolled row, from
+// what CD reported: a commit still to make, a sync on its way, or a rollout
+// git already agrees with. "" when the row needs none or nothing is known.
+func GitNextStep(v *AppView) string {
+	stale, unrolled := hasFlag(v, drift.DriftStale), hasFlag(v, drift.DriftUnrolled)
+	if !stale && !unrolled {
+		return ""
+	}
+	g := v.Git
+	switch g.State {
+	case GitOutOfSync:
+		what := "something else than the cluster holds"
+		if v.Kind == KindChart && v.DeclaredTag != "" {
+			what = v.DeclaredTag // a chart row's declaration is read from the Application itself
+		}
+		return fmt.Sprintf("git declares %s%s, %s", what, commitParen(g.Revision), pendingWords(g.LastSync))
+	case GitSynced:
+		if stale {
+			if c, ok := CompareSemver(v.DeclaredTag, v.LatestTag); ok && c < 0 {
+				return fmt.Sprintf("git still declares %s — commit %s to %s", v.DeclaredTag, v.LatestTag, pathOrRepo(g.Path))
+			}
+		}
+		if unrolled {
+			return fmt.Sprintf("git declares %s%s and the cluster has it: the rollout has not finished", v.DeclaredTag, commitParen(g.Revision))
+		}
+	}
+	return ""
+}
+
+func pendingWords(op *CDOperation) string {
+	if op == nil {
+		return "sync pending"
+	}
+	switch op.Phase {
+	case "Running", "Terminating":
+		return "sync running"
+	case "Failed", "Error":
+		return "sync pending (the last sync failed: " + op.Message + ")"
+	}
+	return "sync pending"
+}
+
+func atCommit(rev string) string {
+	if rev == "" {
+		return ""
+	}
+	return " at " + rev
+}
+
+func commitParen(rev string) string {
+	if rev == "" {
+		return ""
+	}
+	return " (commit " + rev + ")"
+}
+
+func pathOrRepo(path string) string {
+	if path == "" {
+		return "git (the Application names no source path)"
+	}
+	return path
+}

@@ -1,0 +1,136 @@
+package model
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/hanzoai/driftboard/drift"
+)
+
+func cdFixture() CDView {
+	done := time.Date(2026, 12, 1, 7, 0, 0, 0, time.UTC)
+	return CDView{Apps: []*CDApplication{{
+		Group: "apps.hanzo.ai", Namespace: "hanzo-cd", Name: "universe-crs", Path: "infra/k8s/operator/crs",
+		Revision:  "abc1234def5678abc1234def5678abc1234def56",
+		Operation: CDOperation{Phase: "Succeeded", Message: "successfully synced", FinishedAt: done},
+		Resources: []CDResource{
+			{Group: "hanzo.ai", Kind: "App", Namespace: "hanzo", Name: "iam", Status: "OutOfSync", Health: "Healthy"},
+			{Group: "hanzo.ai", Kind: "App", Namespace: "hanzo", Name: "kms", Status: "Synced"},
+			{Group: "hanzo.ai", Kind: "App", Namespace: "hanzo", Name: "odd", Status: "Unknown"},
+		},
+	}}}
+}
+
+func TestGitSyncOf(t *testing.T) {
+	t.Parallel()
+	cd := cdFixture()
+	last := &CDOperation{Phase: "Succeeded", Message: "successfully synced", FinishedAt: cd.Apps[0].Operation.FinishedAt}
+	for _, tt := range []struct {
+		name string
+		cd   CDView
+		obj  [4]string
+		want GitSync
+	}{
+		{"out of sync", cd, [4]string{"hanzo.ai", "App", "hanzo", "iam"}, GitSync{State: GitOutOfSync,
+			Application: "apps.hanzo.ai/hanzo-cd/universe-crs", Revision: "abc1234", Path: "infra/k8s/operator/crs", Health: "Healthy", LastSync: last}},
+		{"synced", cd, [4]string{"hanzo.ai", "App", "hanzo", "kms"}, GitSync{State: GitSynced,
+			Application: "apps.hanzo.ai/hanzo-cd/universe-crs", Revision: "abc1234", Path: "infra/k8s/operator/crs", LastSync: last}},
+		{"status not reported", cd, [4]string{"hanzo.ai", "App", "hanzo", "odd"}, GitSync{State: GitUnknown,
+			Why: "the Application reports no sync status for it", Application: "apps.hanzo.ai/hanzo-cd/universe-crs",
+			Revision: "abc1234", Path: "infra/k8s/operator/crs", LastSync: last}},
+		{"other namespace is not the same object", cd, [4]string{"hanzo.ai", "App", "hanzo-devnet", "iam"},
+			GitSync{State: GitNotManaged, Why: "no Application lists it"}},
+		{"a Service of the same name is not the App", cd, [4]string{"hanzo.ai", "Service", "hanzo", "iam"},
+			GitSync{State: GitNotManaged, Why: "no Application lists it"}},
+		{"no kind served", CDView{Why: GitWhyNoKind}, [4]string{"hanzo.ai", "App", "hanzo", "iam"},
+			GitSync{State: GitUnknown, Why: GitWhyNoKind}},
+		{"forbidden is not unmanaged", CDView{Why: GitWhyForbidden}, [4]string{"hanzo.ai", "App", "hanzo", "iam"},
+			GitSync{State: GitUnknown, Why: GitWhyForbidden}},
+		{"capped list cannot prove absence", CDView{Apps: []*CDApplication{{ResourcesCapped: true}}},
+			[4]string{"hanzo.ai", "App", "hanzo", "iam"}, GitSync{State: GitUnknown, Why: GitWhyNotCounted}},
+	} {
+		got := GitSyncOf(tt.cd, tt.obj[0], tt.obj[1], tt.obj[2], tt.obj[3])
+		if d := cmp.Diff(tt.want, got); d != "" {
+			t.Errorf("%s: GitSyncOf (-want +got):\n%s", tt.name, d)
+		}
+	}
+	if w := GitWords(GitSync{State: GitUnknown, Why: GitWhyNoKind}); w != "not managed by CD (no Application kind served)" {
+		t.Errorf("GitWords(no kind) = %q", w)
+	}
+}
+
+func TestGitNextStep(t *testing.T) {
+	t.Parallel()
+	row := func(kind, declared, latest string, flags []drift.DriftKind, g GitSync) *AppView {
+		v := &AppView{Kind: kind, DeclaredTag: declared, LatestTag: latest, Git: g}
+		for _, f := range flags {
+			v.Drift.Flags = append(v.Drift.Flags, drift.DriftFlag{Kind: f})
+		}
+		return v
+	}
+	synced := GitSync{State: GitSynced, Revision: "abc1234", Path: "infra/k8s/operator/crs"}
+	outOf := GitSync{State: GitOutOfSync, Revision: "abc1234"}
+	stale, unrolled := []drift.DriftKind{drift.DriftStale}, []drift.DriftKind{drift.DriftUnrolled}
+	for _, tt := range []struct {
+		v    *AppView
+		want string
+	}{
+		{row("App", "v1.2.3", "v1.3.0", stale, synced), "git still declares v1.2.3 — commit v1.3.0 to infra/k8s/operator/crs"},
+		{row("App", "v1.4.0", "v1.3.0", stale, synced), ""}, // declared is newer: nothing to commit
+		{row("App", "v1.3.0", "v1.3.0", unrolled, synced), "git declares v1.3.0 (commit abc1234) and the cluster has it: the rollout has not finished"},
+		{row("App", "v1.2.3", "v1.3.0", stale, outOf), "git declares something else than the cluster holds (commit abc1234), sync pending"},
+		{row(KindChart, "v1.3.0", "v1.3.0", unrolled, outOf), "git declares v1.3.0 (commit abc1234), sync pending"},
+		{row("App", "v1.2.3", "v1.3.0", nil, synced), ""},                                          // no drift, no step
+		{row("App", "v1.2.3", "v1.3.0", stale, GitSync{State: GitNotManaged}), ""},                 // nothing observed
+		{row("App", "v1.2.3", "v1.3.0", stale, GitSync{State: GitUnknown, Why: GitWhyNoKind}), ""}, // nothing observed
+	} {
+		if got := GitNextStep(tt.v); got != tt.want {
+			t.Errorf("GitNextStep(%s %s→%s, %s) = %q, want %q", tt.v.Kind, tt.v.DeclaredTag, tt.v.LatestTag, tt.v.Git.State, got, tt.want)
+		}
+	}
+	op := &CDOperation{Phase: "Failed", Message: "one or more objects failed"}
+	v := row("App", "v1.2.3", "v1.3.0", stale, GitSync{State: GitOutOfSync, LastSync: op})
+	if got := GitNextStep(v); !strings.Contains(got, "the last sync failed: one or more objects failed") {
+		t.Errorf("GitNextStep after a failed sync = %q", got)
+	}
+}
+
+func TestQueryGit(t *testing.T) {
+	t.Parallel()
+	rows := []*AppView{
+		{App: "a", Git: GitSync{State: GitOutOfSync}},
+		{App: "b", Git: GitSync{State: GitSynced}},
+		{App: "c", Git: GitSync{State: GitNotManaged}},
+		{App: "d", Git: GitSync{State: GitUnknown, Why: GitWhyNoKind}},
+		{App: "e"}, // never looked at: unknown
+	}
+	for q, want := range map[string]string{
+		"git:out-of-sync":      "a",
+		"git:outofsync":        "a",
+		"git:synced":           "b",
+		"git:not-managed":      "c",
+		"git:unknown":          "de",
+		"-git:synced,unknown":  "ac",
+		"git:synced,unmanaged": "bc",
+	} {
+		pq, err := ParseQuery(q)
+		if err != nil {
+			t.Fatalf("ParseQuery(%q): %v", q, err)
+		}
+		got := ""
+		for _, r := range rows {
+			if pq.Match(r) {
+				got += r.App
+			}
+		}
+		if got != want {
+			t.Errorf("%s matched %q, want %q", q, got, want)
+		}
+	}
+	if _, err := ParseQuery("git:dirty"); err == nil || !strings.Contains(err.Error(), "git must be one of") {
+		t.Errorf("ParseQuery(git:dirty) error = %v", err)
+	}
+}
