@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -184,13 +185,22 @@ func TestRestartSetByQuery(t *testing.T) {
 		t.Logf("%d apps restarted and rolled out with --max-parallel 3 in %s (at most %d under way at once)", n, elapsed.Round(10*time.Millisecond), rc.max)
 	})
 
-	t.Run("a failure mid-set stops new starts", func(t *testing.T) {
-		r := run("-q", "env:dev", "--max-parallel", "1", "--wait", "--yes")
+	t.Run("a failure mid-set stops new starts, one at a time as the config says", func(t *testing.T) {
+		// One at a time, from the config file: no --max-parallel flag.
+		writeFile(t, filepath.Join(e.vars["XDG_CONFIG_HOME"], "driftboard"), "config.yaml", "restart:\n  maxParallel: 1\n")
+		rc := countRollouts(ctx, t, c, "hanzo-devnet")
+		r := run("-q", "env:dev", "--wait", "--yes")
 		r.expect(t, ExitError, "2 restarted, 1 failed, 2 not started, 0 refused", "new starts stopped")
 		want := map[string]string{"a-1": "restarted", "a-2": "restarted", "b-stuck": "failed", "c-1": "not-started", "c-2": "not-started"}
 		if got := statuses(setLines(t, r.out)); fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Fatalf("statuses %v, want %v\n%s", got, want, r.out)
 		}
+		time.Sleep(time.Second) // the counter's watch may lag the command
+		rc.mu.Lock()
+		if rc.max != 1 {
+			t.Errorf("%d rollouts under way at once, want 1 (restart.maxParallel: 1)", rc.max)
+		}
+		rc.mu.Unlock()
 		for _, name := range []string{"c-1", "c-2"} {
 			if at := deployment(t, c, "hanzo-devnet", name).restartedAt; at != "" {
 				t.Errorf("%s was started after the failure (at %s)", name, at)
