@@ -19,6 +19,7 @@ type Credentials struct {
 	Owner         string
 	PlatformToken string
 
+	email string // of a new login, for its identities.json key; not stored here
 	extra map[string]json.RawMessage
 }
 

@@ -5,8 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
+	"strings"
 )
 
 // identities is identities.json: {active, identities{key: credentials}}, with
@@ -19,9 +18,13 @@ type identities struct {
 
 // readIdentities returns an empty set when the file is absent, and an error
 // when it exists but cannot be read (so it is never clobbered).
-func (s *Store) readIdentities() (*identities, error) {
+func (s *Store) readIdentities() (*identities, error) { return s.readIdentitiesFrom(nil) }
+
+// readIdentitiesFrom reads identities.json as an interrupted write's journal
+// p has it (nil: from disk).
+func (s *Store) readIdentitiesFrom(p *pendingWrite) (*identities, error) {
 	ids := &identities{Identities: map[string]json.RawMessage{}}
-	b, err := os.ReadFile(filepath.Join(s.Dir, identitiesFile))
+	b, err := s.readStoreFile(p, identitiesFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return ids, nil
 	}
@@ -48,7 +51,8 @@ func (s *Store) readIdentities() (*identities, error) {
 	return ids, nil
 }
 
-func (s *Store) writeIdentities(ids *identities) error {
+// encode is identities.json's content as stored.
+func (ids *identities) encode() (string, error) {
 	out := make(map[string]any, len(ids.extra)+2)
 	for k, v := range ids.extra {
 		out[k] = v
@@ -57,18 +61,20 @@ func (s *Store) writeIdentities(ids *identities) error {
 	out["identities"] = ids.Identities
 	b, err := json.MarshalIndent(out, "", "  ")
 	if err != nil {
-		return fmt.Errorf("encode identities: %w", err)
+		return "", fmt.Errorf("encode identities: %w", err)
 	}
-	return writeFileAtomic(s.Dir, identitiesFile, b)
+	return stored(b), nil
 }
 
-// keyFor picks the entry a login of subject belongs in: the active one if it
-// is the same user, else an entry of the same user, else a new one.
-func (ids *identities) keyFor(subject string) string {
+// keyFor picks the entry a login belongs in: the active one if it is the
+// same user, else an entry of the same user under any key (keys other
+// tools or older versions made keep working), else a new one named as the
+// Go hanzo CLI names it.
+func (ids *identities) keyFor(c *Credentials) string {
 	if ids.Active != "" {
 		if raw, ok := ids.Identities[ids.Active]; ok {
-			var c Credentials
-			if json.Unmarshal(raw, &c) == nil && (c.Subject == "" || c.Subject == subject) {
+			var cur Credentials
+			if json.Unmarshal(raw, &cur) == nil && (cur.Subject == "" || cur.Subject == c.Subject) {
 				return ids.Active
 			}
 		} else {
@@ -76,15 +82,34 @@ func (ids *identities) keyFor(subject string) string {
 		}
 	}
 	for k, raw := range ids.Identities {
-		var c Credentials
-		if json.Unmarshal(raw, &c) == nil && subject != "" && c.Subject == subject {
+		var cur Credentials
+		if json.Unmarshal(raw, &cur) == nil && c.Subject != "" && cur.Subject == c.Subject {
 			return k
 		}
 	}
-	if subject == "" {
-		return "default"
+	email := c.email
+	if email == "" { // a login stored without it: the token names it
+		var claims struct {
+			Email string `json:"email"`
+		}
+		unverifiedClaims(c.AccessToken, &claims)
+		email = claims.Email
 	}
-	return subject
+	return identityKey(c.Owner, email, c.Subject)
+}
+
+// identityKey is the Go hanzo CLI's key: <owner>/<email-local-part> (the
+// same email in two orgs is two identities); the subject when the login
+// names no owner or email.
+func identityKey(owner, email, subject string) string {
+	local, _, _ := strings.Cut(email, "@")
+	switch {
+	case owner != "" && local != "":
+		return owner + "/" + local
+	case subject != "":
+		return subject
+	}
+	return "default"
 }
 
 func mergeExtra(old, cur map[string]json.RawMessage) map[string]json.RawMessage {

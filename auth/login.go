@@ -106,6 +106,7 @@ func (s *Session) storeLogin(ctx context.Context, tok *oauth2.Token) (WhoAmI, er
 	}
 	c.Subject = claims.Subject
 	c.Owner = claims.Owner
+	c.email = claims.Email
 	// Under the store's lock: a refresh running in another process finishes
 	// first and cannot overwrite this login with the previous one's token.
 	lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), refreshWriteTimeout)

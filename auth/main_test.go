@@ -15,7 +15,11 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	if os.Getenv(childEnv) != "" {
+	switch os.Getenv(childEnv) {
+	case "":
+	case "store":
+		os.Exit(storeChild())
+	default:
 		os.Exit(refreshChild())
 	}
 	os.Exit(m.Run())

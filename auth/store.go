@@ -42,9 +42,12 @@ func DefaultStoreDir(getenv func(string) string) (string, error) {
 func NewStore(dir string) *Store { return &Store{Dir: dir} }
 
 // Load reads credentials.json, else the active entry of identities.json.
-// It returns ErrNotLoggedIn when neither holds a login.
+// It returns ErrNotLoggedIn when neither holds a login. A write a crash
+// interrupted is read from its journal (and finished when the store's lock
+// is free), so a reader never sees half of a login change.
 func (s *Store) Load() (*Credentials, error) {
-	b, err := os.ReadFile(filepath.Join(s.Dir, credentialsFile))
+	p := s.pendingForRead()
+	b, err := s.readStoreFile(p, credentialsFile)
 	switch {
 	case err == nil:
 		c := new(Credentials)
@@ -59,7 +62,7 @@ func (s *Store) Load() (*Credentials, error) {
 	case !errors.Is(err, fs.ErrNotExist):
 		return nil, fmt.Errorf("read credentials: %w", err)
 	}
-	ids, err := s.readIdentities()
+	ids, err := s.readIdentitiesFrom(p)
 	if err != nil || ids.Active == "" {
 		return nil, ErrNotLoggedIn
 	}
@@ -72,6 +75,24 @@ func (s *Store) Load() (*Credentials, error) {
 		return nil, ErrNotLoggedIn
 	}
 	return c, nil
+}
+
+// pendingForRead finishes an interrupted write when the lock is free now,
+// else returns its journal for the caller to read through (nil: none).
+func (s *Store) pendingForRead() *pendingWrite {
+	if _, err := os.Stat(filepath.Join(s.Dir, pendingFile)); err != nil {
+		return nil
+	}
+	l := flock.New(filepath.Join(s.Dir, lockFile), flock.SetPermissions(0o600))
+	if ok, err := l.TryLock(); err == nil && ok {
+		err := s.recover()
+		_ = l.Unlock()
+		if err == nil {
+			return nil
+		}
+	}
+	p, _ := s.readPending()
+	return p
 }
 
 // Save writes a new login: credentials.json and the matching entry of
@@ -91,45 +112,55 @@ func (s *Store) save(c *Credentials, activate bool) error {
 	if err != nil {
 		return fmt.Errorf("encode credentials: %w", err)
 	}
-	if err := writeFileAtomic(s.Dir, credentialsFile, b); err != nil {
-		return err
-	}
-	ids, err := s.readIdentities()
-	if err != nil {
-		return nil // an unreadable identities.json is the hanzo CLI's; leave it alone
-	}
-	key := ids.keyFor(c.Subject)
-	merged := *c
-	if old, ok := ids.Identities[key]; ok {
-		var prev Credentials
-		if json.Unmarshal(old, &prev) == nil && len(prev.extra) > 0 {
-			merged.extra = mergeExtra(prev.extra, c.extra)
+	cred := stored(b)
+	next := map[string]*string{credentialsFile: &cred}
+	// An unreadable identities.json is the hanzo CLI's; it is left alone.
+	if ids, err := s.readIdentities(); err == nil {
+		key := ids.keyFor(c)
+		merged := *c
+		if old, ok := ids.Identities[key]; ok {
+			var prev Credentials
+			if json.Unmarshal(old, &prev) == nil && len(prev.extra) > 0 {
+				merged.extra = mergeExtra(prev.extra, c.extra)
+			}
 		}
+		entry, err := json.Marshal(merged)
+		if err != nil {
+			return fmt.Errorf("encode identity: %w", err)
+		}
+		ids.Identities[key] = entry
+		if activate || ids.Active == "" {
+			ids.Active = key
+		}
+		idb, err := ids.encode()
+		if err != nil {
+			return err
+		}
+		next[identitiesFile] = &idb
 	}
-	entry, err := json.Marshal(merged)
-	if err != nil {
-		return fmt.Errorf("encode identity: %w", err)
-	}
-	ids.Identities[key] = entry
-	if activate || ids.Active == "" {
-		ids.Active = key
-	}
-	return s.writeIdentities(ids)
+	return s.writePair(next)
 }
 
-// Remove deletes credentials.json and the active identity.
+// Remove deletes credentials.json and the active identity, in one
+// journaled write (a crash cannot leave the identity to be read back).
 func (s *Store) Remove() error {
-	err := os.Remove(filepath.Join(s.Dir, credentialsFile))
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("remove credentials: %w", err)
+	next := map[string]*string{credentialsFile: nil}
+	if ids, err := s.readIdentities(); err == nil && ids.Active != "" {
+		delete(ids.Identities, ids.Active)
+		ids.Active = ""
+		idb, err := ids.encode()
+		if err != nil {
+			return err
+		}
+		next[identitiesFile] = &idb
 	}
-	ids, err := s.readIdentities()
-	if err != nil || ids.Active == "" {
+	if _, err := os.Stat(s.Dir); errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
-	delete(ids.Identities, ids.Active)
-	ids.Active = ""
-	return s.writeIdentities(ids)
+	if err := s.writePair(next); err != nil {
+		return fmt.Errorf("remove credentials: %w", err)
+	}
+	return nil
 }
 
 // Lock takes the exclusive refresh lock shared by every process using this
@@ -145,6 +176,10 @@ func (s *Store) Lock(ctx context.Context) (func(), error) {
 	}
 	if !ok {
 		return nil, fmt.Errorf("lock %s: not acquired", l.Path())
+	}
+	if err := s.recover(); err != nil {
+		_ = l.Unlock()
+		return nil, fmt.Errorf("finish an interrupted write in %s: %w", s.Dir, err)
 	}
 	return func() { _ = l.Unlock() }, nil
 }

@@ -55,21 +55,24 @@ func expiryOf(c *Credentials) time.Time {
 	if !c.Expiry.IsZero() {
 		return c.Expiry
 	}
-	parts := strings.Split(c.AccessToken, ".")
-	if len(parts) != 3 {
-		return time.Time{}
-	}
-	b, err := base64.RawURLEncoding.DecodeString(parts[1])
-	if err != nil {
-		return time.Time{}
-	}
 	var claims struct {
 		Exp int64 `json:"exp"`
 	}
-	if json.Unmarshal(b, &claims) != nil || claims.Exp == 0 {
+	if !unverifiedClaims(c.AccessToken, &claims) || claims.Exp == 0 {
 		return time.Time{}
 	}
 	return time.Unix(claims.Exp, 0)
+}
+
+// unverifiedClaims decodes a JWT's payload into v without checking it: only
+// for bookkeeping (when to refresh, what to name a stored identity).
+func unverifiedClaims(token string, v any) bool {
+	parts := strings.Split(token, ".")
+	if len(parts) != 3 {
+		return false
+	}
+	b, err := base64.RawURLEncoding.DecodeString(parts[1])
+	return err == nil && json.Unmarshal(b, v) == nil
 }
 
 // refreshWriteTimeout bounds a refresh that outlives its caller.
@@ -108,6 +111,7 @@ func (s *Session) refresh(ctx context.Context) (*Credentials, error) {
 	// context detached from the caller's, bounded by their own timeout.
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), refreshWriteTimeout)
 	defer cancel()
+	hookAt("refresh-exchange")
 	src := s.oauthConfig(ep, "").TokenSource(s.withClient(wctx), &oauth2.Token{RefreshToken: c.RefreshToken})
 	tok, err := src.Token()
 	if err != nil {

@@ -83,6 +83,7 @@ func Start(t testing.TB, o Options) *Server {
 		Storage:  storage.NewStorageWithClients(us, map[string]*storage.Client{o.ClientID: client}),
 		users:    us,
 		clientID: o.ClientID,
+		rotation: newRotation(),
 	}
 	s.store = st
 

@@ -67,6 +67,7 @@ type idpStorage struct {
 	*storage.Storage
 	users    users
 	clientID string
+	rotation *rotation
 }
 
 // cliClient is the example's native client with the grants and token type
@@ -107,7 +108,16 @@ func (s *idpStorage) CreateAccessAndRefreshTokens(ctx context.Context, req op.To
 			ResponseType:  oidc.ResponseTypeCode,
 		}
 	}
-	return s.Storage.CreateAccessAndRefreshTokens(ctx, req, current)
+	id, next, exp, err := s.Storage.CreateAccessAndRefreshTokens(ctx, req, current)
+	switch {
+	case err != nil && current != "":
+		if live := s.rotation.failed(current); live != "" {
+			s.Storage.RevokeToken(ctx, live, "", s.clientID)
+		}
+	case err == nil && next != "":
+		s.rotation.issued(current, next)
+	}
+	return id, next, exp, err
 }
 
 // GetPrivateClaimsFromScopes puts the Hanzo claims into JWT access tokens.
