@@ -29,6 +29,12 @@ type Snapshot struct {
 	Clusters []ClusterState `json:"clusters"`
 	Releases ReleaseChecks  `json:"releases"`
 	TakenAt  time.Time      `json:"takenAt"` // newest observation it contains (the store has no clock)
+
+	// The rows changed since journalFrom, for a View to follow the store
+	// change by change; shared with the store, which only ever appends.
+	store       uint64 // which store took it (a reconnect brings a new one)
+	journal     []change
+	journalFrom uint64
 }
 
 // Store is the fleet: one row per App, kept sorted by Key. One writer and many
@@ -44,10 +50,14 @@ type Store struct {
 	version  uint64
 	latest   time.Time
 	snap     atomic.Pointer[Snapshot] // nil when something changed since the last one
+	id       uint64
+	journal  rowJournal
 }
 
+var storeIDs atomic.Uint64
+
 // NewStore returns an empty store.
-func NewStore() *Store { return &Store{offline: map[string]bool{}} }
+func NewStore() *Store { return &Store{offline: map[string]bool{}, id: storeIDs.Add(1)} }
 
 func compareKeys(a, b Key) int {
 	if c := cmp.Compare(a.Cluster, b.Cluster); c != 0 {
@@ -88,6 +98,9 @@ func (s *Store) changed() {
 	s.snap.Store(nil)
 }
 
+// changedRow journals a row change under the version changed() is about to give.
+func (s *Store) changedRow(k Key) { s.journal.add(s.version+1, k, len(s.rows)) }
+
 // Upsert stores a copy of v. A row of a cluster marked offline is stored
 // offline. DriftSince is Build's, from the cluster: the store never
 // invents it from when it first saw the row.
@@ -105,6 +118,7 @@ func (s *Store) Upsert(v AppView) {
 	} else {
 		s.rows = slices.Insert(s.rows, i, row)
 	}
+	s.changedRow(row.Key())
 	s.counts[sevIndex(row)]++
 	if row.WaitsOnRelease() {
 		s.waiting++
@@ -125,6 +139,7 @@ func (s *Store) Delete(k Key) {
 	}
 	s.uncount(s.rows[i])
 	s.rows = slices.Delete(s.rows, i, i+1)
+	s.changedRow(k)
 	s.changed()
 }
 
@@ -147,6 +162,7 @@ func (s *Store) SetOffline(cluster string, offline bool) {
 			cp.Offline = offline
 			s.rows[i] = &cp
 			touched = true
+			s.changedRow(cp.Key())
 		}
 	}
 	if touched {
@@ -191,6 +207,10 @@ func (s *Store) Snapshot() *Snapshot {
 		Clusters: slices.Clone(s.clusters),
 		Releases: s.releases,
 		TakenAt:  s.latest,
+
+		store:       s.id,
+		journal:     s.journal.entries,
+		journalFrom: s.journal.from,
 	}
 	if snap.Rows == nil {
 		snap.Rows = []*AppView{}

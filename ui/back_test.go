@@ -64,8 +64,8 @@ func TestCursorStartsOnRowOneWhileRowsArrive(t *testing.T) {
 	m.Update(snapshotMsg{src.Snapshot()})
 	src.upsert(fleet()...)
 	m.Update(snapshotMsg{src.Snapshot()})
-	if m.board.cursor != 0 || m.board.selected() != m.board.rows[0] {
-		t.Fatalf("cursor on row %d (%s), want row 0 (%s)", m.board.cursor, m.board.selected().App, m.board.rows[0].App)
+	if m.board.cursor != 0 || m.board.selected() != m.board.allRows()[0] {
+		t.Fatalf("cursor on row %d (%s), want row 0 (%s)", m.board.cursor, m.board.selected().App, m.board.allRows()[0].App)
 	}
 	// Once the user picks an app, the cursor follows it.
 	press(m, "j", "j")

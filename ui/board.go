@@ -11,8 +11,9 @@ import (
 var envOrder = append([]model.Env{""}, model.Envs...)
 
 // board is the table's state: the snapshot, the filtered and sorted rows
-// (cached until snapshot, query, sort or toggles change), the selection (by
-// key, so it follows an app when rows move) and the scroll window.
+// (a model.View that follows the snapshots change by change, rebuilt only
+// when the query, sort or toggles change), the selection (by key, so it
+// follows an app when rows move) and the scroll window.
 type board struct {
 	snap        *model.Snapshot
 	query       model.Query
@@ -20,11 +21,13 @@ type board struct {
 	onlyDrifted bool
 	env         model.Env
 
-	rows     []*model.AppView
-	want     [numCols]int  // content width per column over rows
+	view     *model.View
+	stats    colStats      // kept over the view's rows as they change
+	want     [numCols]int  // content width per column over the view's rows
 	ident    [numCols]bool // columns that tell two rows apart
 	clusters int           // clusters the snapshot spans
-	dirty    bool
+	dirty    bool          // the query, sort or toggles changed: a new view
+	rebuilds int           // times the view re-read every row (tests count them)
 
 	sel    model.Key
 	hasSel bool
@@ -54,8 +57,7 @@ func (b *board) setSnapshot(s *model.Snapshot) {
 		return
 	}
 	b.snap = s
-	b.clusters = countClusters(s)
-	b.dirty = true
+	b.clusters = s.ClusterCount()
 	b.refresh()
 }
 
@@ -83,44 +85,69 @@ func (b *board) toggleDrifted() {
 	b.refresh()
 }
 
-// refresh recomputes the visible row set and puts the cursor back on the
-// selected app.
+// refresh brings the view up to the snapshot and puts the cursor back on
+// the selected app.
 func (b *board) refresh() {
-	if !b.dirty || b.snap == nil {
+	if b.snap == nil {
 		return
 	}
-	b.dirty = false
-	rows := model.Select(b.snap.Rows, b.query, b.sort)
-	if b.env != "" || b.onlyDrifted {
-		kept := make([]*model.AppView, 0, len(rows))
-		for _, r := range rows {
-			if b.env != "" && r.Env != b.env {
-				continue
-			}
-			if b.onlyDrifted && r.Drift.Severity == drift.SeverityOK {
-				continue
-			}
-			kept = append(kept, r)
-		}
-		rows = kept
+	if b.dirty || b.view == nil {
+		b.dirty = false
+		b.view = model.NewView(b.query, b.sort, b.keep())
 	}
-	b.rows = rows
-	b.want = contentWidths(rows)
-	b.ident = identifying(rows)
+	changes, rebuilt := b.view.Sync(b.snap)
+	if rebuilt {
+		b.rebuilds++
+		b.stats.reset()
+		b.view.Range(0, func(_ int, r *model.AppView) bool {
+			b.stats.add(r)
+			return true
+		})
+	}
+	for _, c := range changes {
+		b.stats.remove(c.Old)
+		b.stats.add(c.New)
+	}
+	b.want, b.ident = b.stats.want(), b.stats.ident()
 	if !b.chosen {
 		b.place(0)
 		return
 	}
 	if b.hasSel {
-		for i, r := range rows {
-			if r.Cluster == b.sel.Cluster && r.App == b.sel.Name && r.Namespace == b.sel.Namespace {
-				b.cursor = i
-				b.ensureVisible()
-				return
-			}
+		if i, ok := b.view.Index(b.sel); ok {
+			b.cursor = i
+			b.ensureVisible()
+			return
 		}
 	}
 	b.place(b.cursor)
+}
+
+// keep is the quick filters (env, only drifted) on top of the query.
+func (b *board) keep() func(*model.AppView) bool {
+	env, onlyDrifted := b.env, b.onlyDrifted
+	if env == "" && !onlyDrifted {
+		return nil
+	}
+	return func(r *model.AppView) bool {
+		return (env == "" || r.Env == env) && (!onlyDrifted || r.Drift.Severity != drift.SeverityOK)
+	}
+}
+
+// rowCount is how many rows the board shows (after every filter).
+func (b *board) rowCount() int {
+	if b.view == nil {
+		return 0
+	}
+	return b.view.Len()
+}
+
+// allRows is every shown row in order: O(n), for actions on the whole view.
+func (b *board) allRows() []*model.AppView {
+	if b.view == nil {
+		return nil
+	}
+	return b.view.Rows()
 }
 
 // moveTo is the user putting the cursor on row i: from now on it follows
@@ -132,12 +159,13 @@ func (b *board) moveTo(i int) {
 
 // place puts the cursor on row i (clamped) and selects that row's app.
 func (b *board) place(i int) {
-	if len(b.rows) == 0 {
+	n := b.rowCount()
+	if n == 0 {
 		b.cursor, b.offset = 0, 0
 		return
 	}
-	b.cursor = max(0, min(i, len(b.rows)-1))
-	b.sel, b.hasSel = b.rows[b.cursor].Key(), true
+	b.cursor = max(0, min(i, n-1))
+	b.sel, b.hasSel = b.view.At(b.cursor).Key(), true
 	b.ensureVisible()
 }
 
@@ -155,25 +183,26 @@ func (b *board) ensureVisible() {
 	if b.cursor >= b.offset+b.height {
 		b.offset = b.cursor - b.height + 1
 	}
-	b.offset = max(0, min(b.offset, len(b.rows)-b.height))
+	b.offset = max(0, min(b.offset, b.rowCount()-b.height))
 }
 
 // selected is the row under the cursor, or nil.
 func (b *board) selected() *model.AppView {
-	if b.cursor < 0 || b.cursor >= len(b.rows) {
+	if b.cursor < 0 || b.cursor >= b.rowCount() {
 		return nil
 	}
-	return b.rows[b.cursor]
+	return b.view.At(b.cursor)
 }
 
 // jumpProblem moves to the next (dir 1) or previous (dir -1) red or yellow
 // row, or one with problems ("!"), wrapping around. It reports whether one
 // was found.
 func (b *board) jumpProblem(dir int) bool {
-	n := len(b.rows)
+	rows := b.allRows()
+	n := len(rows)
 	for step := 1; step <= n; step++ {
 		i := ((b.cursor+dir*step)%n + n) % n
-		if s := b.rows[i].Drift.Severity; s == drift.SeverityRed || s == drift.SeverityYellow || len(b.rows[i].Problems) > 0 {
+		if s := rows[i].Drift.Severity; s == drift.SeverityRed || s == drift.SeverityYellow || len(rows[i].Problems) > 0 {
 			b.moveTo(i)
 			return true
 		}
@@ -181,31 +210,10 @@ func (b *board) jumpProblem(dir int) bool {
 	return false
 }
 
-// find returns the snapshot's current row for k (nil if gone). Rows in a
-// snapshot are sorted by key, but a linear scan is cheap and assumes less.
+// find returns the snapshot's current row for k (nil if gone).
 func (b *board) find(k model.Key) *model.AppView {
 	if b.snap == nil {
 		return nil
 	}
-	for _, r := range b.snap.Rows {
-		if r.App == k.Name && r.Namespace == k.Namespace && r.Cluster == k.Cluster {
-			return r
-		}
-	}
-	return nil
-}
-
-// countClusters is how many clusters a snapshot spans (for the cluster column).
-func countClusters(s *model.Snapshot) int {
-	if len(s.Clusters) > 0 {
-		return len(s.Clusters)
-	}
-	seen := map[string]bool{}
-	for _, r := range s.Rows {
-		seen[r.Cluster] = true
-		if len(seen) > 1 {
-			break
-		}
-	}
-	return len(seen)
+	return b.snap.Find(k)
 }

@@ -50,7 +50,7 @@ func (b *board) renderTable(sb *strings.Builder, st *styles, width, height int, 
 	sb.WriteByte('\n')
 
 	body := height - 1
-	if len(b.rows) == 0 {
+	if b.rowCount() == 0 {
 		msg := "no apps yet"
 		if b.snap != nil && len(b.snap.Rows) > 0 {
 			msg = "no apps match the filter (esc clears it)"
@@ -62,7 +62,14 @@ func (b *board) renderTable(sb *strings.Builder, st *styles, width, height int, 
 		}
 		return
 	}
-	end := min(len(b.rows), b.offset+body)
+	visible := make([]*model.AppView, 0, body)
+	if b.view != nil {
+		b.view.Range(b.offset, func(_ int, r *model.AppView) bool {
+			visible = append(visible, r)
+			return len(visible) < body
+		})
+	}
+	end := b.offset + len(visible)
 	var line strings.Builder
 	for i := b.offset; i < b.offset+body; i++ {
 		if i > b.offset {
@@ -72,7 +79,7 @@ func (b *board) renderTable(sb *strings.Builder, st *styles, width, height int, 
 			writeSpaces(sb, width)
 			continue
 		}
-		r := b.rows[i]
+		r := visible[i-b.offset]
 		selected := i == b.cursor
 		fl := d.inFlight[r.Key()]
 		plainRow := selected || r.Offline // whole-line style; no inner colours
@@ -212,45 +219,37 @@ func rolloutCell(r *model.AppView, fl *inflight) string {
 // unknownRelease marks a row whose release was not checked (legend in help).
 const unknownRelease = "NR?"
 
-// contentWidths measures what each column's content wants over rows, with
-// length arithmetic rather than building the cells (it runs over every
-// filtered row when the row set changes).
-func contentWidths(rows []*model.AppView) [numCols]int {
+// rowWidths is what one row's content wants in each measured column, with
+// length arithmetic rather than building the cells (colStats keeps the
+// maximum over the view's rows as they change).
+func rowWidths(r *model.AppView) [numCols]int {
 	var w [numCols]int
-	w[colSeverity] = 8
-	w[colEnv] = 4
-	w[colHealth] = 7 // "offline"
-	// Past 1,000 rows a sample is enough: outliers are truncated with "…".
-	step := max(1, len(rows)/1000)
-	for i := 0; i < len(rows); i += step {
-		r := rows[i]
-		w[colApp] = max(w[colApp], textWidth(r.App))
-		w[colNamespace] = max(w[colNamespace], textWidth(r.Namespace))
-		w[colCluster] = max(w[colCluster], textWidth(r.Cluster))
-		w[colLatest] = max(w[colLatest], textWidth(r.LatestTag))
-		w[colPhase] = max(w[colPhase], textWidth(r.Phase))
-		tags := textWidth(r.DeclaredTag)
-		if r.DeclaredTag != r.RunningTag {
-			tags += 1 + max(1, textWidth(r.RunningTag))
-		}
-		w[colTags] = max(w[colTags], tags)
-		ro := 3 + digits(r.Workload.Ready) + digits(r.Workload.Desired)
-		switch {
-		case !r.Workload.Found:
-			ro = textWidth(rolloutCell(r, nil))
-		case r.Workload.Rollout != model.RolloutComplete:
-			ro = textWidth(rolloutCell(r, nil))
-		}
-		w[colRollout] = max(w[colRollout], ro)
-		fw := 3*len(r.Drift.Flags) - 1
-		if r.WaitsOnRelease() {
-			fw += 1 + len(unknownRelease)
-		}
-		if len(r.Problems) > 0 {
-			fw += 1 + textWidth(problemCell(r.Problems))
-		}
-		w[colFlags] = max(w[colFlags], fw)
+	w[colApp] = textWidth(r.App)
+	w[colNamespace] = textWidth(r.Namespace)
+	w[colCluster] = textWidth(r.Cluster)
+	w[colLatest] = textWidth(r.LatestTag)
+	w[colPhase] = textWidth(r.Phase)
+	tags := textWidth(r.DeclaredTag)
+	if r.DeclaredTag != r.RunningTag {
+		tags += 1 + max(1, textWidth(r.RunningTag))
 	}
+	w[colTags] = tags
+	ro := 3 + digits(r.Workload.Ready) + digits(r.Workload.Desired)
+	switch {
+	case !r.Workload.Found:
+		ro = textWidth(rolloutCell(r, nil))
+	case r.Workload.Rollout != model.RolloutComplete:
+		ro = textWidth(rolloutCell(r, nil))
+	}
+	w[colRollout] = ro
+	fw := 3*len(r.Drift.Flags) - 1
+	if r.WaitsOnRelease() {
+		fw += 1 + len(unknownRelease)
+	}
+	if len(r.Problems) > 0 {
+		fw += 1 + textWidth(problemCell(r.Problems))
+	}
+	w[colFlags] = fw
 	return w
 }
 

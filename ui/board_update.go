@@ -23,7 +23,7 @@ func (b board) Update(msg tea.Msg) (board, tea.Cmd) {
 		case key.Matches(msg, k.Home):
 			b.moveTo(0)
 		case key.Matches(msg, k.End):
-			b.moveTo(len(b.rows) - 1)
+			b.moveTo(b.rowCount() - 1)
 		case key.Matches(msg, k.Sort):
 			b.cycleSort()
 		case key.Matches(msg, k.OnlyDrifted):

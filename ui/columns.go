@@ -2,8 +2,6 @@ package ui
 
 import (
 	"sort"
-
-	"github.com/hanzoai/driftboard/model"
 )
 
 // colID names a board column; the constants are in display order.
@@ -52,30 +50,6 @@ var columns = []column{
 // drift itself (tags, health, flags), before the decorative LATEST, ROLLOUT
 // and PHASE, so two rows never look identical while a decoration is shown.
 const identifyingPrio = 25
-
-// identifying reports which columns tell two rows with the same app name
-// apart: NAMESPACE when such rows differ in namespace, CLUSTER when they
-// share the namespace too and differ only in cluster.
-func identifying(rows []*model.AppView) [numCols]bool {
-	var out [numCols]bool
-	type nsKey struct{ app, ns string }
-	firstNS := make(map[string]string, len(rows))
-	firstCluster := make(map[nsKey]string, len(rows))
-	for _, r := range rows {
-		if ns, ok := firstNS[r.App]; !ok {
-			firstNS[r.App] = r.Namespace
-		} else if ns != r.Namespace {
-			out[colNamespace] = true
-		}
-		k := nsKey{r.App, r.Namespace}
-		if c, ok := firstCluster[k]; !ok {
-			firstCluster[k] = r.Cluster
-		} else if c != r.Cluster {
-			out[colCluster] = true
-		}
-	}
-	return out
-}
 
 // gutterWidth is the selection marker column ("› ").
 const gutterWidth = 2

@@ -122,8 +122,8 @@ func (m *Model) summaryLine(width int) string {
 			counts = append(counts, st.sev[i].pre+sevGlyph[i]+" "+strconv.Itoa(s.Summary.ByDrift[sev])+" "+sevWord[i]+st.sev[i].post)
 		}
 		parts = append(parts, strings.Join(counts, "  "))
-		shown := strconv.Itoa(len(b.rows)) + "/" + strconv.Itoa(s.Summary.Total) + " shown"
-		if len(b.rows) > b.height { // where am I, when the rows do not fit
+		shown := strconv.Itoa(b.rowCount()) + "/" + strconv.Itoa(s.Summary.Total) + " shown"
+		if b.rowCount() > b.height { // where am I, when the rows do not fit
 			shown = "row " + strconv.Itoa(b.cursor+1) + " · " + shown
 		}
 		parts = append(parts, shown)

@@ -79,7 +79,7 @@ func send(m *Model, keys ...string) {
 
 func selectKey(t testing.TB, m *Model, k model.Key) {
 	t.Helper()
-	for i, r := range m.board.rows {
+	for i, r := range m.board.allRows() {
 		if r.Key() == k {
 			m.board.moveTo(i)
 			return

@@ -8,7 +8,7 @@ import (
 
 func shownApps(m *Model) []string {
 	var out []string
-	for _, r := range m.board.rows {
+	for _, r := range m.board.allRows() {
 		out = append(out, r.Namespace+"/"+r.App)
 	}
 	slices.Sort(out)

@@ -54,6 +54,16 @@ func (s *marks) rows(snap *model.Snapshot) []*model.AppView {
 	return out
 }
 
+// prune drops the marks of rows no longer in snap: O(marks · log n), so a
+// frame with marks costs no scan of the fleet.
+func (s *marks) prune(snap *model.Snapshot) {
+	for k := range s.set {
+		if snap.Find(k) == nil {
+			delete(s.set, k)
+		}
+	}
+}
+
 // toggleMark is space on the board: mark or unmark the selected row.
 func (m *Model) toggleMark(r *model.AppView) {
 	if r == nil {
@@ -68,7 +78,7 @@ func (m *Model) toggleMark(r *model.AppView) {
 // markAllShown is "*": mark every row the filter shows; when they are all
 // marked already, unmark everything.
 func (m *Model) markAllShown() {
-	rows := m.board.rows
+	rows := m.board.allRows()
 	all := len(rows) > 0
 	for _, r := range rows {
 		if !m.marks.set[r.Key()] {

@@ -50,8 +50,8 @@ func TestInitialQueryAndClick(t *testing.T) {
 		t.Fatalf("click: cursor %d, want 1", m.board.cursor)
 	}
 	bad, _ := newTestModel(t, nil, nil, Options{InitialQuery: "sev:purple"}, 100, 30)
-	if !bad.status.bad || len(bad.board.rows) != len(fleet()) {
-		t.Fatalf("bad initial query: status %+v rows %d", bad.status, len(bad.board.rows))
+	if !bad.status.bad || len(bad.board.allRows()) != len(fleet()) {
+		t.Fatalf("bad initial query: status %+v rows %d", bad.status, len(bad.board.allRows()))
 	}
 }
 

@@ -85,7 +85,7 @@ func TestProblemRowsMarkedAndJumpedTo(t *testing.T) {
 	// Severity order puts the ok rows last: from the last yellow row, n
 	// must stop on vault rather than wrap to the first red row.
 	last := -1
-	for i, r := range m.board.rows {
+	for i, r := range m.board.allRows() {
 		if r.Drift.Severity != "ok" {
 			last = i
 		}
@@ -96,12 +96,12 @@ func TestProblemRowsMarkedAndJumpedTo(t *testing.T) {
 		t.Errorf("n from the last yellow row went to %q, want vault (rows %v)", got, rowNames(m))
 	}
 	press(m, "N")
-	if got := m.board.selected(); got != m.board.rows[last] {
-		t.Errorf("N from vault went to %q, want %q", got.App, m.board.rows[last].App)
+	if got := m.board.selected(); got != m.board.allRows()[last] {
+		t.Errorf("N from vault went to %q, want %q", got.App, m.board.allRows()[last].App)
 	}
 	press(m, "n", "n")
-	if got := m.board.selected(); got != m.board.rows[0] {
-		t.Errorf("n from vault went to %q, want the first row %q (wrapping past clean rows)", got.App, m.board.rows[0].App)
+	if got := m.board.selected(); got != m.board.allRows()[0] {
+		t.Errorf("n from vault went to %q, want the first row %q (wrapping past clean rows)", got.App, m.board.allRows()[0].App)
 	}
 }
 

@@ -173,7 +173,7 @@ func (m *Model) onSnapshot(s *model.Snapshot) tea.Cmd {
 		return waitForChange(m.ctx, m.src)
 	}
 	m.board.setSnapshot(s)
-	m.marks.rows(s) // a row that left the fleet loses its mark
+	m.marks.prune(s) // a row that left the fleet loses its mark
 	m.frames++
 	now := m.now()
 	for k, f := range m.inflight {

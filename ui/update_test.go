@@ -11,8 +11,8 @@ import (
 )
 
 func rowNames(m *Model) []string {
-	out := make([]string, 0, len(m.board.rows))
-	for _, r := range m.board.rows {
+	out := make([]string, 0, len(m.board.allRows()))
+	for _, r := range m.board.allRows() {
 		out = append(out, r.App)
 	}
 	return out
@@ -20,7 +20,7 @@ func rowNames(m *Model) []string {
 
 func selectApp(t *testing.T, m *Model, name string) {
 	t.Helper()
-	for i, r := range m.board.rows {
+	for i, r := range m.board.allRows() {
 		if r.App == name {
 			m.board.moveTo(i)
 			return
@@ -57,8 +57,8 @@ func TestFilterAppliesLiveAndShowsErrorsInPlace(t *testing.T) {
 		t.Fatalf("q while typing must type; value %q", m.filter.input.Value())
 	}
 	press(m, "esc")
-	if m.filter.active || m.filter.text() != "" || len(m.board.rows) != len(fleet()) {
-		t.Fatalf("esc must clear: active=%v text=%q rows=%d", m.filter.active, m.filter.text(), len(m.board.rows))
+	if m.filter.active || m.filter.text() != "" || len(m.board.allRows()) != len(fleet()) {
+		t.Fatalf("esc must clear: active=%v text=%q rows=%d", m.filter.active, m.filter.text(), len(m.board.allRows()))
 	}
 }
 
@@ -70,7 +70,7 @@ func TestFilterEnterKeepsQuery(t *testing.T) {
 	if m.filter.active || m.filter.text() != "sev:red" {
 		t.Fatalf("enter: active=%v text=%q", m.filter.active, m.filter.text())
 	}
-	for _, r := range m.board.rows {
+	for _, r := range m.board.allRows() {
 		if r.Drift.Severity != drift.SeverityRed {
 			t.Fatalf("row %s is %s under sev:red", r.App, r.Drift.Severity)
 		}
@@ -89,7 +89,7 @@ func TestSortCycles(t *testing.T) {
 	if m.board.sort != model.SortSeverity {
 		t.Fatalf("default sort %v", m.board.sort)
 	}
-	if first := m.board.rows[0]; first.Drift.Severity != drift.SeverityRed {
+	if first := m.board.allRows()[0]; first.Drift.Severity != drift.SeverityRed {
 		t.Fatalf("severity sort: first row %s is %s", first.App, first.Drift.Severity)
 	}
 	press(m, "s")
@@ -143,7 +143,7 @@ func TestNavigationKeys(t *testing.T) {
 	}
 	src.upsert(many...)
 	m.Update(snapshotMsg{src.Snapshot()})
-	n := len(m.board.rows)
+	n := len(m.board.allRows())
 	steps := []struct {
 		key  string
 		want int
@@ -172,7 +172,7 @@ func TestNavigationKeys(t *testing.T) {
 func TestQuickTogglesAndProblemJumps(t *testing.T) {
 	m, _ := newTestModel(t, nil, nil, Options{}, 100, 30)
 	press(m, "d")
-	for _, r := range m.board.rows {
+	for _, r := range m.board.allRows() {
 		if r.Drift.Severity == drift.SeverityOK {
 			t.Fatalf("only drifted shows ok row %s", r.App)
 		}
@@ -181,7 +181,7 @@ func TestQuickTogglesAndProblemJumps(t *testing.T) {
 	if m.board.env != "main" {
 		t.Fatalf("e: env %q", m.board.env)
 	}
-	for _, r := range m.board.rows {
+	for _, r := range m.board.allRows() {
 		if r.Env != "main" {
 			t.Fatalf("env main shows %s (%s)", r.App, r.Env)
 		}

@@ -1,0 +1,157 @@
+package model
+
+import (
+	"github.com/tidwall/btree"
+)
+
+// View is the board's filtered and ordered row set, kept up to date change
+// by change: following a snapshot costs O(log n) per changed row, and only a
+// new filter or sort re-reads every row. Its order is Select's, exactly.
+type View struct {
+	q    Query
+	by   SortKey
+	keep func(*AppView) bool // further filters (nil: none)
+
+	tree    *btree.BTreeG[sortItem]
+	members map[Key]sortItem // the rows in the view, as indexed
+	store   uint64           // the store and version it reflects
+	version uint64
+	built   bool
+}
+
+// ViewChange is a row that entered (Old nil), left (New nil) or changed in
+// the view, for whoever keeps figures over the view's rows.
+type ViewChange struct{ Old, New *AppView }
+
+// NewView returns an empty view of the rows matching q and keep (nil: all),
+// ordered by by.
+func NewView(q Query, by SortKey, keep func(*AppView) bool) *View {
+	return &View{q: q, by: by, keep: keep}
+}
+
+func (v *View) matches(r *AppView) bool {
+	return v.q.Match(r) && (v.keep == nil || v.keep(r))
+}
+
+// Sync brings the view to snap. It returns the rows that changed in the
+// view, or rebuilt=true when it re-read every row (the first time, after a
+// store change, or when it fell too far behind).
+func (v *View) Sync(snap *Snapshot) (changes []ViewChange, rebuilt bool) {
+	if snap == nil {
+		return nil, false
+	}
+	var journal []change
+	ok := v.built
+	if ok {
+		journal, ok = snap.changesSince(v.store, v.version)
+	}
+	if !ok || len(journal) > len(snap.Rows) {
+		v.rebuild(snap)
+		return nil, true
+	}
+	for _, c := range journal {
+		old, had := v.members[c.key]
+		cur := snap.Find(c.key)
+		if cur != nil && !v.matches(cur) {
+			cur = nil
+		}
+		switch {
+		case had && old.v == cur:
+			continue // journaled twice, or changed back
+		case had:
+			v.tree.Delete(old)
+			delete(v.members, c.key)
+		}
+		if cur != nil {
+			it := itemFor(cur, v.by)
+			v.tree.Set(it)
+			v.members[c.key] = it
+		}
+		if had || cur != nil {
+			changes = append(changes, ViewChange{Old: old.v, New: cur})
+		}
+	}
+	v.store, v.version = snap.store, snap.Version
+	return changes, false
+}
+
+func (v *View) rebuild(snap *Snapshot) {
+	v.tree = btree.NewBTreeGOptions(compareItemsLess, btree.Options{NoLocks: true})
+	v.members = make(map[Key]sortItem)
+	for _, r := range snap.Rows {
+		if v.matches(r) {
+			it := itemFor(r, v.by)
+			v.tree.Set(it)
+			v.members[r.Key()] = it
+		}
+	}
+	v.store, v.version, v.built = snap.store, snap.Version, true
+}
+
+func compareItemsLess(a, b sortItem) bool { return compareItems(a, b) < 0 }
+
+// Len is how many rows the view holds.
+func (v *View) Len() int {
+	if v.tree == nil {
+		return 0
+	}
+	return v.tree.Len()
+}
+
+// At returns the i-th row in order, or nil.
+func (v *View) At(i int) *AppView {
+	if v.tree == nil {
+		return nil
+	}
+	it, ok := v.tree.GetAt(i)
+	if !ok {
+		return nil
+	}
+	return it.v
+}
+
+// Index returns the position of the row with key k, if it is in the view
+// (a binary search over positions: O(log² n)).
+func (v *View) Index(k Key) (int, bool) {
+	it, ok := v.members[k]
+	if !ok {
+		return 0, false
+	}
+	lo, hi := 0, v.tree.Len()
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		at, _ := v.tree.GetAt(mid)
+		if compareItems(at, it) < 0 {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return lo, true
+}
+
+// Range calls f with the rows from position i on, in order, until f
+// returns false.
+func (v *View) Range(i int, f func(i int, r *AppView) bool) {
+	if v.tree == nil || i >= v.tree.Len() {
+		return
+	}
+	first, _ := v.tree.GetAt(max(i, 0))
+	n := max(i, 0)
+	v.tree.Ascend(first, func(it sortItem) bool {
+		ok := f(n, it.v)
+		n++
+		return ok
+	})
+}
+
+// Rows returns every row in order (O(n): for actions over the whole view,
+// not for drawing a frame).
+func (v *View) Rows() []*AppView {
+	out := make([]*AppView, 0, v.Len())
+	v.Range(0, func(_ int, r *AppView) bool {
+		out = append(out, r)
+		return true
+	})
+	return out
+}

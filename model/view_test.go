@@ -1,0 +1,192 @@
+package model
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/hanzoai/driftboard/drift"
+)
+
+// viewQueries are filters the differential tests switch between.
+var viewQueries = []string{"", "sev:red,yellow", "a1", "ns:ns1", "-cluster:c0", "health:offline", "env:main"}
+
+// randomRow is a row from a small space of keys and sort fields, so that
+// ties (same app name, same severity, same drift age) are common.
+func randomRow(rnd *rand.Rand) AppView {
+	sevs := []drift.DriftSeverity{drift.SeverityOK, drift.SeverityYellow, drift.SeverityRed, ""}
+	envs := append([]Env{""}, Envs...)
+	v := AppView{
+		Cluster:   fmt.Sprintf("c%d", rnd.IntN(3)),
+		Namespace: fmt.Sprintf("ns%d", rnd.IntN(4)),
+		App:       fmt.Sprintf("a%d", rnd.IntN(12)),
+		Env:       envs[rnd.IntN(len(envs))],
+	}
+	v.Drift.Severity = sevs[rnd.IntN(len(sevs))]
+	if rnd.IntN(3) > 0 {
+		t := time.Date(2026, 1, 1, rnd.IntN(3), 0, 0, 0, time.UTC)
+		v.DriftSince = &t
+	}
+	return v
+}
+
+// reference is the straightforward view: filter and sort everything.
+func reference(snap *Snapshot, q Query, by SortKey, keep func(*AppView) bool) []*AppView {
+	rows := Select(snap.Rows, q, by)
+	return slices.DeleteFunc(rows, func(r *AppView) bool { return keep != nil && !keep(r) })
+}
+
+// checkView compares the view with the reference, row by row and through
+// At, Index and Range.
+func checkView(t *testing.T, step int, v *View, snap *Snapshot, q Query, by SortKey, keep func(*AppView) bool) {
+	t.Helper()
+	want := reference(snap, q, by, keep)
+	got := v.Rows()
+	if !slices.Equal(got, want) {
+		t.Fatalf("step %d (query %q, sort %s): view has %d rows, filter+sort %d\nview: %v\nwant: %v",
+			step, q, by, len(got), len(want), keysOf(got), keysOf(want))
+	}
+	if v.Len() != len(want) {
+		t.Fatalf("step %d: Len %d, want %d", step, v.Len(), len(want))
+	}
+	for i, r := range want {
+		if v.At(i) != r {
+			t.Fatalf("step %d: At(%d) = %v, want %v", step, i, v.At(i).Key(), r.Key())
+		}
+		if j, ok := v.Index(r.Key()); !ok || j != i {
+			t.Fatalf("step %d: Index(%v) = %d, %v; want %d", step, r.Key(), j, ok, i)
+		}
+	}
+	for _, r := range snap.Rows {
+		if _, ok := v.Index(r.Key()); ok != slices.Contains(want, r) {
+			t.Fatalf("step %d: Index(%v) says in view = %v", step, r.Key(), ok)
+		}
+	}
+}
+
+func keysOf(rows []*AppView) []Key {
+	out := make([]Key, len(rows))
+	for i, r := range rows {
+		out[i] = r.Key()
+	}
+	return out
+}
+
+// runViewDifferential drives a store and a view with random changes from
+// seed and checks the view against filter+sort after every sync.
+func runViewDifferential(t *testing.T, seed uint64, steps int) {
+	rnd := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	st := NewStore()
+	st.journal.min = 1 + rnd.IntN(40) // trims happen within the run
+	q, by := viewQuery(t, ""), SortKey(0)
+	var keep func(*AppView) bool
+	v := NewView(q, by, keep)
+	for step := range steps {
+		switch op := rnd.IntN(100); {
+		case op < 55:
+			st.Upsert(randomRow(rnd))
+		case op < 75:
+			r := randomRow(rnd)
+			st.Delete(r.Key())
+		case op < 80:
+			st.SetOffline(fmt.Sprintf("c%d", rnd.IntN(3)), rnd.IntN(2) == 0)
+		case op < 84:
+			st = NewStore() // a reconnect: a new store, the same view
+			st.journal.min = 1 + rnd.IntN(40)
+		case op < 90: // a new filter, sort or extra filter: a new view
+			q = viewQuery(t, viewQueries[rnd.IntN(len(viewQueries))])
+			by = SortKey(rnd.IntN(len(sortNames)))
+			keep = nil
+			if rnd.IntN(2) == 0 {
+				keep = func(r *AppView) bool { return r.Drift.Severity != drift.SeverityOK }
+			}
+			v = NewView(q, by, keep)
+		}
+		// Snapshots are often skipped, and sometimes for a long run (the
+		// view falls behind the journal's trims).
+		if rnd.IntN(3) == 0 || (step/60)%4 == 3 {
+			continue
+		}
+		v.Sync(st.Snapshot())
+		checkView(t, step, v, st.Snapshot(), q, by, keep)
+	}
+}
+
+// viewQuery parses a query the test knows is valid.
+func viewQuery(t *testing.T, s string) Query {
+	t.Helper()
+	q, err := ParseQuery(s)
+	if err != nil {
+		t.Fatalf("parse %q: %v", s, err)
+	}
+	return q
+}
+
+// TestViewMatchesFilterSort: the incremental view equals the full filter
+// and sort after every random change sequence, with skipped snapshots,
+// journal trims, store swaps and filter changes.
+func TestViewMatchesFilterSort(t *testing.T) {
+	for seed := range uint64(40) {
+		runViewDifferential(t, seed, 400)
+	}
+}
+
+func FuzzViewMatchesFilterSort(f *testing.F) {
+	f.Add(uint64(1), uint16(300))
+	f.Fuzz(func(t *testing.T, seed uint64, steps uint16) {
+		runViewDifferential(t, seed, int(steps%1000))
+	})
+}
+
+// TestViewFollowsChangeByChange: a sync after a few changes applies them
+// (it does not rebuild) and reports each row that moved in or out.
+func TestViewFollowsChangeByChange(t *testing.T) {
+	st := NewStore()
+	for i := range 200 {
+		st.Upsert(AppView{Cluster: "c", Namespace: "ns", App: fmt.Sprintf("a%03d", i)})
+	}
+	v := NewView(viewQuery(t, ""), SortName, nil)
+	if _, rebuilt := v.Sync(st.Snapshot()); !rebuilt {
+		t.Fatal("the first sync must read every row")
+	}
+	red := AppView{Cluster: "c", Namespace: "ns", App: "a007"}
+	red.Drift.Severity = drift.SeverityRed
+	st.Upsert(red)
+	st.Delete(Key{Cluster: "c", Namespace: "ns", Name: "a008"})
+	changes, rebuilt := v.Sync(st.Snapshot())
+	if rebuilt || len(changes) != 2 {
+		t.Fatalf("sync after two changes: rebuilt %v, %d changes; want 2 applied one by one", rebuilt, len(changes))
+	}
+	if changes[1].New != nil || changes[1].Old.App != "a008" {
+		t.Fatalf("the delete is reported as %+v", changes[1])
+	}
+	if v.Len() != 199 {
+		t.Fatalf("Len %d, want 199", v.Len())
+	}
+}
+
+// TestJournalTrimForgetsOldVersions: once the journal drops old changes, a
+// reader from before them is told to re-read every row.
+func TestJournalTrimForgetsOldVersions(t *testing.T) {
+	st := NewStore()
+	st.journal.min = 1
+	for i := range 20 {
+		st.Upsert(AppView{Cluster: "c", Namespace: "ns", App: fmt.Sprintf("a%d", i%3)})
+	}
+	snap := st.Snapshot()
+	if snap.journalFrom == 0 {
+		t.Fatal("20 changes to 3 rows with a floor of 1 should have trimmed the journal")
+	}
+	if _, ok := snap.changesSince(snap.store, 0); ok {
+		t.Fatal("changes since version 0 are no longer all known, yet the snapshot offers them")
+	}
+	got, ok := snap.changesSince(snap.store, snap.journalFrom)
+	if !ok || len(got) == 0 || got[len(got)-1].version != snap.Version {
+		t.Fatalf("changes since %d: %v, %v", snap.journalFrom, got, ok)
+	}
+	if _, ok := snap.changesSince(snap.store+1, snap.Version); ok {
+		t.Fatal("another store's version must not be read as this one's")
+	}
+}
