@@ -19,8 +19,9 @@ type Credentials struct {
 	Owner         string
 	PlatformToken string
 
-	email string // of a new login, for its identities.json key; not stored here
-	extra map[string]json.RawMessage
+	email  string // of a new login, for its identities.json key; not stored here
+	origin string // the Rust CLI's key of a login read from its store
+	extra  map[string]json.RawMessage
 }
 
 var credentialKeys = []string{"access_token", "refresh_token", "token_type", "expiry", "subject", "owner", "platform_token"}

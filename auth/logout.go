@@ -19,17 +19,31 @@ type LogoutResult struct {
 // Logout revokes the stored refresh token (or the access token) when the
 // server offers revocation, then removes the login from the store. A failed
 // revocation does not keep the login: it is removed and the result says so.
+// Every store the board reads a login from is logged out (~/.hanzo and the
+// Rust CLI's active identity), or the next read would find the other one.
 func (s *Session) Logout(ctx context.Context) (LogoutResult, error) {
 	var res LogoutResult
+	for _, src := range s.sources() {
+		if err := s.logoutOf(ctx, src, &res); err != nil {
+			return res, err
+		}
+	}
+	if s.envToken != "" {
+		res.Note = strings.TrimSpace(res.Note + " HANZO_TOKEN is still set and still used.")
+	}
+	return res, nil
+}
+
+func (s *Session) logoutOf(ctx context.Context, src source, res *LogoutResult) error {
 	// Under the store's lock, like a refresh: a refresh in flight finishes
 	// first, and one that starts after sees no login; it can never write a
 	// logged-out login back.
-	unlock, err := s.store.Lock(ctx)
+	unlock, err := src.lock(ctx)
 	if err != nil {
-		return res, err
+		return err
 	}
 	defer unlock()
-	c, err := s.store.Load()
+	c, err := src.load()
 	switch {
 	case errors.Is(err, ErrNotLoggedIn):
 	case err != nil:
@@ -47,13 +61,7 @@ func (s *Session) Logout(ctx context.Context) (LogoutResult, error) {
 			res.Revoked = true
 		}
 	}
-	if err := s.store.Remove(); err != nil {
-		return res, err
-	}
-	if s.envToken != "" {
-		res.Note = strings.TrimSpace(res.Note + " HANZO_TOKEN is still set and still used.")
-	}
-	return res, nil
+	return src.remove(ctx, c) // c is nil when nothing could be read
 }
 
 // revoke posts one RFC 7009 request: the refresh token when there is one

@@ -17,8 +17,10 @@ const DefaultRefreshMargin = 2 * time.Minute
 
 // Options configure a Session. Everything with side effects is injected.
 type Options struct {
-	Settings      Settings
-	Store         *Store
+	Settings Settings
+	Store    *Store
+	// RustStore is the Rust hanzo CLI's store, read beside Store (nil: not read).
+	RustStore     *RustStore
 	HTTPClient    *http.Client     // nil: a client with a 30 s timeout
 	Now           func() time.Time // nil: time.Now
 	RefreshMargin time.Duration    // 0: DefaultRefreshMargin
@@ -32,6 +34,7 @@ type Options struct {
 type Session struct {
 	settings Settings
 	store    *Store
+	rust     *RustStore
 	hc       *http.Client
 	now      func() time.Time
 	margin   time.Duration
@@ -48,6 +51,7 @@ func NewSession(o Options) *Session {
 	s := &Session{
 		settings: ResolveSettings(o.Settings, Settings{}, nil),
 		store:    o.Store,
+		rust:     o.RustStore,
 		hc:       o.HTTPClient,
 		now:      o.Now,
 		margin:   o.RefreshMargin,

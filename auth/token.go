@@ -15,26 +15,32 @@ import (
 // expires within the refresh margin. It never opens a browser: a refresh that
 // fails is ErrSessionExpired (log in again) or ErrIdPUnavailable (try later).
 func (s *Session) Token(ctx context.Context) (string, error) {
+	tok, _, err := s.token(ctx)
+	return tok, err
+}
+
+// token is Token and where the token came from (a file, or HANZO_TOKEN).
+func (s *Session) token(ctx context.Context) (string, string, error) {
 	if s.envToken != "" {
-		return s.envToken, nil
+		return s.envToken, EnvToken, nil
 	}
-	c, err := s.store.Load()
+	c, src, err := s.pick()
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	if s.fresh(c) {
-		return c.AccessToken, nil
+		return c.AccessToken, src.path(), nil
 	}
-	next, err := s.refresh(ctx)
+	next, err := s.refresh(ctx, src)
 	if err != nil {
 		// Refreshing early must not cost a token that still works: with the
 		// IdP unreachable, use the current one until it really expires.
 		if errors.Is(err, ErrIdPUnavailable) && c.AccessToken != "" && s.now().Before(expiryOf(c)) {
-			return c.AccessToken, nil
+			return c.AccessToken, src.path(), nil
 		}
-		return "", err
+		return "", "", err
 	}
-	return next.AccessToken, nil
+	return next.AccessToken, src.path(), nil
 }
 
 // fresh reports whether c's access token outlives now + margin.
@@ -78,19 +84,19 @@ func unverifiedClaims(token string, v any) bool {
 // refreshWriteTimeout bounds a refresh that outlives its caller.
 const refreshWriteTimeout = 30 * time.Second
 
-// refresh runs under the in-process mutex and the store's file lock, and
-// re-reads the store once it holds the lock: another process may have
+// refresh runs under the in-process mutex and the source's file locks, and
+// re-reads the source once it holds them: another process may have
 // refreshed already, and its refresh token has replaced ours (single use).
-func (s *Session) refresh(ctx context.Context) (*Credentials, error) {
+func (s *Session) refresh(ctx context.Context, src source) (*Credentials, error) {
 	s.refreshMu.Lock()
 	defer s.refreshMu.Unlock()
-	unlock, err := s.store.Lock(ctx)
+	unlock, err := src.lock(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
 
-	c, err := s.store.Load()
+	c, err := src.load()
 	if err != nil {
 		return nil, err
 	}
@@ -112,8 +118,8 @@ func (s *Session) refresh(ctx context.Context) (*Credentials, error) {
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), refreshWriteTimeout)
 	defer cancel()
 	hookAt("refresh-exchange")
-	src := s.oauthConfig(ep, "").TokenSource(s.withClient(wctx), &oauth2.Token{RefreshToken: c.RefreshToken})
-	tok, err := src.Token()
+	ts := s.oauthConfig(ep, "").TokenSource(s.withClient(wctx), &oauth2.Token{RefreshToken: c.RefreshToken})
+	tok, err := ts.Token()
 	if err != nil {
 		return nil, refreshError(err, c.secrets()...)
 	}
@@ -128,7 +134,7 @@ func (s *Session) refresh(ctx context.Context) (*Credentials, error) {
 		next.Subject = claims.Subject
 		next.Owner = claims.Owner
 	}
-	if err := s.store.saveRefreshed(&next); err != nil {
+	if err := src.saveRefreshed(wctx, &next); err != nil {
 		return nil, err
 	}
 	return &next, nil

@@ -2,7 +2,6 @@ package auth
 
 import (
 	"context"
-	"path/filepath"
 	"time"
 
 	"github.com/hanzoai/driftboard/model"
@@ -30,17 +29,13 @@ func (w WhoAmI) ExpiresIn(now time.Time) time.Duration { return w.ExpiresAt.Sub(
 
 // WhoAmI refreshes the token if due, verifies it and says who it names.
 func (s *Session) WhoAmI(ctx context.Context) (WhoAmI, error) {
-	raw, err := s.Token(ctx)
+	raw, src, err := s.token(ctx)
 	if err != nil {
 		return WhoAmI{}, err
 	}
 	c, exp, err := s.verify(ctx, raw)
 	if err != nil {
 		return WhoAmI{}, err
-	}
-	src := filepath.Join(s.store.Dir, credentialsFile)
-	if s.envToken != "" {
-		src = EnvToken
 	}
 	return s.whoAmI(c, exp, src), nil
 }

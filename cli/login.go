@@ -43,6 +43,7 @@ func (a *app) session() (*auth.Session, error) {
 	return auth.NewSession(auth.Options{
 		Settings:   auth.Settings{Issuer: eff.Issuer, ClientID: eff.ClientID},
 		Store:      store,
+		RustStore:  auth.DefaultRustStore(a.streams.Getenv),
 		EnvToken:   a.streams.Getenv(auth.EnvToken),
 		HTTPClient: hc,
 	}), nil
