@@ -74,7 +74,9 @@ func (f *Fleet) rebuild(c *cluster, k model.Key, now time.Time) {
 		c.mu.Unlock()
 		return
 	}
-	f.store.Upsert(model.Build(app, wl, f.release(app), now))
+	v := model.Build(app, wl, f.release(app), now)
+	v.Git = c.gitSync(app)
+	f.store.Upsert(v)
 }
 
 func (f *Fleet) releaseChecks() model.ReleaseChecks {

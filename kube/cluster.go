@@ -27,6 +27,7 @@ type cluster struct {
 	username string                          // Kubernetes identity, from a SelfSubjectReview
 	denied   map[string]string               // "ns/resource" → why it may not be listed (discovery)
 	nsLabels *nsLabels                       // namespaces' labels, nil when not readable
+	cd       *cdWatch                        // CD Applications; nil until set up
 }
 
 // scope is the informer set of one namespace, or of the whole cluster.
@@ -52,12 +53,19 @@ func (c *cluster) run(ctx context.Context) {
 	for {
 		dctx, cancel := context.WithTimeout(ctx, time.Minute) // an unreachable server must not hang setup
 		p, notices, err := c.discover(dctx)
-		cancel()
 		if err == nil {
 			plan = p
 			if n := c.watchNamespaceLabels(ctx); n != "" {
 				notices = append(notices, n)
 			}
+			cd, cdNotices := c.setupCD(dctx)
+			notices = append(notices, cdNotices...)
+			c.mu.Lock()
+			c.cd = cd
+			c.mu.Unlock()
+		}
+		cancel()
+		if err == nil {
 			c.conn.setUp(notices)
 			break
 		}
@@ -102,6 +110,10 @@ func (c *cluster) run(ctx context.Context) {
 		for _, inf := range s.inf {
 			go inf.RunWithContext(ctx)
 		}
+	}
+	for _, inf := range c.cd.infs {
+		syncs = append(syncs, inf.HasSynced)
+		go inf.RunWithContext(ctx)
 	}
 	if !cache.WaitForCacheSync(ctx.Done(), syncs...) {
 		return

@@ -70,6 +70,9 @@ type FleetOptions struct {
 	Now      func() time.Time
 	ReadOnly bool                 // refuse every restart
 	Failed   []model.ClusterState // contexts Connect could not open, shown as failed
+	// CDKinds are the CD Application resources looked for, in order; nil
+	// means DefaultCDKinds (Hanzo CD's, then Argo CD's).
+	CDKinds []CDKind
 }
 
 // Fleet watches every cluster and serves snapshots of the board.
@@ -193,6 +196,17 @@ func (f *Fleet) subscribe() (<-chan struct{}, func()) {
 func (f *Fleet) markAllDirty() {
 	f.mu.Lock()
 	f.allDirty = true
+	f.mu.Unlock()
+	f.signal()
+}
+
+// markClusterDirty rebuilds every row of one cluster at the next snapshot.
+func (f *Fleet) markClusterDirty(c *cluster) {
+	keys := c.appKeys()
+	f.mu.Lock()
+	for _, k := range keys {
+		f.dirty[k] = struct{}{}
+	}
 	f.mu.Unlock()
 	f.signal()
 }

@@ -1,6 +1,8 @@
 package model
 
 import (
+	"cmp"
+	"slices"
 	"strings"
 	"time"
 )
@@ -104,10 +106,41 @@ type GitSync struct {
 func (g GitSync) KindServed() bool { return !(g.State == GitUnknown && g.Why == GitWhyNoKind) }
 
 // CDView is what one cluster's CD tells: the Applications when they could be
-// read, else why not (Why is one of the GitWhy constants).
+// read, else why not (Why is one of the GitWhy constants). Build it with
+// NewCDView: rows look their object up in its index.
 type CDView struct {
-	Why  string
-	Apps []*CDApplication
+	Why    string
+	Apps   []*CDApplication
+	index  map[cdKey]cdHit
+	capped bool
+}
+
+type cdKey struct{ group, kind, ns, name string }
+
+type cdHit struct {
+	app *CDApplication
+	res *CDResource
+}
+
+// NewCDView indexes the Applications' resources. When two Applications
+// list the same object (a misconfiguration CD warns about), the first by
+// group/namespace/name wins, so the answer does not depend on map order.
+func NewCDView(why string, apps []*CDApplication) CDView {
+	slices.SortFunc(apps, func(a, b *CDApplication) int {
+		return cmp.Or(cmp.Compare(a.Group, b.Group), cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
+	})
+	v := CDView{Why: why, Apps: apps, index: map[cdKey]cdHit{}}
+	for _, a := range apps {
+		v.capped = v.capped || a.ResourcesCapped
+		for i := range a.Resources {
+			r := &a.Resources[i]
+			k := cdKey{r.Group, r.Kind, r.Namespace, r.Name}
+			if _, dup := v.index[k]; !dup {
+				v.index[k] = cdHit{a, r}
+			}
+		}
+	}
+	return v
 }
 
 // GitSyncOf finds the Application that lists the object group/kind ns/name
@@ -116,32 +149,25 @@ func GitSyncOf(cd CDView, group, kind, ns, name string) GitSync {
 	if cd.Why != "" {
 		return GitSync{State: GitUnknown, Why: cd.Why}
 	}
-	capped := false
-	for _, a := range cd.Apps {
-		capped = capped || a.ResourcesCapped
-		for i := range a.Resources {
-			r := &a.Resources[i]
-			if r.Group != group || r.Kind != kind || r.Namespace != ns || r.Name != name {
-				continue
-			}
-			g := GitSync{Application: a.Group + "/" + a.Namespace + "/" + a.Name,
-				Revision: ShortRevision(a.Revision), Path: a.Path, Health: r.Health}
-			if a.Operation.Phase != "" {
-				op := a.Operation
-				g.LastSync = &op
-			}
-			switch r.Status {
-			case "Synced":
-				g.State = GitSynced
-			case "OutOfSync":
-				g.State = GitOutOfSync
-			default:
-				g.State, g.Why = GitUnknown, "the Application reports no sync status for it"
-			}
-			return g
+	if hit, ok := cd.index[cdKey{group, kind, ns, name}]; ok {
+		a, r := hit.app, hit.res
+		g := GitSync{Application: a.Group + "/" + a.Namespace + "/" + a.Name,
+			Revision: ShortRevision(a.Revision), Path: a.Path, Health: r.Health}
+		if a.Operation.Phase != "" {
+			op := a.Operation
+			g.LastSync = &op
 		}
+		switch r.Status {
+		case "Synced":
+			g.State = GitSynced
+		case "OutOfSync":
+			g.State = GitOutOfSync
+		default:
+			g.State, g.Why = GitUnknown, "the Application reports no sync status for it"
+		}
+		return g
 	}
-	if capped {
+	if cd.capped {
 		return GitSync{State: GitUnknown, Why: GitWhyNotCounted}
 	}
 	return GitSync{State: GitNotManaged, Why: "no Application lists it"}

@@ -12,7 +12,7 @@ import (
 
 func cdFixture() CDView {
 	done := time.Date(2026, 12, 1, 7, 0, 0, 0, time.UTC)
-	return CDView{Apps: []*CDApplication{{
+	return NewCDView("", []*CDApplication{{
 		Group: "apps.hanzo.ai", Namespace: "hanzo-cd", Name: "universe-crs", Path: "infra/k8s/operator/crs",
 		Revision:  "abc1234def5678abc1234def5678abc1234def56",
 		Operation: CDOperation{Phase: "Succeeded", Message: "successfully synced", FinishedAt: done},
@@ -21,7 +21,7 @@ func cdFixture() CDView {
 			{Group: "hanzo.ai", Kind: "App", Namespace: "hanzo", Name: "kms", Status: "Synced"},
 			{Group: "hanzo.ai", Kind: "App", Namespace: "hanzo", Name: "odd", Status: "Unknown"},
 		},
-	}}}
+	}})
 }
 
 func TestGitSyncOf(t *testing.T) {
@@ -45,11 +45,11 @@ func TestGitSyncOf(t *testing.T) {
 			GitSync{State: GitNotManaged, Why: "no Application lists it"}},
 		{"a Service of the same name is not the App", cd, [4]string{"hanzo.ai", "Service", "hanzo", "iam"},
 			GitSync{State: GitNotManaged, Why: "no Application lists it"}},
-		{"no kind served", CDView{Why: GitWhyNoKind}, [4]string{"hanzo.ai", "App", "hanzo", "iam"},
+		{"no kind served", NewCDView(GitWhyNoKind, nil), [4]string{"hanzo.ai", "App", "hanzo", "iam"},
 			GitSync{State: GitUnknown, Why: GitWhyNoKind}},
-		{"forbidden is not unmanaged", CDView{Why: GitWhyForbidden}, [4]string{"hanzo.ai", "App", "hanzo", "iam"},
+		{"forbidden is not unmanaged", NewCDView(GitWhyForbidden, nil), [4]string{"hanzo.ai", "App", "hanzo", "iam"},
 			GitSync{State: GitUnknown, Why: GitWhyForbidden}},
-		{"capped list cannot prove absence", CDView{Apps: []*CDApplication{{ResourcesCapped: true}}},
+		{"capped list cannot prove absence", NewCDView("", []*CDApplication{{ResourcesCapped: true}}),
 			[4]string{"hanzo.ai", "App", "hanzo", "iam"}, GitSync{State: GitUnknown, Why: GitWhyNotCounted}},
 	} {
 		got := GitSyncOf(tt.cd, tt.obj[0], tt.obj[1], tt.obj[2], tt.obj[3])

@@ -1,0 +1,231 @@
+package kube
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/util/watchlist"
+
+	"github.com/hanzoai/driftboard/model"
+)
+
+// CD Applications (Hanzo CD, an Argo CD fork, or plain Argo CD) say whether
+// each App CR matches git. Discovery tells which Application kinds the
+// cluster serves, always by full resource name: Hanzo CD's short names
+// app/apps collide with the App's. Each served kind is watched by one
+// informer (cluster-wide, else in the kind's home namespace); any change
+// re-evaluates the cluster's rows. Nothing is polled.
+
+// CDKind is an Application resource to look for, and the namespace its CD
+// keeps Applications in when the identity may not list them cluster-wide.
+type CDKind struct {
+	GVR       schema.GroupVersionResource
+	Namespace string
+}
+
+// DefaultCDKinds are Hanzo CD's Application, then upstream Argo CD's.
+var DefaultCDKinds = []CDKind{
+	{GVR: schema.GroupVersionResource{Group: "apps.hanzo.ai", Version: "v1alpha1", Resource: "applications"}, Namespace: "hanzo-cd"},
+	{GVR: schema.GroupVersionResource{Group: "argoproj.io", Version: "v1alpha1", Resource: "applications"}, Namespace: "argocd"},
+}
+
+// ParseCDKind reads "applications.apps.hanzo.ai/v1alpha1" (resource.group/
+// version, the version defaulting to v1alpha1) with an optional
+// "@namespace" fallback.
+func ParseCDKind(s string) (CDKind, error) {
+	rest, ns, _ := strings.Cut(s, "@")
+	rg, version, ok := strings.Cut(rest, "/")
+	if !ok {
+		version = "v1alpha1"
+	}
+	resource, group, ok := strings.Cut(rg, ".")
+	if !ok || resource == "" || group == "" || version == "" {
+		return CDKind{}, fmt.Errorf("CD kind %q: want resource.group[/version][@namespace], e.g. applications.apps.hanzo.ai/v1alpha1", s)
+	}
+	return CDKind{GVR: schema.GroupVersionResource{Group: group, Version: version, Resource: resource}, Namespace: ns}, nil
+}
+
+// cdEntry is a decoded Application in an informer's cache.
+type cdEntry struct {
+	entryMeta
+	App model.CDApplication
+}
+
+func (e *cdEntry) DeepCopyObject() runtime.Object { c := *e; return &c }
+
+// cdWatch is a cluster's CD state: why it cannot tell (a GitWhy constant),
+// or the informers of the served, readable kinds.
+type cdWatch struct {
+	why  string
+	infs []cache.SharedIndexInformer
+
+	mu    sync.Mutex
+	dirty bool
+	view  model.CDView
+}
+
+// setupCD discovers the served Application kinds and probes who may list
+// them; it returns the watch (not running yet) and notices for the board.
+func (c *cluster) setupCD(ctx context.Context) (*cdWatch, []string) {
+	kinds := c.fleet.opts.CDKinds
+	if kinds == nil {
+		kinds = DefaultCDKinds
+	}
+	w := &cdWatch{dirty: true}
+	var notices []string
+	served, forbidden := 0, 0
+	for _, k := range kinds {
+		if !c.servesResource(k.GVR) {
+			continue
+		}
+		served++
+		ns, err := c.cdScope(ctx, k)
+		if err != nil {
+			forbidden++
+			notices = append(notices, fmt.Sprintf("%s: Applications not readable (%s): git state unknown", k.GVR.GroupResource(), errText(err)))
+			continue
+		}
+		inf, err := c.newCDInformer(k.GVR, ns)
+		if err != nil {
+			notices = append(notices, err.Error())
+			forbidden++
+			continue
+		}
+		w.infs = append(w.infs, inf)
+	}
+	switch {
+	case served == 0:
+		w.why = model.GitWhyNoKind
+	case len(w.infs) == 0 && forbidden > 0:
+		w.why = model.GitWhyForbidden
+	}
+	return w, notices
+}
+
+// servesResource asks discovery for the group/version's resources and looks
+// for the full resource name (never a short name).
+func (c *cluster) servesResource(gvr schema.GroupVersionResource) bool {
+	list, err := c.clients.Kube.Discovery().ServerResourcesForGroupVersion(gvr.GroupVersion().String())
+	if err != nil {
+		return false
+	}
+	for _, r := range list.APIResources {
+		if r.Name == gvr.Resource {
+			return true
+		}
+	}
+	return false
+}
+
+// cdScope is where the kind's Applications can be listed: "" (all
+// namespaces), else the kind's home namespace.
+func (c *cluster) cdScope(ctx context.Context, k CDKind) (string, error) {
+	res := c.clients.Dynamic.Resource(k.GVR)
+	_, err := res.List(ctx, metav1.ListOptions{Limit: 1})
+	if err == nil {
+		return "", nil
+	}
+	if apierrors.IsForbidden(err) && k.Namespace != "" {
+		if _, err2 := res.Namespace(k.Namespace).List(ctx, metav1.ListOptions{Limit: 1}); err2 == nil {
+			return k.Namespace, nil
+		}
+	}
+	return "", err
+}
+
+func (c *cluster) newCDInformer(gvr schema.GroupVersionResource, ns string) (cache.SharedIndexInformer, error) {
+	ri := c.clients.Dynamic.Resource(gvr).Namespace(ns)
+	what := gvr.GroupResource().String()
+	lw := &observedLW{id: ns + "/" + what, conn: c.conn,
+		list:        func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return ri.List(ctx, o) },
+		watch:       func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) { return ri.Watch(ctx, o) },
+		unsupported: watchlist.DoesClientNotSupportWatchListSemantics(c.clients.Dynamic),
+	}
+	inf, err := c.newInformer(informerSpec{what: what, example: &unstructuredExample, lw: lw,
+		transform: transformCDApplication(c.name, gvr.Group), key: func(any) (string, string) { return "", "" }})
+	if err != nil {
+		return nil, err
+	}
+	// Any Application change may move any row of the cluster (one
+	// Application lists them all), so the cluster's rows are re-evaluated.
+	changed := func(any) { c.cdChanged() }
+	if _, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc: changed, DeleteFunc: changed,
+		UpdateFunc: func(old, cur any) {
+			om, ok1 := metaOf(old)
+			cm, ok2 := metaOf(cur)
+			if !ok1 || !ok2 || om.GetResourceVersion() != cm.GetResourceVersion() {
+				c.cdChanged()
+			}
+		},
+	}); err != nil {
+		return nil, fmt.Errorf("%s informer: add handler: %w", what, err)
+	}
+	return inf, nil
+}
+
+func transformCDApplication(cluster, group string) func(any) (any, error) {
+	return func(obj any) (any, error) {
+		u, ok := obj.(*unstructured.Unstructured)
+		if !ok {
+			return obj, nil
+		}
+		e := &cdEntry{App: DecodeCDApplication(cluster, group, u.Object)}
+		e.ObjectMeta = trimmedMeta(u)
+		return e, nil
+	}
+}
+
+func (c *cluster) cdChanged() {
+	c.mu.RLock()
+	w := c.cd
+	c.mu.RUnlock()
+	if w != nil {
+		w.mu.Lock()
+		w.dirty = true
+		w.mu.Unlock()
+	}
+	c.fleet.markClusterDirty(c)
+}
+
+// cdView is the cluster's CD view, rebuilt only after an Application changed.
+func (c *cluster) cdView() model.CDView {
+	c.mu.RLock()
+	w := c.cd
+	c.mu.RUnlock()
+	if w == nil {
+		return model.NewCDView(model.GitWhyNotSynced, nil)
+	}
+	if w.why != "" {
+		return model.NewCDView(w.why, nil)
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.dirty {
+		var apps []*model.CDApplication
+		for _, inf := range w.infs {
+			for _, obj := range inf.GetStore().List() {
+				if e, ok := obj.(*cdEntry); ok {
+					a := e.App // entries are never mutated; the copy keeps the view independent of the cache
+					apps = append(apps, &a)
+				}
+			}
+		}
+		w.view, w.dirty = model.NewCDView("", apps), false
+	}
+	return w.view
+}
+
+// gitSync is the row's git state: the App (or Service) CR as CD lists it.
+func (c *cluster) gitSync(app model.AppObject) model.GitSync {
+	return model.GitSyncOf(c.cdView(), appsGVR.Group, app.Kind, app.Namespace, app.Name)
+}
