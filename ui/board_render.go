@@ -165,9 +165,33 @@ func writeColumn(b *strings.Builder, st *styles, c placed, r *model.AppView, fl 
 			return
 		}
 		writeCell(b, rolloutCell(r, fl), w)
+	case colGit:
+		cell := gitCell(r.Git)
+		if coloured && r.Git.State == model.GitOutOfSync {
+			hw := st.health[model.HealthYellow]
+			b.WriteString(hw.pre)
+			writeCell(b, cell, w)
+			b.WriteString(hw.post)
+			return
+		}
+		writeCell(b, cell, w)
 	case colFlags:
 		writeFlags(b, st, r, w, coloured)
 	}
+}
+
+// gitCell is the GIT column's short word; the query takes each back
+// (git:synced, git:out, git:-, git:?).
+func gitCell(g model.GitSync) string {
+	switch g.State {
+	case model.GitSynced:
+		return "synced"
+	case model.GitOutOfSync:
+		return "out"
+	case model.GitNotManaged:
+		return "-"
+	}
+	return "?"
 }
 
 func tagsCell(r *model.AppView) string {
@@ -250,6 +274,9 @@ func rowWidths(r *model.AppView) [numCols]int {
 		fw += 1 + textWidth(problemCell(r.Problems))
 	}
 	w[colFlags] = fw
+	if r.Git.KindServed() && r.Git.State != "" { // else 0: no GIT column for it
+		w[colGit] = textWidth(gitCell(r.Git))
+	}
 	return w
 }
 

@@ -3,7 +3,7 @@ package ui
 import "github.com/hanzoai/driftboard/model"
 
 // measuredCols are the columns whose width follows their content.
-var measuredCols = []colID{colApp, colNamespace, colCluster, colTags, colLatest, colPhase, colRollout, colFlags}
+var measuredCols = []colID{colApp, colNamespace, colCluster, colTags, colLatest, colPhase, colRollout, colGit, colFlags}
 
 // widthCap bounds what a column may ask for; every column's max is far below.
 const widthCap = 256

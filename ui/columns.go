@@ -18,6 +18,7 @@ const (
 	colHealth
 	colPhase
 	colRollout
+	colGit
 	colFlags
 )
 
@@ -42,6 +43,10 @@ var columns = []column{
 	{colHealth, "HEALTH", 7, 7, 20},
 	{colPhase, "PHASE", 8, 9, 50},
 	{colRollout, "ROLLOUT", 5, 16, 30},
+	// GIT is decorative beside the drift (the detail says it in full): it
+	// yields to the identifying columns, and is absent where no cluster
+	// serves an Application kind (its content width is then 0).
+	{colGit, "GIT", 3, 6, 35},
 	{colFlags, "FLAGS", 8, 17, 20},
 }
 
@@ -73,6 +78,9 @@ func layoutColumns(width int, multiCluster bool, want *[numCols]int, ident *[num
 	cand := make([]column, 0, len(columns))
 	for _, c := range columns {
 		if c.id == colCluster && !multiCluster {
+			continue
+		}
+		if c.id == colGit && want[colGit] == 0 {
 			continue
 		}
 		if ident[c.id] {

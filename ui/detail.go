@@ -149,6 +149,8 @@ func (m *Model) detailLines(r *model.AppView, width int) []string {
 			"  no-release, zero-assets and stale are withheld until it is.", width)...)
 	}
 
+	add(m.gitLines(r, width)...)
+
 	w := r.Workload
 	section("Workload")
 	switch {

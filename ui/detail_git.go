@@ -1,0 +1,42 @@
+package ui
+
+import (
+	"fmt"
+
+	"github.com/hanzoai/driftboard/model"
+)
+
+// gitLines is the detail's CD section: the Application that syncs the row
+// from git, its revision and last sync, and the honest next step for a
+// stale or un-rolled row. Only what an Application reported is said.
+func (m *Model) gitLines(r *model.AppView, width int) []string {
+	g := r.Git
+	if g.State == "" { // the row was never looked up (no CD facts at all)
+		return nil
+	}
+	st := &m.st
+	out := []string{"", st.bold.Render("Git (CD)")}
+	kv := func(k, v string) {
+		out = append(out, wrapText(st.dim.Render(fmt.Sprintf("%-16s", k))+safe(v), width)...)
+	}
+	kv("git", model.GitWords(g))
+	if g.Application != "" {
+		kv("application", g.Application)
+		kv("revision", orDash(g.Revision))
+		if g.Path != "" {
+			kv("source path", g.Path)
+		}
+		if last := model.LastSyncWords(g.LastSync); last != "" {
+			kv("last sync", last)
+		} else {
+			kv("last sync", "none reported")
+		}
+		if g.Health != "" {
+			kv("CD health", g.Health)
+		}
+	}
+	if next := model.GitNextStep(r); next != "" {
+		kv("next step", next)
+	}
+	return out
+}
