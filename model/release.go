@@ -29,6 +29,10 @@ type ReleaseChecks struct {
 	LimitedUntil time.Time `json:"limitedUntil,omitzero"` // GitHub asked us to wait until then
 	Remaining    int       `json:"remaining"`             // -1 when not known
 	Limit        int       `json:"limit"`
+	// RefreshSeconds is how often releases are re-read; Starved says the
+	// rate budget left stretched it beyond the configured interval.
+	RefreshSeconds int  `json:"refreshSeconds,omitempty"`
+	Starved        bool `json:"starved"`
 }
 
 // releaseFlags are the flags the release facts decide; withheld while the

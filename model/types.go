@@ -132,11 +132,14 @@ const (
 type Release struct {
 	State     ReleaseState `json:"state"`
 	LatestTag string       `json:"latestTag,omitempty"`
-	URL       string       `json:"url,omitempty"`
-	Assets    int          `json:"assets"`
-	Detail    string       `json:"detail,omitempty"` // why: error text, "until 14:05"
-	CheckedAt time.Time    `json:"checkedAt,omitzero"`
-	TagDigest string       `json:"tagDigest,omitempty"` // registry digest behind the declared tag
+	// LatestPublished is when GitHub published LatestTag: a stale row is
+	// stale since then. Zero when unknown (the registry's tag, not read).
+	LatestPublished time.Time `json:"latestPublishedAt,omitzero"`
+	URL             string    `json:"url,omitempty"`
+	Assets          int       `json:"assets"`
+	Detail          string    `json:"detail,omitempty"` // why: error text, "until 14:05"
+	CheckedAt       time.Time `json:"checkedAt,omitzero"`
+	TagDigest       string    `json:"tagDigest,omitempty"` // registry digest behind the declared tag
 	// DigestNote is what the registry said when there is no TagDigest
 	// ("tag v1.2.0 not found in ghcr.io/x/y") or why a refresh failed.
 	DigestNote string `json:"digestNote,omitempty"`

@@ -13,20 +13,46 @@ const (
 // keeps the answer and records Err, so the row keeps its facts and says the
 // refresh failed; Result is "error" only when nothing was ever learned.
 type answer struct {
-	Result    string    `json:"result"`
-	Tag       string    `json:"tag,omitempty"` // latest release's tag, or the registry's highest semver tag
-	URL       string    `json:"url,omitempty"` // release html_url
-	Assets    int       `json:"assets,omitempty"`
-	Digest    string    `json:"digest,omitempty"` // registry digest behind a tag
-	Req       string    `json:"req,omitempty"`    // request URL, whose ETag the cache keeps
-	CheckedAt time.Time `json:"checkedAt"`
-	Err       string    `json:"err,omitempty"`
-	ErrAt     time.Time `json:"errAt,omitzero"`
+	Result string `json:"result"`
+	Tag    string `json:"tag,omitempty"` // latest release's tag, or the registry's highest semver tag
+	URL    string `json:"url,omitempty"` // release html_url
+	Assets int    `json:"assets,omitempty"`
+	// Published is when the latest release (Tag) was published.
+	Published time.Time `json:"published,omitzero"`
+	// Releases are a releases list's published releases (drafts left out);
+	// Complete says the list had every release of the repo (one short page),
+	// so a tag missing from it has no release without asking again.
+	Releases  []tagRelease `json:"releases,omitempty"`
+	Complete  bool         `json:"complete,omitempty"`
+	Digest    string       `json:"digest,omitempty"` // registry digest behind a tag
+	Req       string       `json:"req,omitempty"`    // request URL, whose ETag the cache keeps
+	CheckedAt time.Time    `json:"checkedAt"`
+	Err       string       `json:"err,omitempty"`
+	ErrAt     time.Time    `json:"errAt,omitzero"`
 }
 
-// Kinds of checks.
+// tagRelease is one release of a releases list, as much as a row needs.
+type tagRelease struct {
+	Tag    string `json:"tag"`
+	URL    string `json:"url,omitempty"`
+	Assets int    `json:"assets,omitempty"`
+}
+
+// release finds tag among a releases list's answers.
+func (a answer) release(tag string) (tagRelease, bool) {
+	for _, r := range a.Releases {
+		if r.Tag == tag {
+			return r, true
+		}
+	}
+	return tagRelease{}, false
+}
+
+// Kinds of checks. A repo costs one releases-list request per refresh; a
+// declared tag costs its own request only when the list is one full page
+// without it (an older release, or none).
 const (
-	kindGitHubLatest   = "gh-latest"
+	kindGitHubList     = "gh-list"
 	kindGitHubTag      = "gh-tag"
 	kindRegistryDigest = "reg-digest"
 	kindRegistryLatest = "reg-latest"
@@ -42,7 +68,7 @@ type target struct {
 
 func (t target) key() string {
 	switch t.kind {
-	case kindGitHubLatest:
+	case kindGitHubList:
 		return t.kind + " " + t.gitHub
 	case kindGitHubTag:
 		return t.kind + " " + t.gitHub + " " + t.tag
@@ -53,9 +79,9 @@ func (t target) key() string {
 	}
 }
 
-func (t target) isGitHub() bool { return t.kind == kindGitHubLatest || t.kind == kindGitHubTag }
+func (t target) isGitHub() bool { return t.kind == kindGitHubList || t.kind == kindGitHubTag }
 
-func gitHubLatest(repo string) target   { return target{kind: kindGitHubLatest, gitHub: repo} }
+func gitHubList(repo string) target     { return target{kind: kindGitHubList, gitHub: repo} }
 func gitHubTag(repo, tag string) target { return target{kind: kindGitHubTag, gitHub: repo, tag: tag} }
 func registryDigest(im, tag string) target {
 	return target{kind: kindRegistryDigest, image: im, tag: tag}

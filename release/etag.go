@@ -132,13 +132,27 @@ type slimRelease struct {
 	Assets      []slimAsset `json:"assets"`
 }
 
+// slimAsset keeps only the id: the board counts assets, and a releases list
+// of 100 releases with 20 assets each stays a few kilobytes.
 type slimAsset struct {
-	ID   int64  `json:"id"`
-	Name string `json:"name"`
-	Size int64  `json:"size"`
+	ID int64 `json:"id"`
 }
 
+// shrinkRelease slims a release object or a releases list (an array).
 func shrinkRelease(body []byte) []byte {
+	trimmed := bytes.TrimSpace(body)
+	if len(trimmed) > 0 && trimmed[0] == '[' {
+		var rs []slimRelease
+		if json.Unmarshal(trimmed, &rs) != nil {
+			return body
+		}
+		for i := range rs {
+			if rs[i].Assets == nil {
+				rs[i].Assets = []slimAsset{}
+			}
+		}
+		return marshalOr(rs, body)
+	}
 	var r slimRelease
 	if json.Unmarshal(body, &r) != nil || r.TagName == "" {
 		return body
@@ -146,9 +160,13 @@ func shrinkRelease(body []byte) []byte {
 	if r.Assets == nil {
 		r.Assets = []slimAsset{}
 	}
-	out, err := json.Marshal(r)
+	return marshalOr(r, body)
+}
+
+func marshalOr(v any, fallback []byte) []byte {
+	out, err := json.Marshal(v)
 	if err != nil {
-		return body
+		return fallback
 	}
 	return out
 }

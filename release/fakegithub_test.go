@@ -39,9 +39,11 @@ type fakeGitHub struct {
 }
 
 type fakeRelease struct {
-	tag    string
-	assets int
-	draft  bool
+	tag        string
+	assets     int
+	draft      bool
+	prerelease bool
+	published  time.Time // zero: a time derived from the release's place in the list
 }
 
 func newFakeGitHub(t *testing.T, clock *fakeClock) (*fakeGitHub, *httptest.Server) {
@@ -68,6 +70,9 @@ func (f *fakeGitHub) counts() (requests, notModified, charged int) {
 func (f *fakeGitHub) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if now := f.clock.Now(); !now.Before(f.reset) { // a new rate-limit window
+		f.remaining, f.reset = f.limit, now.Add(time.Hour)
+	}
 	f.requests++
 	f.paths[req.URL.EscapedPath()]++
 	f.auth = req.Header.Get("Authorization")
@@ -111,19 +116,25 @@ func (f *fakeGitHub) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		w.WriteHeader(http.StatusNotFound)
 		return
 	}
-	rel, found := f.find(owner+"/"+repo, what)
-	if !found {
-		f.charge()
-		rateHeaders()
-		w.WriteHeader(http.StatusNotFound)
-		doc := "https://docs.github.com/rest/releases/releases#get-a-release-by-tag-name"
-		if what == "latest" {
-			doc = "https://docs.github.com/rest/releases/releases#get-the-latest-release"
+	var body []byte
+	if what == "" {
+		var found bool
+		if body, found = f.listJSON(w, req, owner, repo); !found {
+			f.notFound(w, "https://docs.github.com/rest/releases/releases#list-releases", rateHeaders)
+			return
 		}
-		fmt.Fprintf(w, `{"message":"Not Found","documentation_url":%q,"status":"404"}`, doc)
-		return
+	} else {
+		i, found := f.find(owner+"/"+repo, what)
+		if !found {
+			doc := "https://docs.github.com/rest/releases/releases#get-a-release-by-tag-name"
+			if what == "latest" {
+				doc = "https://docs.github.com/rest/releases/releases#get-the-latest-release"
+			}
+			f.notFound(w, doc, rateHeaders)
+			return
+		}
+		body, _ = json.Marshal(releaseObject(owner, repo, f.releases[owner+"/"+repo], i))
 	}
-	body := releaseJSON(owner, repo, rel)
 	sum := sha256.Sum256(body)
 	etag := `W/"` + hex.EncodeToString(sum[:16]) + `"`
 	h.Set("ETag", etag)
@@ -143,6 +154,44 @@ func (f *fakeGitHub) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	w.Write(body)
 }
 
+func (f *fakeGitHub) notFound(w http.ResponseWriter, doc string, rateHeaders func()) {
+	f.charge()
+	rateHeaders()
+	w.WriteHeader(http.StatusNotFound)
+	fmt.Fprintf(w, `{"message":"Not Found","documentation_url":%q,"status":"404"}`, doc)
+}
+
+// listJSON is one page of "List releases" (per_page, default 30, at most
+// 100; page from 1), newest first, with a Link header to the next page.
+// found is false for a repo the fake does not know.
+func (f *fakeGitHub) listJSON(w http.ResponseWriter, req *http.Request, owner, repo string) ([]byte, bool) {
+	rels, found := f.releases[owner+"/"+repo]
+	if !found {
+		return nil, false
+	}
+	perPage, page := 30, 1
+	if n, err := strconv.Atoi(req.URL.Query().Get("per_page")); err == nil && n > 0 {
+		perPage = min(n, 100)
+	}
+	if n, err := strconv.Atoi(req.URL.Query().Get("page")); err == nil && n > 0 {
+		page = n
+	}
+	from, to := min((page-1)*perPage, len(rels)), min(page*perPage, len(rels))
+	out := []map[string]any{}
+	for i := from; i < to; i++ {
+		out = append(out, releaseObject(owner, repo, rels, i))
+	}
+	if to < len(rels) {
+		next := *req.URL
+		q := next.Query()
+		q.Set("page", strconv.Itoa(page+1))
+		next.RawQuery = q.Encode()
+		w.Header().Set("Link", `<http://`+req.Host+next.String()+`>; rel="next"`)
+	}
+	b, _ := json.Marshal(out)
+	return b, true
+}
+
 func (f *fakeGitHub) charge() {
 	f.charged++
 	if f.remaining > 0 {
@@ -150,56 +199,73 @@ func (f *fakeGitHub) charge() {
 	}
 }
 
-func (f *fakeGitHub) find(repo, what string) (fakeRelease, bool) {
-	for _, r := range f.releases[repo] {
-		if what == "latest" && !r.draft {
-			return r, true
+// find is the index of the release /releases/latest or /releases/tags/T
+// names: latest is the newest neither draft nor prerelease; by tag, only a
+// published (not draft) release.
+func (f *fakeGitHub) find(repo, what string) (int, bool) {
+	for i, r := range f.releases[repo] {
+		if what == "latest" && !r.draft && !r.prerelease {
+			return i, true
 		}
-		if what == "tags/"+r.tag {
-			return r, true
+		if what == "tags/"+r.tag && !r.draft {
+			return i, true
 		}
 	}
-	return fakeRelease{}, false
+	return 0, false
 }
 
+// parseReleasePath splits /api/v3/repos/O/R/releases[/latest|/tags/T];
+// what is "" for the list.
 func parseReleasePath(p string) (owner, repo, what string, ok bool) {
 	rest, ok := strings.CutPrefix(p, "/api/v3/repos/")
 	if !ok {
 		return "", "", "", false
 	}
 	parts := strings.SplitN(rest, "/", 4)
+	if len(parts) == 3 && parts[2] == "releases" {
+		return parts[0], parts[1], "", true
+	}
 	if len(parts) < 4 || parts[2] != "releases" {
 		return "", "", "", false
 	}
 	return parts[0], parts[1], parts[3], parts[3] == "latest" || strings.HasPrefix(parts[3], "tags/")
 }
 
-// releaseJSON is a release object with the fields GitHub documents for
-// "Get a release by tag name".
-func releaseJSON(owner, repo string, r fakeRelease) []byte {
+// fakeEpoch dates the fake's releases: the one at place i of a list
+// (newest first) was created i days before it.
+var fakeEpoch = time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
+
+// releaseObject is rels[i] with the fields GitHub documents for a release.
+func releaseObject(owner, repo string, rels []fakeRelease, i int) map[string]any {
+	r := rels[i]
+	created := fakeEpoch.Add(-time.Duration(i) * 24 * time.Hour)
+	published := r.published
+	if published.IsZero() {
+		published = created.Add(30 * time.Minute)
+	}
 	api := "https://api.github.com/repos/" + owner + "/" + repo
+	id := i + 1
 	user := map[string]any{"login": "octocat", "id": 1, "type": "User", "site_admin": false}
 	assets := []map[string]any{}
-	for i := range r.assets {
-		n := fmt.Sprintf("%s_%s_linux_amd%d.tar.gz", repo, r.tag, i)
+	for j := range r.assets {
+		n := fmt.Sprintf("%s_%s_linux_amd%d.tar.gz", repo, r.tag, j)
 		assets = append(assets, map[string]any{
-			"url": fmt.Sprintf("%s/releases/assets/%d", api, i+1), "id": i + 1, "node_id": "RA_kwDO",
+			"url": fmt.Sprintf("%s/releases/assets/%d", api, j+1), "id": j + 1, "node_id": "RA_kwDO",
 			"name": n, "label": "", "uploader": user, "content_type": "application/gzip", "state": "uploaded",
-			"size": 1024 * (i + 1), "download_count": 42, "created_at": "2026-11-01T10:00:00Z",
+			"size": 1024 * (j + 1), "download_count": 42, "created_at": "2026-11-01T10:00:00Z",
 			"updated_at":           "2026-11-01T10:00:00Z",
 			"browser_download_url": "https://github.com/" + owner + "/" + repo + "/releases/download/" + r.tag + "/" + n,
 		})
 	}
-	b, _ := json.Marshal(map[string]any{
-		"url": api + "/releases/1", "html_url": "https://github.com/" + owner + "/" + repo + "/releases/tag/" + r.tag,
-		"assets_url": api + "/releases/1/assets", "upload_url": "https://uploads.github.com/repos/" + owner + "/" + repo + "/releases/1/assets{?name,label}",
+	return map[string]any{
+		"url": fmt.Sprintf("%s/releases/%d", api, id), "html_url": "https://github.com/" + owner + "/" + repo + "/releases/tag/" + r.tag,
+		"assets_url": fmt.Sprintf("%s/releases/%d/assets", api, id), "upload_url": fmt.Sprintf("https://uploads.github.com/repos/%s/%s/releases/%d/assets{?name,label}", owner, repo, id),
 		"tarball_url": api + "/tarball/" + r.tag, "zipball_url": api + "/zipball/" + r.tag,
-		"id": 1, "node_id": "RE_kwDO", "tag_name": r.tag, "target_commitish": "main", "name": r.tag,
-		"body": strings.Repeat("Release notes. ", 200), "draft": r.draft, "prerelease": false,
-		"created_at": "2026-11-01T09:00:00Z", "published_at": "2026-11-01T09:30:00Z",
+		"id": id, "node_id": "RE_kwDO", "tag_name": r.tag, "target_commitish": "main", "name": r.tag,
+		"body": strings.Repeat("Release notes. ", 200), "draft": r.draft, "prerelease": r.prerelease,
+		"created_at": created.Format(time.RFC3339), "published_at": published.Format(time.RFC3339),
 		"author": user, "assets": assets,
-	})
-	return b
+	}
 }
 
 // fakeClock is the injected clock; tests move it, nothing sleeps.

@@ -39,18 +39,24 @@ func newGitHubClient(httpClient *http.Client, baseURL, token string) (*github.Cl
 	return c, nil
 }
 
-// fetchGitHub performs one GitHub check. limited is true when GitHub refused
-// for rate reasons: then no answer is stored and requests stop until the
-// block the reader has recorded ends.
+// listPerPage is the releases page size, GitHub's maximum: one request sees
+// a repo's latest release and its last 100 releases' URLs and assets.
+const listPerPage = 100
+
+// fetchGitHub performs one GitHub check: a repo's releases list, or one tag's
+// release when the list did not reach back to it. limited is true when
+// GitHub refused for rate reasons: then no answer is stored and requests stop
+// until the block the reader has recorded ends.
 func (r *Reader) fetchGitHub(ctx context.Context, t target) (a answer, limited bool) {
 	owner, repo, _ := strings.Cut(t.gitHub, "/")
 	var (
+		rels []*github.RepositoryRelease
 		rel  *github.RepositoryRelease
 		resp *github.Response
 		err  error
 	)
-	if t.kind == kindGitHubLatest {
-		rel, resp, err = r.gh.Repositories.GetLatestRelease(ctx, owner, repo)
+	if t.kind == kindGitHubList {
+		rels, resp, err = r.gh.Repositories.ListReleases(ctx, owner, repo, &github.ListOptions{PerPage: listPerPage})
 	} else {
 		rel, resp, err = r.gh.Repositories.GetReleaseByTag(ctx, owner, repo, url.PathEscape(t.tag))
 	}
@@ -62,11 +68,49 @@ func (r *Reader) fetchGitHub(ctx context.Context, t target) (a answer, limited b
 		}
 	}
 	a.CheckedAt = now
-	if err == nil {
+	switch {
+	case err == nil && t.kind == kindGitHubList:
+		r.clearSecondary()
+		listAnswer(&a, rels)
+		return a, false
+	case err == nil && rel.GetDraft(): // a draft is not a published release
+		r.clearSecondary()
+		a.Result = resultNone
+		return a, false
+	case err == nil:
 		r.clearSecondary()
 		a.Result, a.Tag, a.URL, a.Assets = resultFound, rel.GetTagName(), rel.GetHTMLURL(), len(rel.Assets)
 		return a, false
 	}
+	return r.failedGitHub(ctx, a, err, now)
+}
+
+// listAnswer reads a releases list: the published releases, and the latest
+// as GitHub's /releases/latest picks it (newest created_at among those
+// neither draft nor prerelease).
+func listAnswer(a *answer, rels []*github.RepositoryRelease) {
+	a.Result, a.Complete = resultFound, len(rels) < listPerPage
+	var latest *github.RepositoryRelease
+	for _, rel := range rels {
+		if rel.GetDraft() || rel.GetTagName() == "" {
+			continue
+		}
+		a.Releases = append(a.Releases, tagRelease{Tag: rel.GetTagName(), URL: rel.GetHTMLURL(), Assets: len(rel.Assets)})
+		if rel.GetPrerelease() {
+			continue
+		}
+		if latest == nil || rel.GetCreatedAt().After(latest.GetCreatedAt().Time) {
+			latest = rel
+		}
+	}
+	if latest != nil {
+		a.Tag, a.Published = latest.GetTagName(), latest.GetPublishedAt().Time
+	}
+}
+
+// failedGitHub turns a refused or failed request into an answer: a 404 is
+// "none" (no such repo, or no release for the tag), a rate limit blocks.
+func (r *Reader) failedGitHub(ctx context.Context, a answer, err error, now time.Time) (answer, bool) {
 	var (
 		primary   *github.RateLimitError
 		secondary *github.AbuseRateLimitError

@@ -53,21 +53,28 @@ func TestReleasesFoundNoneAndLatest(t *testing.T) {
 	r.refresh(context.Background())
 
 	checked := clock.Now()
+	published := fakeEpoch.Add(30 * time.Minute) // the newest release's
 	want := map[RepoTag]model.Release{
-		{"ghcr.io/hanzoai/iam", "v1.2.0"}: {State: model.ReleaseFound, LatestTag: "v1.3.0", URL: "https://github.com/hanzoai/iam/releases/tag/v1.2.0", Assets: 3, CheckedAt: checked},
-		{"hanzoai/iam", "v1.1.0"}:         {State: model.ReleaseNone, LatestTag: "v1.3.0", CheckedAt: checked},
-		{"ghcr.io/hanzoai/kms", "v0.9.0"}: {State: model.ReleaseFound, LatestTag: "v0.9.0", URL: "https://github.com/hanzoai/kms/releases/tag/v0.9.0", CheckedAt: checked},
+		{"ghcr.io/hanzoai/iam", "v1.2.0"}: {State: model.ReleaseFound, LatestTag: "v1.3.0", LatestPublished: published, URL: "https://github.com/hanzoai/iam/releases/tag/v1.2.0", Assets: 3, CheckedAt: checked},
+		{"hanzoai/iam", "v1.1.0"}:         {State: model.ReleaseNone, LatestTag: "v1.3.0", LatestPublished: published, CheckedAt: checked},
+		{"ghcr.io/hanzoai/kms", "v0.9.0"}: {State: model.ReleaseFound, LatestTag: "v0.9.0", LatestPublished: published, URL: "https://github.com/hanzoai/kms/releases/tag/v0.9.0", CheckedAt: checked},
 		{"ghcr.io/hanzoai/gone", "v1.0.0"}: {State: model.ReleaseNone, CheckedAt: checked,
-			Detail: "repo has no published release"},
+			Detail: "GitHub has no repository hanzoai/gone (or it is private to this token)"},
 	}
 	for p, w := range want {
 		if diff := cmp.Diff(w, r.Lookup(p.Repo, p.Tag)); diff != "" {
 			t.Errorf("Lookup(%s, %s) (-want +got):\n%s", p.Repo, p.Tag, diff)
 		}
 	}
-	// 3 distinct repos' latest + 4 tags (hanzoai/iam is one repo in two spellings).
-	if req, _, _ := gh.counts(); req != 7 {
-		t.Errorf("first read: %d requests, want 7 (one per distinct check)", req)
+	// One releases list per distinct repo (hanzoai/iam is one repo in two
+	// spellings); every repo has under 100 releases, so no per-tag request.
+	if req, _, _ := gh.counts(); req != 3 {
+		t.Errorf("first read: %d requests, want 3 (one per repo)", req)
+	}
+	for p, n := range gh.paths {
+		if !strings.HasSuffix(p, "/releases") || n != 1 {
+			t.Errorf("%d requests to %s, want one releases list per repo and nothing else", n, p)
+		}
 	}
 	if gh.auth != "Bearer ghp_test" {
 		t.Errorf("Authorization header %q, want the token as Bearer", gh.auth)
@@ -82,20 +89,23 @@ func TestETagsAndIntervalSaveRequests(t *testing.T) {
 	r := newTestReader(t, srv.URL, clock, nil)
 	r.Track([]RepoTag{{"ghcr.io/hanzoai/iam", "v1.2.0"}, {"ghcr.io/hanzoai/api", "v1.9.0"}})
 
-	r.refresh(context.Background()) // 2 latest + 2 tags
+	r.refresh(context.Background()) // 2 releases lists
 	clock.Advance(5 * time.Minute)
 	r.refresh(context.Background()) // answers younger than the interval: nothing sent
 	req, nm, charged := gh.counts()
-	if req != 4 || nm != 0 || charged != 4 {
-		t.Fatalf("after two passes within the interval: requests=%d 304s=%d charged=%d, want 4/0/4", req, nm, charged)
+	if req != 2 || nm != 0 || charged != 2 {
+		t.Fatalf("after two passes within the interval: requests=%d 304s=%d charged=%d, want 2/0/2", req, nm, charged)
+	}
+	if got := r.Lookup("ghcr.io/hanzoai/api", "v1.9.0"); got.State != model.ReleaseNone || got.LatestTag != "v2.0.0" {
+		t.Errorf("a tag missing from a whole releases list: %+v, want none (no per-tag request needed)", got)
 	}
 
 	clock.Advance(6 * time.Minute)
 	r.refresh(context.Background())
 	req, nm, charged = gh.counts()
-	// Three 200 answers revalidate as free 304s; the 404 for v1.9.0 has no ETag and costs again.
-	if req != 8 || nm != 3 || charged != 5 {
-		t.Fatalf("after the interval: requests=%d 304s=%d charged=%d, want 8/3/5", req, nm, charged)
+	// Both lists revalidate as free 304s.
+	if req != 4 || nm != 2 || charged != 2 {
+		t.Fatalf("after the interval: requests=%d 304s=%d charged=%d, want 4/2/2", req, nm, charged)
 	}
 	if got := r.Lookup("ghcr.io/hanzoai/iam", "v1.2.0"); got.State != model.ReleaseFound || got.Assets != 3 || !got.CheckedAt.Equal(clock.Now()) {
 		t.Errorf("after a 304 the replayed answer is %+v, want found, 3 assets, checked now", got)
@@ -109,8 +119,8 @@ func TestETagsAndIntervalSaveRequests(t *testing.T) {
 		t.Errorf("latest after a new release: %q, want v1.3.0", got.LatestTag)
 	}
 	st := r.Status()
-	if st.Sent != 12 || st.NotModified != 5 || st.Remaining != 5000-7 || st.Warning != "" {
-		t.Errorf("status %+v, want sent 12, 304s 5, remaining 4993, no warning", st)
+	if st.Sent != 6 || st.NotModified != 3 || st.Remaining != 5000-3 || st.Warning != "" {
+		t.Errorf("status %+v, want sent 6, 304s 3, remaining 4997, no warning", st)
 	}
 }
 
@@ -141,16 +151,16 @@ func TestCacheFileSurvivesRestart(t *testing.T) {
 		t.Fatalf("restarted reader before any request: %+v, want the cached found answer", got)
 	}
 	second.refresh(context.Background())
-	if req, _, _ := gh.counts(); req != 2 {
-		t.Fatalf("a board reopened within the interval sent %d requests in all, want only the first 2", req)
+	if req, _, _ := gh.counts(); req != 1 {
+		t.Fatalf("a board reopened within the interval sent %d requests in all, want only the first 1", req)
 	}
 
-	// Opened after the interval: the ETags from the file make both checks free 304s.
+	// Opened after the interval: the ETag from the file makes the check a free 304.
 	clock.Advance(10 * time.Minute)
 	third := open()
 	third.refresh(context.Background())
-	if req, nm, charged := gh.counts(); req != 4 || nm != 2 || charged != 2 {
-		t.Fatalf("reopened after the interval: requests=%d 304s=%d charged=%d, want 4/2/2", req, nm, charged)
+	if req, nm, charged := gh.counts(); req != 2 || nm != 1 || charged != 1 {
+		t.Fatalf("reopened after the interval: requests=%d 304s=%d charged=%d, want 2/1/1", req, nm, charged)
 	}
 	if got := third.Lookup("ghcr.io/hanzoai/iam", "v1.2.0"); got.URL == "" || got.Assets != 3 {
 		t.Errorf("answer replayed from the cached body: %+v", got)

@@ -25,7 +25,7 @@ func (r *Reader) releaseLocked(p RepoTag, s subject, now time.Time) model.Releas
 		rel.State = model.ReleaseNotLooked
 		notes = append(notes, "no declared tag to look up")
 	default:
-		a, ok := r.answers[gitHubTag(s.gitHub, p.Tag).key()]
+		a, ok := r.tagAnswerLocked(s.gitHub, p.Tag)
 		switch {
 		case !ok && blocked:
 			rel.State = model.ReleaseRateLimited
@@ -55,17 +55,43 @@ func (r *Reader) releaseLocked(p RepoTag, s subject, now time.Time) model.Releas
 	return rel
 }
 
+// tagAnswerLocked is what GitHub said of repo's release for tag: from the
+// repo's releases list when it holds the tag or holds every release, else
+// from the tag's own request.
+func (r *Reader) tagAnswerLocked(repo, tag string) (answer, bool) {
+	la, ok := r.answers[gitHubList(repo).key()]
+	if !ok || la.Result == resultError {
+		return la, ok
+	}
+	a := answer{Result: resultNone, CheckedAt: la.CheckedAt, Err: la.Err, ErrAt: la.ErrAt}
+	if la.Result == resultNone {
+		return a, true // no such repo: no release for any tag
+	}
+	if rel, found := la.release(tag); found {
+		a.Result, a.Tag, a.URL, a.Assets = resultFound, rel.Tag, rel.URL, rel.Assets
+		return a, true
+	}
+	if la.Complete {
+		return a, true
+	}
+	ta, ok := r.answers[gitHubTag(repo, tag).key()]
+	return ta, ok
+}
+
 func (r *Reader) latestLocked(rel *model.Release, s subject, blocked bool, until string, notes []string) []string {
 	var fromRegistry bool
 	if s.gitHub != "" {
-		la, ok := r.answers[gitHubLatest(s.gitHub).key()]
+		la, ok := r.answers[gitHubList(s.gitHub).key()]
 		switch {
-		case ok && la.Result == resultFound:
-			rel.LatestTag = la.Tag
+		case ok && la.Result == resultFound && la.Tag != "":
+			rel.LatestTag, rel.LatestPublished = la.Tag, la.Published
 			return notes
-		case ok && la.Result == resultNone:
+		case ok && (la.Result == resultNone || la.Result == resultFound):
 			fromRegistry = true
 			if !r.opts.RegistryLatest || s.image == "" {
+				if la.Result == resultNone {
+					return append(notes, "GitHub has no repository "+s.gitHub+" (or it is private to this token)")
+				}
 				return append(notes, "repo has no published release")
 			}
 		case ok && (rel.State == model.ReleaseFound || rel.State == model.ReleaseNone):

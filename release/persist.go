@@ -15,9 +15,13 @@ type Status struct {
 	RateLimitReason  string    `json:"rateLimitReason,omitempty"`
 	Remaining        int       `json:"remaining"` // GitHub's X-RateLimit-Remaining, -1 before the first answer
 	Limit            int       `json:"limit"`
-	Sent             int64     `json:"sent"`        // HTTP requests sent to GitHub by this process
-	NotModified      int64     `json:"notModified"` // of which answered 304 (free when authorized)
-	CacheError       string    `json:"cacheError,omitempty"`
+	// RefreshEvery is how often GitHub answers are re-read: the configured
+	// interval, or longer when the rate budget left cannot pay for it.
+	RefreshEvery time.Duration `json:"refreshEvery"`
+	Starved      bool          `json:"starved"`
+	Sent         int64         `json:"sent"`        // HTTP requests sent to GitHub by this process
+	NotModified  int64         `json:"notModified"` // of which answered 304 (free when authorized)
+	CacheError   string        `json:"cacheError,omitempty"`
 }
 
 // Status reports the reader's state.
@@ -31,7 +35,9 @@ func (r *Reader) Status() Status {
 		Warning: r.warning, TokenSource: r.tokenSource,
 		Remaining: -1, Limit: r.rate.Limit,
 		Sent: r.etags.sent.Load(), NotModified: r.etags.notModified.Load(),
-		CacheError: r.cacheErr,
+		CacheError:   r.cacheErr,
+		RefreshEvery: max(r.gitHubSpacing, r.opts.Interval),
+		Starved:      r.gitHubSpacing > r.opts.Interval,
 	}
 	if r.rate.Limit > 0 {
 		st.Remaining = r.rate.Remaining
@@ -111,5 +117,6 @@ func (r *Reader) Checks() model.ReleaseChecks {
 	return model.ReleaseChecks{
 		Off: st.Off, Anonymous: !st.Off && st.TokenSource == "",
 		LimitedUntil: st.RateLimitedUntil, Remaining: st.Remaining, Limit: st.Limit,
+		RefreshSeconds: int(st.RefreshEvery / time.Second), Starved: st.Starved,
 	}
 }

@@ -27,7 +27,7 @@ func TestStopsAtRemainingZero(t *testing.T) {
 	gh, srv := newFakeGitHub(t, clock)
 	gh.limit, gh.remaining = 60, 3
 	r := newTestReader(t, srv.URL, clock, func(o *Options) { o.Token, o.NoToken, o.Concurrency = "", true, 1 })
-	pairs := trackN(r, gh, 4) // 8 checks, 3 allowed
+	pairs := trackN(r, gh, 4) // 4 releases lists, 3 allowed
 	r.refresh(context.Background())
 	if req, _, _ := gh.counts(); req != 3 {
 		t.Fatalf("sent %d requests with 3 remaining, want exactly 3", req)
@@ -63,10 +63,10 @@ func TestStopsAtRemainingZero(t *testing.T) {
 	gh.remaining, gh.reset = 60, clock.Now().Add(time.Hour)
 	gh.mu.Unlock()
 	r.refresh(context.Background())
-	// The 5 never read, and the 3 read an hour ago revalidated (304s: free
+	// The 1 never read, and the 3 read an hour ago revalidated (304s: free
 	// when authorized, charged when anonymous as here).
-	if req, nm, charged := gh.counts(); req != 3+5+3 || nm != 3 || charged != 11 {
-		t.Fatalf("after the reset: requests=%d 304s=%d charged=%d, want 11/3/11", req, nm, charged)
+	if req, nm, charged := gh.counts(); req != 3+1+3 || nm != 3 || charged != 7 {
+		t.Fatalf("after the reset: requests=%d 304s=%d charged=%d, want 7/3/7", req, nm, charged)
 	}
 	for _, p := range pairs {
 		if got := r.Lookup(p.Repo, p.Tag); got.State != model.ReleaseFound {

@@ -87,6 +87,9 @@ type Reader struct {
 	blockWhy      string
 	secondaryHits int
 	rate          github.Rate
+	// gitHubSpacing is the age at which GitHub answers are re-read, as the
+	// rate budget left allows (budget.go).
+	gitHubSpacing time.Duration
 	dirty         bool
 	cacheErr      string
 

@@ -33,10 +33,31 @@ func (r *Reader) Run(ctx context.Context) {
 	}
 }
 
-// refresh runs one pass over the due checks and returns when the next one
-// falls due (zero when nothing is tracked).
+// refresh runs the due checks and returns when the next one falls due (zero
+// when nothing is tracked). A second pass asks for the declared tags that the
+// first pass's releases lists did not reach back to.
 func (r *Reader) refresh(ctx context.Context) time.Time {
-	jobs, _ := r.plan(r.now())
+	tried, askedGitHub := map[string]bool{}, false
+	for range 2 {
+		jobs, _ := r.plan(r.now(), false)
+		jobs = slices.DeleteFunc(jobs, func(t target) bool { return tried[t.key()] })
+		if len(jobs) == 0 {
+			break
+		}
+		for _, t := range jobs {
+			tried[t.key()] = true
+			askedGitHub = askedGitHub || t.isGitHub()
+		}
+		r.pass(ctx, jobs)
+	}
+	r.save()
+	_, next := r.plan(r.now(), askedGitHub)
+	return next
+}
+
+// pass runs jobs, at most Concurrency at a time, none to GitHub while it
+// asked us to wait.
+func (r *Reader) pass(ctx context.Context, jobs []target) {
 	sem := make(chan struct{}, r.opts.Concurrency)
 	var wg sync.WaitGroup
 	for _, t := range jobs {
@@ -57,9 +78,6 @@ func (r *Reader) refresh(ctx context.Context) time.Time {
 		}()
 	}
 	wg.Wait()
-	r.save()
-	_, next := r.plan(r.now())
-	return next
 }
 
 // checkTimeout bounds one check, so a hung connection cannot stall a pass.
@@ -70,7 +88,7 @@ func (r *Reader) check(parent context.Context, t target) {
 	defer cancel()
 	var a answer
 	switch t.kind {
-	case kindGitHubLatest, kindGitHubTag:
+	case kindGitHubList, kindGitHubTag:
 		var limited bool
 		if a, limited = r.fetchGitHub(ctx, t); limited {
 			return
@@ -96,8 +114,9 @@ func (r *Reader) check(parent context.Context, t target) {
 }
 
 // plan lists the due checks, never-read first, then oldest first, and the
-// time the next check falls due.
-func (r *Reader) plan(now time.Time) ([]target, time.Time) {
+// time the next check falls due. afterPass says GitHub was just asked, so
+// the spacing its rate budget allows is measured again.
+func (r *Reader) plan(now time.Time, afterPass bool) ([]target, time.Time) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	type job struct {
@@ -105,25 +124,36 @@ func (r *Reader) plan(now time.Time) ([]target, time.Time) {
 		due time.Time
 	}
 	seen := map[string]bool{}
+	var all []target
+	gitHubChecks := 0
+	for p, s := range r.wanted {
+		for _, t := range r.targetsLocked(p, s) {
+			if k := t.key(); !seen[k] {
+				seen[k] = true
+				all = append(all, t)
+				if t.isGitHub() {
+					gitHubChecks++
+				}
+			}
+		}
+	}
+	r.updateSpacingLocked(now, gitHubChecks, afterPass)
 	var due []job
 	var next time.Time
 	blocked := now.Before(r.blockedUntil)
-	for p, s := range r.wanted {
-		for _, t := range r.targetsLocked(p, s) {
-			k := t.key()
-			if seen[k] {
-				continue
-			}
-			seen[k] = true
-			at := r.dueAtLocked(k)
-			if t.isGitHub() && blocked && at.Before(r.blockedUntil) {
-				at = r.blockedUntil
-			}
-			if !at.After(now) {
-				due = append(due, job{t, at})
-			} else if next.IsZero() || at.Before(next) {
-				next = at
-			}
+	for _, t := range all {
+		interval := r.opts.Interval
+		if t.isGitHub() {
+			interval = r.gitHubSpacing
+		}
+		at := r.dueAtLocked(t.key(), interval)
+		if t.isGitHub() && blocked && at.Before(r.blockedUntil) {
+			at = r.blockedUntil
+		}
+		if !at.After(now) {
+			due = append(due, job{t, at})
+		} else if next.IsZero() || at.Before(next) {
+			next = at
 		}
 	}
 	slices.SortFunc(due, func(a, b job) int {
@@ -144,15 +174,15 @@ func (r *Reader) plan(now time.Time) ([]target, time.Time) {
 
 // dueAtLocked is when a check should run: at once (zero time) when never
 // read, errorRetry after a failure, an interval after a good answer.
-func (r *Reader) dueAtLocked(key string) time.Time {
+func (r *Reader) dueAtLocked(key string, interval time.Duration) time.Time {
 	a, ok := r.answers[key]
 	switch {
 	case !ok:
 		return time.Time{}
 	case a.Err != "":
-		return a.ErrAt.Add(min(errorRetry, r.opts.Interval))
+		return a.ErrAt.Add(min(errorRetry, interval))
 	default:
-		return a.CheckedAt.Add(r.opts.Interval)
+		return a.CheckedAt.Add(interval)
 	}
 }
 
@@ -160,8 +190,8 @@ func (r *Reader) dueAtLocked(key string) time.Time {
 func (r *Reader) targetsLocked(p RepoTag, s subject) []target {
 	var ts []target
 	if s.gitHub != "" {
-		ts = append(ts, gitHubLatest(s.gitHub))
-		if p.Tag != "" {
+		ts = append(ts, gitHubList(s.gitHub))
+		if p.Tag != "" && r.needsTagCallLocked(s.gitHub, p.Tag) {
 			ts = append(ts, gitHubTag(s.gitHub, p.Tag))
 		}
 	}
@@ -169,11 +199,28 @@ func (r *Reader) targetsLocked(p RepoTag, s subject) []target {
 		if p.Tag != "" {
 			ts = append(ts, registryDigest(s.image, p.Tag))
 		}
-		if r.opts.RegistryLatest && (s.gitHub == "" || r.answers[gitHubLatest(s.gitHub).key()].Result == resultNone) {
+		if r.opts.RegistryLatest && (s.gitHub == "" || r.noLatestLocked(s.gitHub)) {
 			ts = append(ts, registryLatest(s.image))
 		}
 	}
 	return ts
+}
+
+// needsTagCallLocked: a declared tag gets its own request only when the
+// repo's releases list was read, is one full page, and does not hold it.
+func (r *Reader) needsTagCallLocked(repo, tag string) bool {
+	la, ok := r.answers[gitHubList(repo).key()]
+	if !ok || la.Result != resultFound || la.Complete {
+		return false
+	}
+	_, listed := la.release(tag)
+	return !listed
+}
+
+// noLatestLocked: GitHub said the repo has no published release (or no repo).
+func (r *Reader) noLatestLocked(repo string) bool {
+	la, ok := r.answers[gitHubList(repo).key()]
+	return ok && (la.Result == resultNone || la.Result == resultFound && la.Tag == "")
 }
 
 // gitHubHost is the host whose token to use for an API base URL.
