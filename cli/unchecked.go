@@ -12,7 +12,8 @@ import (
 )
 
 // warnUncheckedReleases says on stderr which rows wait on a release check,
-// by state, and why checks are starved; it returns how many rows wait.
+// by state, and how release checks run when that is not the full truth (off,
+// anonymous, rate-limited, starved); it returns how many rows wait.
 func warnUncheckedReleases(w io.Writer, rows []*model.AppView, rc model.ReleaseChecks, now time.Time) int {
 	byState := map[model.ReleaseState]int{}
 	n := 0
@@ -22,23 +23,30 @@ func warnUncheckedReleases(w io.Writer, rows []*model.AppView, rc model.ReleaseC
 			n++
 		}
 	}
-	if n == 0 {
-		if rc.Anonymous {
-			fmt.Fprintln(w, "notice: GitHub release checks run anonymous (60 requests/hour): set GH_TOKEN or run gh auth login")
+	if rc.Off {
+		fmt.Fprintln(w, "notice: release checks are off: no-release, zero-assets and stale are not checked")
+		return n
+	}
+	level := "notice"
+	if n > 0 {
+		level = "warning"
+		var parts []string
+		for _, st := range slices.Sorted(maps.Keys(byState)) {
+			parts = append(parts, fmt.Sprintf("%d %s", byState[st], st))
 		}
-		return 0
+		fmt.Fprintf(w, "warning: release checks incomplete: %d of %d rows wait on release checks (%s); their no-release, zero-assets and stale flags are withheld\n",
+			n, len(rows), strings.Join(parts, ", "))
 	}
-	var parts []string
-	for _, st := range slices.Sorted(maps.Keys(byState)) {
-		parts = append(parts, fmt.Sprintf("%d %s", byState[st], st))
-	}
-	fmt.Fprintf(w, "warning: release checks incomplete: %d of %d rows wait on release checks (%s); their no-release, zero-assets and stale flags are withheld\n",
-		n, len(rows), strings.Join(parts, ", "))
+	limited := now.Before(rc.LimitedUntil)
 	switch {
-	case now.Before(rc.LimitedUntil):
-		fmt.Fprintf(w, "warning: GitHub rate-limited until %s\n", rc.LimitedUntil.Local().Format("15:04"))
+	case limited:
+		fmt.Fprintf(w, "%s: GitHub rate-limited until %s\n", level, rc.LimitedUntil.Local().Format("15:04"))
 	case rc.Anonymous:
-		fmt.Fprintln(w, "warning: GitHub release checks run anonymous (60 requests/hour): set GH_TOKEN or run gh auth login")
+		fmt.Fprintf(w, "%s: GitHub release checks run anonymous (60 requests/hour): set GH_TOKEN or run gh auth login\n", level)
+	}
+	if rc.Starved && !limited {
+		every := time.Duration(rc.RefreshSeconds) * time.Second
+		fmt.Fprintf(w, "notice: GitHub's rate budget left allows a release refresh only every %s (starved)\n", every)
 	}
 	return n
 }

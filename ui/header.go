@@ -159,7 +159,8 @@ func (m *Model) summaryLine(width int) string {
 }
 
 // releaseWords: how many rows wait on a release check, and whether checks
-// are off, anonymous or held back by GitHub.
+// are off, anonymous, held back by GitHub, or starved (the rate budget left
+// stretched the refresh interval).
 func (m *Model) releaseWords(s *model.Snapshot) string {
 	st := &m.st
 	rc := s.Releases
@@ -175,11 +176,15 @@ func (m *Model) releaseWords(s *model.Snapshot) string {
 		w = append(w, strconv.Itoa(n)+rows+" on release checks")
 	}
 	now := m.now()
+	limited := now.Before(rc.LimitedUntil)
 	switch {
-	case now.Before(rc.LimitedUntil):
+	case limited:
 		w = append(w, "GitHub rate-limited until "+clock(rc.LimitedUntil, now))
 	case rc.Anonymous:
 		w = append(w, "GitHub anonymous (60/h)")
+	}
+	if rc.Starved && !limited {
+		w = append(w, "releases re-read every "+shortDuration(time.Duration(rc.RefreshSeconds)*time.Second)+" (rate budget)")
 	}
 	if len(w) == 0 {
 		return ""

@@ -1,0 +1,54 @@
+package cli
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hanzoai/driftboard/model"
+)
+
+// list says on stderr how release checks ran when that is not the whole
+// truth: off, anonymous, rate-limited or starved, with or without rows
+// waiting on them.
+func TestListSaysHowReleaseChecksRan(t *testing.T) {
+	now := time.Date(2026, 11, 30, 14, 0, 0, 0, time.Local)
+	checked := &model.AppView{DeclaredTag: "v1.0.0", Release: model.Release{State: model.ReleaseFound}}
+	waiting := &model.AppView{DeclaredTag: "v1.0.0", Release: model.Release{State: model.ReleaseRateLimited}}
+	for _, tc := range []struct {
+		name      string
+		rows      []*model.AppView
+		rc        model.ReleaseChecks
+		wantN     int
+		want, not []string
+	}{
+		{"off", []*model.AppView{{DeclaredTag: "v1", Release: model.Release{State: model.ReleaseOff}}}, model.ReleaseChecks{Off: true}, 0,
+			[]string{"notice: release checks are off"}, []string{"anonymous", "incomplete"}},
+		{"anonymous, all read", []*model.AppView{checked}, model.ReleaseChecks{Anonymous: true}, 0,
+			[]string{"notice: GitHub release checks run anonymous (60 requests/hour)"}, []string{"incomplete", "starved"}},
+		{"anonymous and starved", []*model.AppView{checked}, model.ReleaseChecks{Anonymous: true, Starved: true, RefreshSeconds: 3600}, 0,
+			[]string{"run anonymous", "only every 1h0m0s (starved)"}, []string{"incomplete"}},
+		{"rate-limited, one waits", []*model.AppView{checked, waiting}, model.ReleaseChecks{Anonymous: true, Starved: true, LimitedUntil: now.Add(5 * time.Minute)}, 1,
+			[]string{"1 of 2 rows wait on release checks (1 rate-limited)", "warning: GitHub rate-limited until 14:05"}, []string{"anonymous", "starved"}},
+		{"token at pace", []*model.AppView{checked}, model.ReleaseChecks{RefreshSeconds: 600}, 0, nil, []string{"notice", "warning"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			n := warnUncheckedReleases(&buf, tc.rows, tc.rc, now)
+			if n != tc.wantN {
+				t.Errorf("%d rows wait, want %d", n, tc.wantN)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(buf.String(), w) {
+					t.Errorf("stderr lacks %q:\n%s", w, buf.String())
+				}
+			}
+			for _, w := range tc.not {
+				if strings.Contains(buf.String(), w) {
+					t.Errorf("stderr says %q:\n%s", w, buf.String())
+				}
+			}
+		})
+	}
+}
