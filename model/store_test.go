@@ -32,7 +32,7 @@ func TestStoreOrderAndSummary(t *testing.T) {
 	if diff := cmp.Diff(Summary{Total: 0, ByDrift: map[drift.DriftSeverity]int{"ok": 0, "yellow": 0, "red": 0}}, empty.Summary); diff != "" {
 		t.Errorf("empty summary (-want +got):\n%s", diff)
 	}
-	if b, _ := json.Marshal(empty); string(b) != `{"version":0,"rows":[],"summary":{"total":0,"byDrift":{"ok":0,"red":0,"yellow":0},"waitingOnRelease":0},"clusters":[],"releases":{"off":false,"anonymous":false,"remaining":0,"limit":0},"takenAt":"0001-01-01T00:00:00Z"}` {
+	if b, _ := json.Marshal(empty); string(b) != `{"version":0,"rows":[],"summary":{"total":0,"byDrift":{"ok":0,"red":0,"yellow":0},"waitingOnRelease":0},"clusters":[],"releases":{"off":false,"anonymous":false,"remaining":0,"limit":0,"starved":false},"takenAt":"0001-01-01T00:00:00Z"}` {
 		t.Errorf("empty snapshot JSON = %s", b)
 	}
 	s.Upsert(row("b", "hanzo", "iam", drift.SeverityRed, 1))
