@@ -23,10 +23,14 @@ type Options struct {
 	Interval    time.Duration // how old an answer may get before it is re-checked; default 10m
 	Concurrency int           // requests in flight at once; default 4
 
-	// Token for GitHub; "" means ResolveToken (env, then gh's hosts.yml).
-	// Anonymous (set NoToken) allows 60 requests/hour and Status says so.
+	// Token for GitHub; "" means ResolveToken (env, then gh's hosts.yml,
+	// then TokenStore). Anonymous (set NoToken) allows 60 requests/hour and
+	// Status says so.
 	Token   string
 	NoToken bool
+	// TokenStore is the last place a token is looked for: GHStore (gh's
+	// config and the system keyring) unless set.
+	TokenStore func(host string) (token, source string)
 	// GitHubURL is a GitHub Enterprise base URL (https://ghe.example.com/);
 	// "" is api.github.com.
 	GitHubURL string
@@ -119,11 +123,15 @@ func New(opts Options) (*Reader, error) {
 	}
 	token, host := opts.Token, gitHubHost(opts.GitHubURL)
 	if token == "" && !opts.NoToken {
-		token, r.tokenSource = ResolveToken(host, opts.Getenv)
+		token, r.tokenSource = ResolveToken(host, opts.Getenv, opts.TokenStore)
 	} else if token != "" {
 		r.tokenSource = "option"
 	}
-	if token == "" {
+	if token != "" && !tokenSafeURL(opts.GitHubURL) {
+		token, r.tokenSource = "", "" // never a token in clear text off this machine
+		r.warning = "GitHub URL " + opts.GitHubURL + " is not https: token not sent; " + AnonymousWarning
+	}
+	if token == "" && r.warning == "" {
 		r.warning = AnonymousWarning
 	}
 	r.etags = newETagTransport(baseTransport(opts.HTTPClient), shrinkRelease) // GitHub: a configured host
@@ -146,6 +154,9 @@ func withDefaults(o Options) Options {
 	}
 	if o.Concurrency <= 0 {
 		o.Concurrency = 4
+	}
+	if o.TokenStore == nil {
+		o.TokenStore = GHStore
 	}
 	o.Repos = append(append([]RepoMapping(nil), o.Repos...), DefaultRepoMappings...)
 	if o.HTTPClient == nil {

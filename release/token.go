@@ -1,10 +1,13 @@
 package release
 
 import (
+	"net/netip"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 
+	ghauth "github.com/cli/go-gh/v2/pkg/auth"
 	"sigs.k8s.io/yaml"
 )
 
@@ -14,11 +17,12 @@ const AnonymousWarning = "GitHub: no token, anonymous (60 requests/hour): set GH
 // ResolveToken finds a GitHub token for host (github.com, or an Enterprise
 // host) the way the gh CLI does: GH_TOKEN, GITHUB_TOKEN (GH_ENTERPRISE_TOKEN,
 // GITHUB_ENTERPRISE_TOKEN for other hosts), then oauth_token for the host in
-// gh's hosts.yml ($GH_CONFIG_DIR, $XDG_CONFIG_HOME/gh, ~/.config/gh). It
-// returns "" when there is none; source names where the token came from
-// (never the token itself). gh logins kept in the system keyring are not in
-// hosts.yml; those users set GH_TOKEN=$(gh auth token).
-func ResolveToken(host string, getenv func(string) string) (token, source string) {
+// gh's hosts.yml ($GH_CONFIG_DIR, $XDG_CONFIG_HOME/gh, ~/.config/gh), then
+// store (GHStore in production: gh's own store, the system keyring
+// included). It returns "" when there is none; source names where the token
+// came from (never the token itself). The first two steps read getenv, so a
+// caller's environment is the one that counts.
+func ResolveToken(host string, getenv func(string) string, store func(host string) (token, source string)) (token, source string) {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
@@ -34,14 +38,33 @@ func ResolveToken(host string, getenv func(string) string) (token, source string
 			return t, "$" + v
 		}
 	}
-	path := ghHostsFile(getenv)
-	if path == "" {
-		return "", ""
+	if path := ghHostsFile(getenv); path != "" {
+		if t := tokenFromHostsFile(path, host); t != "" {
+			return t, path
+		}
 	}
-	if t := tokenFromHostsFile(path, host); t != "" {
-		return t, path
+	if store != nil {
+		return store(host)
 	}
 	return "", ""
+}
+
+// GHStore is gh's own token store through go-gh: its config, then the
+// system keyring, which gh reaches as "gh auth token --secure-storage" (so
+// only where the gh binary is installed, or named by $GH_PATH). It reads the
+// process environment.
+func GHStore(host string) (token, source string) {
+	t, src := ghauth.TokenForHost(host)
+	t = strings.TrimSpace(t)
+	switch {
+	case t == "":
+		return "", ""
+	case src == "gh":
+		return t, "gh auth token (system keyring)"
+	case src == "oauth_token":
+		return t, "gh config"
+	}
+	return t, "$" + src
 }
 
 func ghHostsFile(getenv func(string) string) string {
@@ -91,4 +114,27 @@ func tokenFromHostsFile(path, host string) string {
 		return u.OAuthToken
 	}
 	return ""
+}
+
+// tokenSafeURL: the token goes to the GitHub API over TLS, or over plain
+// HTTP only to this machine (a loopback test server).
+func tokenSafeURL(base string) bool {
+	if base == "" {
+		return true // api.github.com over https
+	}
+	u, err := url.Parse(base)
+	if err != nil {
+		return false
+	}
+	if u.Scheme == "https" {
+		return true
+	}
+	if u.Scheme != "http" {
+		return false
+	}
+	if u.Hostname() == "localhost" {
+		return true
+	}
+	ip, err := netip.ParseAddr(u.Hostname())
+	return err == nil && ip.IsLoopback()
 }

@@ -43,7 +43,7 @@ ghe.example.com:
 		{"host not logged in", "other.example.com", map[string]string{"GH_CONFIG_DIR": ghDir}, "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			tok, from := ResolveToken(tc.host, env(tc.env))
+			tok, from := ResolveToken(tc.host, env(tc.env), nil)
 			if tok != tc.wantTok || from != tc.wantFrom {
 				t.Errorf("ResolveToken = %q from %q, want %q from %q", tok, from, tc.wantTok, tc.wantFrom)
 			}
@@ -58,6 +58,7 @@ func TestNewUsesResolvedTokenOrWarns(t *testing.T) {
 		return newTestReader(t, srv.URL, clock, func(o *Options) {
 			o.Token = ""
 			o.Getenv = func(k string) string { return kv[k] }
+			o.TokenStore = func(string) (string, string) { return "", "" } // not this machine's gh
 		})
 	}
 	// srv.URL is an Enterprise host (127.0.0.1), so the Enterprise variables apply.
