@@ -63,6 +63,7 @@ func boardOptions(eff config.Effective, noColor bool) ui.Options {
 		Keys:         eff.Keys,
 
 		SetRestartLimit: eff.Restart.MaxParallelOrDefault(),
+		LogLines:        eff.Logs.MaxLinesOrDefault(),
 	}
 	switch eff.Theme {
 	case "dark", "light":

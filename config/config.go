@@ -23,6 +23,9 @@ const (
 	DefaultReleaseInterval = 10 * time.Minute
 	DefaultGitHubURL       = "https://api.github.com/"
 	DefaultMaxParallel     = 3 // restarts of a set at once
+	DefaultLogLines        = 5000
+	MinLogLines            = 10
+	MaxLogLines            = 1_000_000
 )
 
 // Config is the file's content. JSON tags are the YAML field names
@@ -50,6 +53,22 @@ type Config struct {
 	IAM IAM `json:"iam,omitzero"`
 	// Restart tunes restarts of a set (the board's R, restart -q).
 	Restart Restart `json:"restart,omitzero"`
+	// Logs tunes the board's log view.
+	Logs Logs `json:"logs,omitzero"`
+}
+
+// Logs tunes the log view: MaxLines is how many lines it keeps (the oldest
+// are dropped beyond it).
+type Logs struct {
+	MaxLines *int `json:"maxLines,omitempty"`
+}
+
+// MaxLinesOrDefault is the log view's line limit in force.
+func (l Logs) MaxLinesOrDefault() int {
+	if l.MaxLines == nil {
+		return DefaultLogLines
+	}
+	return *l.MaxLines
 }
 
 // Restart tunes set restarts. MaxParallel is a pointer so an explicit 0 is
@@ -131,6 +150,10 @@ func (c Config) WithDefaults() Config {
 	if c.Restart.MaxParallel == nil {
 		n := DefaultMaxParallel
 		c.Restart.MaxParallel = &n
+	}
+	if c.Logs.MaxLines == nil {
+		n := DefaultLogLines
+		c.Logs.MaxLines = &n
 	}
 	if c.Releases.Enabled == nil {
 		on := true

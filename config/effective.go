@@ -37,7 +37,7 @@ type Effective struct {
 // Resolve applies the precedence flags > environment > file > defaults.
 func Resolve(file Config, o Overrides, getenv func(string) string) Effective {
 	e := Effective{Config: file, Sources: map[string]string{}}
-	for _, f := range []string{"contexts", "issuer", "clientID", "theme", "readOnly", "releases", "iam", "restart"} {
+	for _, f := range []string{"contexts", "issuer", "clientID", "theme", "readOnly", "releases", "iam", "restart", "logs"} {
 		e.Sources[f] = "default"
 	}
 	mark := func(field string, set bool) {
@@ -53,6 +53,7 @@ func Resolve(file Config, o Overrides, getenv func(string) string) Effective {
 	mark("releases", file.Releases.set())
 	mark("iam", len(file.IAM.Clusters) > 0)
 	mark("restart", file.Restart.MaxParallel != nil)
+	mark("logs", file.Logs.MaxLines != nil)
 	if v := getenv(EnvIssuer); v != "" {
 		e.Issuer, e.Sources["issuer"] = v, "env "+EnvIssuer
 	}

@@ -23,6 +23,8 @@ var descriptions = map[string]string{
 	"iam.clusters":            "API servers declared as trusting the IAM issuer, by context name or https server URL; only they receive the IAM token (flag --iam-cluster adds for one run)",
 	"restart":                 "restarts of a marked set (the board's R) and of a query (restart -q)",
 	"restart.maxParallel":     "how many restarts (and rollouts followed) run at once (minimum 1, default 3; flag --max-parallel for restart -q)",
+	"logs":                    "the board's log view (l)",
+	"logs.maxLines":           "how many lines the log view keeps; older ones are dropped, and the view says so (10 to 1000000, default 5000)",
 	"releases":                "GitHub release checks (latest tag, release URL, assets)",
 	"releases.enabled":        "false hides release-derived drift (flag --releases=off)",
 	"releases.interval":       "how often each repository is re-read, a Go duration (minimum 1m, default 10m)",

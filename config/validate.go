@@ -66,6 +66,9 @@ func validate(file string, doc *yamlv3.Node, c *Config, checks Checks) error {
 	if p := c.Restart.MaxParallel; p != nil && *p < 1 {
 		return at("restart.maxParallel", "restart", "maxParallel")("%d: at least 1 restart must run at once", *p)
 	}
+	if n := c.Logs.MaxLines; n != nil && (*n < MinLogLines || *n > MaxLogLines) {
+		return at("logs.maxLines", "logs", "maxLines")("%d: keep between %d and %d lines", *n, MinLogLines, MaxLogLines)
+	}
 	r := c.Releases
 	if r.Interval != "" {
 		d, err := time.ParseDuration(r.Interval)

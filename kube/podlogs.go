@@ -30,28 +30,9 @@ type LogOptions struct {
 // workload, as for RunningDigests), then one pods/log stream per pod, all at
 // once. w should be a terminal-safe writer (the logs are hostile text).
 func (f *Fleet) StreamLogs(ctx context.Context, key model.Key, opts LogOptions, w io.Writer) error {
-	c, s, app, err := f.eventTarget(key)
+	c, mine, pick, err := f.appPods(ctx, key)
 	if err != nil {
 		return err
-	}
-	we := c.workloadEntry(s, key, app.Role)
-	if we == nil || we.Selector == "" {
-		return fmt.Errorf("app %s/%s has no workload with a pod selector: %w", key.Namespace, key.Name, ErrNoWorkload)
-	}
-	pods, err := c.clients.Kube.CoreV1().Pods(key.Namespace).List(ctx, metav1.ListOptions{LabelSelector: we.Selector})
-	if err != nil {
-		return c.refusal(ctx, err, "list pods", key.Namespace)
-	}
-	owners := podOwners(s, key, we)
-	declared, perr := model.ParseImage(app.ImageRepository)
-	var mine []*corev1.Pod
-	for i := range pods.Items {
-		if p := &pods.Items[i]; ownedBy(p, owners) {
-			mine = append(mine, p)
-		}
-	}
-	if len(mine) == 0 {
-		return fmt.Errorf("%s %s/%s has no pods", we.W.Kind, key.Namespace, key.Name)
 	}
 	var (
 		mu   sync.Mutex // one line at a time on w
@@ -61,7 +42,7 @@ func (f *Fleet) StreamLogs(ctx context.Context, key model.Key, opts LogOptions, 
 	for i, p := range mine {
 		name := opts.Container
 		if name == "" {
-			name = appContainer(p, declared, perr == nil && declared.Repository != "")
+			name = pick(p)
 		}
 		if !slices.ContainsFunc(p.Spec.Containers, func(ct corev1.Container) bool { return ct.Name == name }) {
 			errs[i] = fmt.Errorf("pod %s has no container %q", p.Name, name)
@@ -83,6 +64,37 @@ func (f *Fleet) StreamLogs(ctx context.Context, key model.Key, opts LogOptions, 
 	}
 	wg.Wait()
 	return errors.Join(errs...)
+}
+
+// appPods is one LIST of the pods of the App's workload, kept only when a
+// controller reference ties them to the workload (as for RunningDigests),
+// and how to pick a pod's App container.
+func (f *Fleet) appPods(ctx context.Context, key model.Key) (*cluster, []*corev1.Pod, func(*corev1.Pod) string, error) {
+	c, s, app, err := f.eventTarget(key)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	we := c.workloadEntry(s, key, app.Role)
+	if we == nil || we.Selector == "" {
+		return nil, nil, nil, fmt.Errorf("app %s/%s has no workload with a pod selector: %w", key.Namespace, key.Name, ErrNoWorkload)
+	}
+	pods, err := c.clients.Kube.CoreV1().Pods(key.Namespace).List(ctx, metav1.ListOptions{LabelSelector: we.Selector})
+	if err != nil {
+		return nil, nil, nil, c.refusal(ctx, err, "list pods", key.Namespace)
+	}
+	owners := podOwners(s, key, we)
+	var mine []*corev1.Pod
+	for i := range pods.Items {
+		if p := &pods.Items[i]; ownedBy(p, owners) {
+			mine = append(mine, p)
+		}
+	}
+	if len(mine) == 0 {
+		return nil, nil, nil, fmt.Errorf("%s %s/%s has no pods", we.W.Kind, key.Namespace, key.Name)
+	}
+	declared, perr := model.ParseImage(app.ImageRepository)
+	match := perr == nil && declared.Repository != ""
+	return c, mine, func(p *corev1.Pod) string { return appContainer(p, declared, match) }, nil
 }
 
 func (c *cluster) copyLog(ctx context.Context, ns, pod string, lo *corev1.PodLogOptions, prefix string, w io.Writer, mu *sync.Mutex) error {

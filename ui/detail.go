@@ -89,6 +89,8 @@ func (m *Model) detailKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.openRestart(m.board.find(m.detail.key))
 	case key.Matches(msg, k.YAML):
 		return m.openYAML(m.board.find(m.detail.key))
+	case key.Matches(msg, k.Logs):
+		return m.openLogs(m.board.find(m.detail.key))
 	case key.Matches(msg, k.Login):
 		return m.startLogin()
 	case key.Matches(msg, k.Help):

@@ -12,6 +12,13 @@ type keyMap struct {
 	YAML                                  key.Binding // the App as YAML (yaml.go)
 	Jump                                  key.Binding // ":" prompt (jump.go)
 	Mark, MarkAll, RestartSet             key.Binding // marks and their set restart (marks.go, setrestart.go)
+	Logs                                  key.Binding // the pods' logs (logs.go)
+
+	// In the log view only (a scope of their own, rebindable): they may
+	// reuse board keys, as the view has its keys to itself. Search, n/N,
+	// scrolling and back are the board's Filter, NextProblem/PrevProblem,
+	// Up/Down/... and Back/Quit.
+	LogFollow, LogPrevious, LogWrap, LogPick key.Binding
 
 	// In dialogs (not rebindable: a dialog has the keys to itself, so they
 	// never collide with the board's). Back and Quit close; Up/Down move.
@@ -47,6 +54,11 @@ func newKeyMap() keyMap {
 		Mark:        key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "mark")),
 		MarkAll:     key.NewBinding(key.WithKeys("*"), key.WithHelp("*", "mark all shown")),
 		RestartSet:  key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "restart marked…")),
+		Logs:        key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "logs")),
+		LogFollow:   key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "follow on/off")),
+		LogPrevious: key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "previous (crashed) instance")),
+		LogWrap:     key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "wrap on/off")),
+		LogPick:     key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "pick pod/container")),
 		Yes:         key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", "yes")),
 		No:          key.NewBinding(key.WithKeys("n", "N"), key.WithHelp("n", "no")),
 		Accept:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "confirm")),
@@ -83,11 +95,14 @@ func (k keyMap) FullHelp() [][]key.Binding {
 	k.Quit = long(k.Quit, "quit; in a view: back")
 	k.Mark = long(k.Mark, "mark row (* all shown)")
 	k.RestartSet = long(k.RestartSet, "restart the marked set")
+	k.Logs = long(k.Logs, "the pods' logs (read-only)")
+	logKey := func(b key.Binding) key.Binding { return long(b, "logs: "+b.Help().Desc) }
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End},
 		{k.Filter, k.Jump, k.Back, k.Sort, k.NextProblem, k.PrevProblem, k.OnlyDrifted, k.Env, k.Saved},
-		{k.Detail, k.YAML, k.Actions, k.Restart, k.Mark, k.RestartSet},
+		{k.Detail, k.YAML, k.Logs, k.Actions, k.Restart, k.Mark, k.RestartSet},
 		{k.Copy, k.Open, k.Login, k.Help, k.Quit},
+		{logKey(k.LogFollow), logKey(k.LogPrevious), logKey(k.LogWrap), logKey(k.LogPick)},
 	}
 }
 

@@ -7,28 +7,39 @@ import (
 	"charm.land/bubbles/v2/key"
 )
 
+// keyScope is where a key acts: a dialog, and the log view's own keys, have
+// the keys to themselves, so a board override never takes their keys.
+type keyScope int
+
+const (
+	scopeBoard keyScope = iota
+	scopeDialog
+	scopeLogs
+)
+
 // keyAction is one bindable action: its name in the config file's `keys:`
-// section and its binding. Dialog actions are a scope of their own: a
-// dialog has the keys to itself, so a board override never takes its keys.
+// section, its binding and its scope.
 type keyAction struct {
-	name   string
-	b      *key.Binding
-	dialog bool
+	name  string
+	b     *key.Binding
+	scope keyScope
 }
 
 // actions names every binding of the key map as the config file's `keys:`
 // section spells it; it is the one list of bindable actions.
 func (k *keyMap) actions() []keyAction {
+	const b, d, l = scopeBoard, scopeDialog, scopeLogs
 	return []keyAction{
-		{"up", &k.Up, false}, {"down", &k.Down, false}, {"pageUp", &k.PageUp, false}, {"pageDown", &k.PageDown, false},
-		{"home", &k.Home, false}, {"end", &k.End, false}, {"filter", &k.Filter, false}, {"back", &k.Back, false},
-		{"sort", &k.Sort, false}, {"nextProblem", &k.NextProblem, false}, {"prevProblem", &k.PrevProblem, false},
-		{"onlyDrifted", &k.OnlyDrifted, false}, {"env", &k.Env, false}, {"saved", &k.Saved, false},
-		{"actions", &k.Actions, false}, {"detail", &k.Detail, false}, {"restart", &k.Restart, false},
-		{"copy", &k.Copy, false}, {"open", &k.Open, false}, {"yaml", &k.YAML, false}, {"jump", &k.Jump, false},
-		{"login", &k.Login, false}, {"help", &k.Help, false}, {"quit", &k.Quit, false},
-		{"mark", &k.Mark, false}, {"markAll", &k.MarkAll, false}, {"restartSet", &k.RestartSet, false},
-		{"yes", &k.Yes, true}, {"no", &k.No, true}, {"accept", &k.Accept, true},
+		{"up", &k.Up, b}, {"down", &k.Down, b}, {"pageUp", &k.PageUp, b}, {"pageDown", &k.PageDown, b},
+		{"home", &k.Home, b}, {"end", &k.End, b}, {"filter", &k.Filter, b}, {"back", &k.Back, b},
+		{"sort", &k.Sort, b}, {"nextProblem", &k.NextProblem, b}, {"prevProblem", &k.PrevProblem, b},
+		{"onlyDrifted", &k.OnlyDrifted, b}, {"env", &k.Env, b}, {"saved", &k.Saved, b},
+		{"actions", &k.Actions, b}, {"detail", &k.Detail, b}, {"restart", &k.Restart, b},
+		{"copy", &k.Copy, b}, {"open", &k.Open, b}, {"yaml", &k.YAML, b}, {"jump", &k.Jump, b},
+		{"login", &k.Login, b}, {"help", &k.Help, b}, {"quit", &k.Quit, b},
+		{"mark", &k.Mark, b}, {"markAll", &k.MarkAll, b}, {"restartSet", &k.RestartSet, b}, {"logs", &k.Logs, b},
+		{"yes", &k.Yes, d}, {"no", &k.No, d}, {"accept", &k.Accept, d},
+		{"logFollow", &k.LogFollow, l}, {"logPrevious", &k.LogPrevious, l}, {"logWrap", &k.LogWrap, l}, {"logPick", &k.LogPick, l},
 	}
 }
 
@@ -49,10 +60,10 @@ func KeyActions() []string {
 // from the help. Unknown actions and empty lists are ignored (the config
 // file rejects them before they get here).
 func (k keyMap) withOverrides(overrides map[string][]string) keyMap {
-	taken := map[bool]map[string]bool{false: {}, true: {}} // per scope
+	taken := map[keyScope]map[string]bool{scopeBoard: {}, scopeDialog: {}, scopeLogs: {}}
 	for _, a := range k.actions() {
 		for _, s := range overrides[a.name] {
-			taken[a.dialog][s] = true
+			taken[a.scope][s] = true
 		}
 	}
 	for _, a := range k.actions() {
@@ -62,7 +73,7 @@ func (k keyMap) withOverrides(overrides map[string][]string) keyMap {
 			a.b.SetHelp(helpKey(keys), a.b.Help().Desc)
 			continue
 		}
-		kept := slices.DeleteFunc(slices.Clone(a.b.Keys()), func(s string) bool { return taken[a.dialog][s] })
+		kept := slices.DeleteFunc(slices.Clone(a.b.Keys()), func(s string) bool { return taken[a.scope][s] })
 		if len(kept) == len(a.b.Keys()) {
 			continue
 		}

@@ -20,6 +20,7 @@ const (
 	screenDetail
 	screenHelp
 	screenYAML // one App as YAML (yaml.go)
+	screenLogs // the pods' logs (logs.go)
 )
 
 // statusLine is the last message for the user, in words.
@@ -142,6 +143,10 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 	case yamlMsg:
 		m.onYAML(msg)
 		return nil
+	case logPodsMsg:
+		return m.onLogPods(msg)
+	case logOpenedMsg, logBatchMsg:
+		return m.onLogMsg(msg)
 	case digestsMsg:
 		return m.onDigests(msg)
 	case eventsStartedMsg, eventsMsg:

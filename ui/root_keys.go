@@ -29,6 +29,8 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.detailKey(msg)
 	case screenYAML:
 		return m.yamlKey(msg)
+	case screenLogs:
+		return m.logsKey(msg)
 	}
 	return m.boardKey(msg)
 }
@@ -65,6 +67,8 @@ func (m *Model) boardKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.openRelease(b.selected())
 	case key.Matches(msg, k.YAML):
 		return m.openYAML(b.selected())
+	case key.Matches(msg, k.Logs):
+		return m.openLogs(b.selected())
 	case key.Matches(msg, k.Jump):
 		return m.openJump()
 	case key.Matches(msg, k.Actions):
@@ -138,6 +142,10 @@ func (m *Model) onMouse(msg tea.Msg) tea.Cmd {
 		m.detail, cmd = m.detail.Update(msg)
 	case screenBoard:
 		m.board, cmd = m.board.Update(msg)
+	case screenLogs:
+		if w, ok := msg.(tea.MouseWheelMsg); ok {
+			m.logs.scroll(map[bool]int{true: -3, false: 3}[w.Mouse().Button == tea.MouseWheelUp])
+		}
 	}
 	return cmd
 }
@@ -174,6 +182,9 @@ func (m *Model) perform(d dialog, act action) tea.Cmd {
 	case actStartLogin:
 		m.dialogs.remove(d)
 		return m.startLogin()
+	case actPickLog:
+		m.dialogs.remove(d)
+		return m.startLog(a.pod, a.container)
 	case actApplyFilter:
 		m.dialogs.remove(d)
 		m.filter.set(a.query)

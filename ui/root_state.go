@@ -46,6 +46,7 @@ type screens struct {
 	helpFrom screen // the screen help was opened over
 	detail   detailView
 	yaml     yamlView    // the App as YAML, over the board or the detail
+	logs     logView     // the pods' logs, over the board or the detail
 	dialogs  dialogStack // the top one has the keys and is drawn
 	help     help.Model
 	// helpLine is the rendered short help, laid out in Update; it changes
@@ -82,6 +83,9 @@ func (m *Model) layoutFrame() {
 	}
 	if m.screen == screenYAML {
 		m.layoutYAML(h - 3)
+	}
+	if m.screen == screenLogs {
+		m.layoutLogs(w-2, h-4)
 	}
 	if m.screen != screenDetail {
 		return

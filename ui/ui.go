@@ -79,6 +79,9 @@ type Options struct {
 	Now            func() time.Time       // injected clock; nil means time.Now
 	DarkBackground *bool                  // force the background; nil means ask the terminal (dark until it answers)
 	OpenURL        func(url string) error // opens a github.com page (o); nil: the address is shown instead
+	// LogLines is how many lines the log view keeps (0: DefaultLogLines);
+	// older lines are dropped, and the view says so.
+	LogLines int
 	// SetRestartLimit is how many restarts of a marked set run at once (0: 3).
 	SetRestartLimit int
 	// ExitReport receives Model.QuitReport when the board ends during a set

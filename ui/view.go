@@ -45,6 +45,8 @@ func (m *Model) render() string {
 		m.renderHelp(&sb, w, h)
 	case screenYAML:
 		m.renderYAML(&sb, w, h)
+	case screenLogs:
+		m.renderLogs(&sb, w, h)
 	default:
 		m.renderBoard(&sb, w, h)
 	}

@@ -1,0 +1,163 @@
+package ui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
+
+// searchState is the log view's "/" search: the text being typed, the
+// pattern in force (highlighted) and the absolute line of the current match.
+type searchState struct {
+	typing    bool
+	text      string
+	pattern   string
+	matchLine int // -1: none
+	note      string
+}
+
+func (m *Model) logsKey(msg tea.KeyPressMsg) tea.Cmd {
+	k, l := m.keys, &m.logs
+	if l.search.typing {
+		l.searchKey(msg)
+		return nil
+	}
+	switch {
+	case key.Matches(msg, k.LogFollow):
+		l.follow = !l.follow
+		if !l.follow {
+			m.stopLogs() // the lines stay; the request ends
+			return nil
+		}
+		return m.restartLog()
+	case key.Matches(msg, k.LogPrevious):
+		l.previous = !l.previous
+		return m.restartLog()
+	case key.Matches(msg, k.LogWrap):
+		l.wrap = !l.wrap
+	case key.Matches(msg, k.LogPick):
+		if choices := logChoices(l.pods); len(choices) > 0 {
+			m.dialogs.push(m.logPicker(choices, l.pod, l.container))
+		}
+	case key.Matches(msg, k.Back, k.Quit), msg.String() == "backspace":
+		m.closeLogs() // q goes back, as in k9s and less; ctrl+c quits
+	case key.Matches(msg, k.Filter):
+		l.search.typing, l.search.text = true, ""
+	case key.Matches(msg, k.NextProblem):
+		l.findNext(1)
+	case key.Matches(msg, k.PrevProblem):
+		l.findNext(-1)
+	case key.Matches(msg, k.Up):
+		l.scroll(-1)
+	case key.Matches(msg, k.Down):
+		l.scroll(1)
+	case key.Matches(msg, k.PageUp):
+		l.scroll(-max(1, l.height-1))
+	case key.Matches(msg, k.PageDown):
+		l.scroll(max(1, l.height-1))
+	case key.Matches(msg, k.Home):
+		l.tail, l.top = false, l.ring.Dropped()
+	case key.Matches(msg, k.End):
+		l.tail = true
+	case key.Matches(msg, k.Help):
+		m.openHelp()
+	}
+	return nil
+}
+
+// restartLog reopens the stream of the container shown with the switches
+// as they now are (nothing when none was chosen yet).
+func (m *Model) restartLog() tea.Cmd {
+	if m.logs.pod == "" {
+		return nil
+	}
+	return m.startLog(m.logs.pod, m.logs.container)
+}
+
+// scroll moves by lines; reaching the last line sticks to it again.
+func (l *logView) scroll(delta int) {
+	first, total := l.ring.Dropped(), l.ring.Dropped()+l.ring.Len()
+	if l.tail {
+		if delta >= 0 {
+			return
+		}
+		l.tail, l.top = false, l.firstShown()
+	}
+	l.top = max(first, min(l.top+delta, total-1))
+	if delta > 0 && l.top >= total-l.height {
+		l.tail = true
+	}
+}
+
+// firstShown is the absolute line at the top of the body when tailing.
+func (l *logView) firstShown() int {
+	return max(l.ring.Dropped(), l.ring.Dropped()+l.ring.Len()-l.height)
+}
+
+func (l *logView) searchKey(msg tea.KeyPressMsg) {
+	s := &l.search
+	switch msg.String() {
+	case "esc":
+		s.typing = false
+	case "enter":
+		s.typing, s.pattern = false, s.text
+		s.matchLine = -1
+		if s.pattern == "" {
+			s.note = ""
+			return
+		}
+		// From the newest line when tailing (the latest match), else from the top.
+		if l.tail {
+			s.matchLine = l.ring.Dropped() + l.ring.Len()
+			l.findNext(-1)
+			return
+		}
+		s.matchLine = l.top - 1
+		l.findNext(1)
+	case "backspace":
+		if r := []rune(s.text); len(r) > 0 {
+			s.text = string(r[:len(r)-1])
+		}
+	default:
+		if msg.Text != "" {
+			s.text += msg.Text
+		}
+	}
+}
+
+// findNext moves to the next (dir 1, newer) or previous (-1, older) line
+// that holds the pattern.
+func (l *logView) findNext(dir int) {
+	s := &l.search
+	if s.pattern == "" {
+		s.note = "no search: / to search"
+		return
+	}
+	first, total := l.ring.Dropped(), l.ring.Dropped()+l.ring.Len()
+	from := s.matchLine
+	if from < first-1 || from > total {
+		from = map[bool]int{true: first - 1, false: total}[dir > 0]
+	}
+	for i := from + dir; i >= first && i < total; i += dir {
+		if matchAt(l.ring.At(i-first), s.pattern) >= 0 {
+			s.matchLine, s.note = i, ""
+			l.tail, l.top = false, max(first, i-2)
+			return
+		}
+	}
+	s.note = "no more matches for /" + s.pattern
+	if dir < 0 {
+		s.note = "no earlier match for /" + s.pattern
+	}
+}
+
+// matchAt is the byte offset of pattern in line, ignoring case where
+// lowering keeps the offsets (else matching case), or -1.
+func matchAt(line, pattern string) int {
+	lower := strings.ToLower(line)
+	if len(lower) != len(line) {
+		return strings.Index(line, pattern)
+	}
+	return strings.Index(lower, strings.ToLower(pattern))
+}

@@ -1,0 +1,189 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/hanzoai/driftboard/model"
+)
+
+// l streams the one pod's app container: lines arrive, a hostile one is
+// escaped, q goes back and cancels the request's context.
+func TestLogViewStreamsAndStopsOnBack(t *testing.T) {
+	src := &logSource{pods: []model.LogPod{onePod("web-1")}}
+	d := logsOn(t, src, Options{}, 100, 16)
+	d.press("l")
+	d.until("the stream opens", func() bool { return len(src.streams()) == 1 && d.m.logs.streaming })
+	s := src.last(t)
+	if want := (model.LogRequest{Pod: "web-1", Container: "web", Follow: true, Tail: DefaultLogLines, MaxLines: DefaultLogLines}); s.req != want {
+		t.Errorf("request %+v, want %+v", s.req, want)
+	}
+	d.push(s.feed, "starting web", "listening on :8080", "evil \x1b]52;c;cHduZWQ=\x07 \x1b[2J end", "tab\tseparated")
+	raw := d.m.View().Content
+	if strings.Contains(raw, "\x1b]52") || strings.Contains(raw, "\x07") || strings.Contains(raw, "\x1b[2J") {
+		t.Errorf("a hostile log line reached the terminal: %q", raw)
+	}
+	// Each line is sanitised as it arrives, not only by the frame's guard.
+	if kept := strings.Join(d.m.logs.ring.Lines(), "\n"); strings.ContainsAny(kept, "\x1b\x07") {
+		t.Errorf("a kept log line has its control characters: %q", kept)
+	}
+	checkGolden(t, "logs_w100", plainView(d.m))
+
+	d.press("q")
+	if d.m.screen != screenBoard {
+		t.Fatalf("q: screen %d, want the board", d.m.screen)
+	}
+	if !ended(s.ctx) {
+		t.Fatal("q left the log stream's request open")
+	}
+}
+
+// Several pods: a picker opens on the newest pod with a problem; esc from
+// the log view opened in the detail goes back to the detail.
+func TestLogViewPicksTheNewestPodWithProblems(t *testing.T) {
+	old, crashing, newer := onePod("web-a"), onePod("web-b"), onePod("web-c")
+	crashing.Ready, crashing.Restarts, crashing.Waiting = false, 3, "CrashLoopBackOff"
+	crashing.Containers = []string{"web", "sidecar"}
+	newer.Created = t0
+	src := &logSource{pods: []model.LogPod{old, crashing, newer}}
+	d := logsOn(t, src, Options{}, 100, 20)
+	d.press("enter", "l")
+	d.until("the picker opens", func() bool { return dialogOf[*picker](d.m.dialogs) != nil })
+	v := plainView(d.m)
+	if !strings.Contains(v, "› web-b · web") || !strings.Contains(v, "CrashLoopBackOff · 3 restarts") || !strings.Contains(v, "web-b · sidecar") {
+		t.Errorf("picker:\n%s", v)
+	}
+	d.press("down", "enter")
+	d.until("the chosen stream opens", func() bool { return len(src.streams()) == 1 })
+	if r := src.last(t).req; r.Pod != "web-b" || r.Container != "sidecar" {
+		t.Errorf("picked %s/%s, want web-b/sidecar", r.Pod, r.Container)
+	}
+	d.press("c")
+	if p := dialogOf[*picker](d.m.dialogs); p == nil || p.cursor != 2 {
+		t.Fatalf("c did not reopen the picker on the current container: %+v", p)
+	}
+	d.press("esc", "esc")
+	if d.m.screen != screenDetail {
+		t.Errorf("esc from logs opened in the detail: screen %d", d.m.screen)
+	}
+	if !ended(src.last(t).ctx) {
+		t.Error("leaving the logs left the stream open")
+	}
+}
+
+// p reopens on the previous instance; f off ends the request and keeps the
+// lines, f on reopens it; w wraps a long line.
+func TestLogViewSwitches(t *testing.T) {
+	src := &logSource{pods: []model.LogPod{onePod("web-1")}}
+	d := logsOn(t, src, Options{}, 80, 16)
+	d.press("l")
+	d.until("stream", func() bool { return d.m.logs.streaming })
+	first := src.last(t)
+	d.press("p")
+	d.until("previous stream", func() bool { return len(src.streams()) == 2 && d.m.logs.streaming })
+	if !ended(first.ctx) || !src.last(t).req.Previous {
+		t.Fatalf("p: old stream ended %v, new request %+v", ended(first.ctx), src.last(t).req)
+	}
+	prev := src.last(t)
+	d.push(prev.feed, "panic: nil map", strings.Repeat("x", 150)+"END")
+	if v := plainView(d.m); !strings.Contains(v, "previous instance") || !strings.Contains(v, "panic: nil map") || strings.Contains(v, "END") {
+		t.Errorf("previous, unwrapped:\n%s", v)
+	}
+	d.press("w")
+	if v := plainView(d.m); !strings.Contains(v, "xEND") || !strings.Contains(v, "wrap on") {
+		t.Errorf("w did not wrap the long line:\n%s", v)
+	}
+	d.press("f")
+	if !ended(prev.ctx) || len(src.streams()) != 2 {
+		t.Fatalf("f off: the request is still open or another was made (%d)", len(src.streams()))
+	}
+	if v := plainView(d.m); !strings.Contains(v, "panic: nil map") || !strings.Contains(v, "not following") {
+		t.Errorf("f off keeps the lines and says so:\n%s", v)
+	}
+	d.press("f")
+	d.until("f on reopens", func() bool { return len(src.streams()) == 3 && d.m.logs.streaming })
+	if r := src.last(t).req; !r.Follow || !r.Previous {
+		t.Errorf("f on: %+v", r)
+	}
+}
+
+// The view keeps at most LogLines lines, says how many were dropped, and a
+// search finds, highlights and steps through what is kept.
+func TestLogViewRingAndSearch(t *testing.T) {
+	src := &logSource{pods: []model.LogPod{onePod("web-1")}}
+	d := logsOn(t, src, Options{LogLines: 10}, 100, 16)
+	d.press("l")
+	d.until("stream", func() bool { return d.m.logs.streaming })
+	var lines []string
+	for i := range 25 {
+		word := "ok"
+		if i%4 == 0 {
+			word = "ERROR"
+		}
+		lines = append(lines, fmt.Sprintf("line %02d %s", i, word))
+	}
+	d.push(src.last(t).feed, lines...)
+	if n := d.m.logs.ring.Len(); n != 10 {
+		t.Fatalf("the ring holds %d lines, want 10", n)
+	}
+	if v := plainView(d.m); !strings.Contains(v, "▲ 15 older lines dropped (keeps 10)") || strings.Contains(v, "line 14") || !strings.Contains(v, "line 24") {
+		t.Errorf("after 25 lines into 10:\n%s", v)
+	}
+	d.press("/")
+	for _, r := range "error" {
+		d.press(string(r))
+	}
+	if v := plainView(d.m); !strings.Contains(v, "/error█") {
+		t.Errorf("typing the search:\n%s", v)
+	}
+	d.press("enter")
+	if got := d.m.logs.search.matchLine; got != 24 {
+		t.Errorf("search from the tail found line %d, want the newest match 24", got)
+	}
+	d.press("N")
+	if got := d.m.logs.search.matchLine; got != 20 || d.m.logs.tail {
+		t.Errorf("N: match %d (tail %v), want 20", got, d.m.logs.tail)
+	}
+	if v := plainView(d.m); !strings.Contains(v, "line 20 ERROR") || strings.Contains(v, "line 17") {
+		t.Errorf("N scrolled to line 20:\n%s", v)
+	}
+	d.press("N", "N")
+	if v := plainView(d.m); d.m.logs.search.matchLine != 16 || !strings.Contains(v, "no earlier match for /error") {
+		t.Errorf("past the oldest kept match:\n%s", v)
+	}
+	if raw := d.m.View().Content; !strings.Contains(raw, d.m.st.selected.pre+"ERROR"+d.m.st.selected.post) {
+		t.Errorf("the match is not highlighted: %q", raw)
+	}
+	d.press("n", "G")
+	if !d.m.logs.tail {
+		t.Error("G did not stick to the last line")
+	}
+}
+
+// Read-only mode keeps logs, the key is rebindable, and a failed LIST or
+// stream is said in words.
+func TestLogViewReadOnlyRebindAndErrors(t *testing.T) {
+	src := &logSource{pods: []model.LogPod{onePod("web-1")}, openErr: errors.New("logs of pod web-1: previous terminated container \"web\" not found")}
+	d := logsOn(t, src, Options{ReadOnly: true, Keys: map[string][]string{"logs": {"v"}}}, 100, 16)
+	d.press("l")
+	if d.m.screen == screenLogs {
+		t.Fatal("l still opens logs after logs: [v]")
+	}
+	d.press("v")
+	d.until("the stream fails", func() bool { return d.m.logs.err != nil })
+	if v := plainView(d.m); !strings.Contains(v, `could not read the logs: logs of pod web-1: previous terminated container "web" not found`) {
+		t.Errorf("open error:\n%s", v)
+	}
+	d.press("q")
+	src.podsErr = errors.New("list pods: Kubernetes refused: frank may not list pods in namespace hanzo")
+	d.press("v")
+	d.until("the LIST fails", func() bool { return d.m.logs.err != nil })
+	if v := plainView(d.m); !strings.Contains(v, "could not read the logs: list pods: Kubernetes refused") {
+		t.Errorf("LIST error:\n%s", v)
+	}
+	if help := strings.Join(d.m.helpKeyBlocks(200), "\n"); !strings.Contains(help, "the pods' logs") {
+		t.Errorf("help does not offer the logs key:\n%s", help)
+	}
+}

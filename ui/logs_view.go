@@ -1,0 +1,192 @@
+package ui
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/hanzoai/driftboard/model"
+)
+
+// logChoice is one pod and container the log view can stream.
+type logChoice struct{ pod, container, hint string }
+
+func logChoices(pods []model.LogPod) []logChoice {
+	var out []logChoice
+	for _, p := range pods {
+		hint := "ready"
+		switch {
+		case p.Waiting != "":
+			hint = p.Waiting
+		case !p.Ready:
+			hint = "not ready"
+		}
+		if p.Restarts > 0 {
+			hint += fmt.Sprintf(" · %d restarts", p.Restarts)
+		}
+		for _, c := range p.Containers {
+			out = append(out, logChoice{pod: p.Name, container: c, hint: hint})
+		}
+	}
+	return out
+}
+
+// actPickLog streams the chosen pod and container.
+type actPickLog struct{ pod, container string }
+
+func (actPickLog) isAction() {}
+
+// logPicker offers every pod and container, the cursor on the current (or
+// default) one.
+func (m *Model) logPicker(choices []logChoice, pod, container string) *picker {
+	p := &picker{title: "Logs of " + m.logs.key.Namespace + "/" + m.logs.key.Name + ": pod and container", keys: m.keys}
+	for i, c := range choices {
+		p.items = append(p.items, pickItem{label: c.pod + " · " + c.container, hint: c.hint, act: actPickLog{pod: c.pod, container: c.container}})
+		if c.pod == pod && c.container == container {
+			p.cursor = i
+		}
+	}
+	return p
+}
+
+// layoutLogs lays out the body: from the top line, or backwards from the
+// last one when tailing; only the lines on screen are wrapped and
+// highlighted.
+func (m *Model) layoutLogs(width, body int) {
+	l, st := &m.logs, &m.st
+	l.height = body
+	l.rows = l.rows[:0]
+	if msg := m.logsEmpty(); msg != "" {
+		l.rows = append(l.rows, msg)
+		return
+	}
+	first, n := l.ring.Dropped(), l.ring.Len()
+	render := func(i int) []string {
+		line := highlight(l.ring.At(i-first), l.search.pattern, st.selected)
+		if l.wrap {
+			return wrapText(line, width)
+		}
+		return []string{line}
+	}
+	if l.tail {
+		var rows []string
+		for i := first + n - 1; i >= first && len(rows) < body; i-- {
+			rows = append(render(i), rows...)
+		}
+		l.rows = append(l.rows, rows[max(0, len(rows)-body):]...)
+		return
+	}
+	l.top = max(first, min(l.top, first+n-1))
+	for i := l.top; i < first+n && len(l.rows) < body; i++ {
+		l.rows = append(l.rows, render(i)...)
+	}
+	l.rows = l.rows[:min(len(l.rows), body)]
+}
+
+// logsEmpty says why there are no lines to show, or "".
+func (m *Model) logsEmpty() string {
+	l, st := &m.logs, &m.st
+	switch {
+	case m.logReader() == nil:
+		return st.dim.Render("logs: not available from this source")
+	case l.listing:
+		return st.dim.Render("listing the pods…")
+	case l.err != nil && l.ring.Len() == 0:
+		return st.errText.Render("could not read the logs: ") + safe(l.err.Error())
+	case len(l.pods) == 0:
+		return st.dim.Render("no pods")
+	case l.pod == "":
+		return st.dim.Render("no container chosen · " + m.keys.LogPick.Help().Key + " picks one")
+	case l.opening:
+		return st.dim.Render("opening the stream…")
+	case l.ring.Len() > 0:
+		return ""
+	case l.streaming:
+		return st.dim.Render("no lines yet (waiting for the container to write)")
+	}
+	return st.dim.Render("the log is empty")
+}
+
+// highlight marks each occurrence of pattern in an already sanitised line.
+func highlight(line, pattern string, on wrap) string {
+	if pattern == "" || on.pre == "" {
+		return line
+	}
+	var sb strings.Builder
+	for {
+		i := matchAt(line, pattern)
+		if i < 0 {
+			sb.WriteString(line)
+			return sb.String()
+		}
+		sb.WriteString(line[:i] + on.pre + line[i:i+len(pattern)] + on.post)
+		line = line[i+len(pattern):]
+	}
+}
+
+// logsHeader names what is shown and how: pod, container, the switches,
+// the stream's state and the lines dropped.
+func (m *Model) logsHeader() string {
+	l, st := &m.logs, &m.st
+	parts := []string{st.title.Render("Logs " + safe(l.key.Namespace+"/"+l.key.Name))}
+	if l.pod != "" {
+		parts = append(parts, "pod "+safe(l.pod), "container "+safe(l.container))
+	}
+	if l.previous {
+		parts = append(parts, st.warnText.Render("previous instance"))
+	}
+	switch {
+	case l.streaming && l.follow:
+		parts = append(parts, st.okText.Render("following"))
+	case l.streaming:
+		parts = append(parts, "reading")
+	case l.ended && l.err != nil:
+		parts = append(parts, st.errText.Render("stream failed: ")+safe(l.err.Error()))
+	case l.ended:
+		parts = append(parts, "stream ended")
+	case l.pod != "" && !l.opening && !l.follow:
+		parts = append(parts, "not following ("+m.keys.LogFollow.Help().Key+" follows)")
+	}
+	if d := l.ring.Dropped(); d > 0 {
+		parts = append(parts, st.warnText.Render(fmt.Sprintf("▲ %d older lines dropped (keeps %d)", d, l.ring.Cap())))
+	}
+	return strings.Join(parts, st.dim.Render(" · "))
+}
+
+func (m *Model) renderLogs(sb *strings.Builder, w, h int) {
+	l, k := &m.logs, m.keys
+	sb.WriteString(m.titleLine(w))
+	sb.WriteByte('\n')
+	sb.WriteString(fitLine(" "+m.logsHeader(), w))
+	sb.WriteByte('\n')
+	for i := 0; i < h-4; i++ {
+		line := ""
+		if i < len(l.rows) {
+			line = " " + l.rows[i]
+		}
+		sb.WriteString(fitLine(line, w))
+		sb.WriteByte('\n')
+	}
+	switch s := l.search; {
+	case s.typing:
+		sb.WriteString(fitLine("/"+safe(s.text)+"█", w))
+	case s.note != "":
+		sb.WriteString(fitLine(m.st.warnText.Render(safe(s.note)), w))
+	default:
+		sb.WriteString(m.statusBar(w))
+	}
+	sb.WriteByte('\n')
+	onOff := func(b bool) string { return map[bool]string{true: "on", false: "off"}[b] }
+	hints := []string{
+		k.Quit.Help().Key + "/" + k.Back.Help().Key + " back",
+		k.LogFollow.Help().Key + " follow " + onOff(l.follow),
+		k.LogPrevious.Help().Key + " previous " + onOff(l.previous),
+		k.LogWrap.Help().Key + " wrap " + onOff(l.wrap),
+		k.Filter.Help().Key + " search · " + k.NextProblem.Help().Key + "/" + k.PrevProblem.Help().Key,
+	}
+	if len(logChoices(l.pods)) > 1 {
+		hints = append(hints, k.LogPick.Help().Key+" pod/container")
+	}
+	hints = slices.Concat(hints, []string{k.Help.Help().Key + " help"})
+	sb.WriteString(fitLine(m.st.dim.Render(strings.Join(hints, " · ")), w))
+}
