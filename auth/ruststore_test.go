@@ -187,3 +187,27 @@ func TestNewestLoginOfBothStoresIsUsed(t *testing.T) {
 		t.Errorf("logout touched another identity: %v", other)
 	}
 }
+
+// TestWatchSeesARustCLILogin: a login made with the Rust CLI while a session
+// watches is reported within a second, and is the login then read.
+func TestWatchSeesARustCLILogin(t *testing.T) {
+	t.Parallel()
+	idp := testidp.Start(t, testidp.Options{})
+	r := newRustCLI(t)
+	dir := t.TempDir()
+	s := rustSession(idp, dir, r, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	changed := make(chan struct{}, 10)
+	go s.Watch(ctx, func() { changed <- struct{}{} })
+	time.Sleep(100 * time.Millisecond) // watching
+	r.login(t, idp, "alice", "alice-pw", "acme", "alice")
+	select {
+	case <-changed:
+	case <-time.After(2 * time.Second):
+		t.Fatal("a Rust CLI login was not noticed within 2 s")
+	}
+	if who, err := s.WhoAmI(context.Background()); err != nil || who.Subject != "u-alice" {
+		t.Errorf("after the change: %q, %v", who.Subject, err)
+	}
+}

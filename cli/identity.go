@@ -21,6 +21,8 @@ type sessionIdentity struct {
 	openBrowser func(string) error
 	now         func() time.Time
 
+	kick chan struct{} // a store changed: re-read now
+
 	mu    sync.Mutex
 	state ui.IdentityState
 	// onRefresh, when set before run starts, sees every re-read state (the
@@ -29,7 +31,7 @@ type sessionIdentity struct {
 }
 
 func newSessionIdentity(s *auth.Session, browser func(string) error) *sessionIdentity {
-	return &sessionIdentity{s: s, openBrowser: browser, now: time.Now}
+	return &sessionIdentity{s: s, openBrowser: browser, now: time.Now, kick: make(chan struct{}, 1)}
 }
 
 // Current is the identity the board acts as now.
@@ -66,8 +68,16 @@ func (si *sessionIdentity) refresh(ctx context.Context) {
 }
 
 // run keeps the state current until ctx ends: it re-reads the login a
-// little before the token expires (the session refreshes it then).
+// little before the token expires (the session refreshes it then), and as
+// soon as a store changes (a login or logout in another terminal; the
+// session watches the files, without waking the board while nothing does).
 func (si *sessionIdentity) run(ctx context.Context) {
+	go si.s.Watch(ctx, func() {
+		select {
+		case si.kick <- struct{}{}:
+		default:
+		}
+	})
 	for {
 		wait := 10 * time.Minute
 		st := si.Current()
@@ -81,6 +91,7 @@ func (si *sessionIdentity) run(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-time.After(wait):
+		case <-si.kick:
 		}
 		si.refresh(ctx)
 	}

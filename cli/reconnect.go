@@ -38,6 +38,8 @@ func (a *app) openBoardFleet(ctx context.Context, eff config.Effective, id *sess
 	id.onRefresh = func(st ui.IdentityState) {
 		if loginKey(st) != b.openedWith() {
 			go b.reconnect(ctx)
+		} else {
+			b.signal() // the same login, re-read: the header redraws its state
 		}
 	}
 	return b, nil
