@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/hanzoai/driftboard/config"
+	"github.com/hanzoai/driftboard/kube"
 	"github.com/hanzoai/driftboard/model"
 	"github.com/hanzoai/driftboard/ui"
 )
@@ -19,6 +20,10 @@ func configChecks() config.Checks {
 			return err
 		},
 		KeyAction: keyActionCheck,
+		CDKind: func(k string) error {
+			_, err := kube.ParseCDKind(k)
+			return err
+		},
 	}
 }
 

@@ -70,6 +70,7 @@ func (a *app) openFleet(ctx context.Context, req fleetRequest) (*kube.Fleet, err
 		LabelSelector: a.opts.selector,
 		Releases:      a.releaseSource(ctx, eff, !req.noRegistry),
 		ReadOnly:      eff.ReadOnly,
+		CDKinds:       cdKinds(eff.CD.ApplicationKinds),
 		Failed:        failed,
 		Principal:     principal,
 		Act:           act,
@@ -138,4 +139,16 @@ func pendingReleases(s *model.Snapshot) int {
 		}
 	}
 	return n
+}
+
+// cdKinds are the configured CD Application kinds (validated when the file
+// was read); nil keeps the fleet's defaults.
+func cdKinds(names []string) []kube.CDKind {
+	var out []kube.CDKind
+	for _, n := range names {
+		if k, err := kube.ParseCDKind(n); err == nil {
+			out = append(out, k)
+		}
+	}
+	return out
 }

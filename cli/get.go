@@ -113,6 +113,16 @@ func writeDetail(w io.Writer, r *model.AppView, now time.Time) error {
 	} else {
 		p("Workload:", "not found")
 	}
+	if g := r.Git; g.State != "" {
+		p("Git:", model.GitWords(g))
+		if g.Application != "" {
+			p("  revision", g.Revision)
+			p("  last sync", model.LastSyncWords(g.LastSync))
+		}
+		if next := model.GitNextStep(r); next != "" {
+			p("  next step", next)
+		}
+	}
 	if u := r.Upgrade; u != nil {
 		p("Upgrade:", fmt.Sprintf("%s %s (last good %s)", dash(u.Phase), dash(u.TargetImage), dash(u.LastGoodImage)))
 		for _, h := range u.History {

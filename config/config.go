@@ -55,6 +55,8 @@ type Config struct {
 	Restart Restart `json:"restart,omitzero"`
 	// Logs tunes the board's log view.
 	Logs Logs `json:"logs,omitzero"`
+	// CD says where the git sync state is read.
+	CD CD `json:"cd,omitzero"`
 }
 
 // Logs tunes the log view: MaxLines is how many lines it keeps (the oldest
@@ -69,6 +71,14 @@ func (l Logs) MaxLinesOrDefault() int {
 		return DefaultLogLines
 	}
 	return *l.MaxLines
+}
+
+// CD lists the CD Application kinds looked for, in order, as
+// resource.group[/version][@namespace]; empty means Hanzo CD's
+// applications.apps.hanzo.ai/v1alpha1@hanzo-cd, then Argo CD's
+// applications.argoproj.io/v1alpha1@argocd.
+type CD struct {
+	ApplicationKinds []string `json:"applicationKinds,omitempty"`
 }
 
 // Restart tunes set restarts. MaxParallel is a pointer so an explicit 0 is

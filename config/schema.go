@@ -25,6 +25,8 @@ var descriptions = map[string]string{
 	"restart.maxParallel":     "how many restarts (and rollouts followed) run at once (minimum 1, default 3; flag --max-parallel for restart -q)",
 	"logs":                    "the board's log view (l)",
 	"logs.maxLines":           "how many lines the log view keeps; older ones are dropped, and the view says so (10 to 1000000, default 5000)",
+	"cd":                      "CD (Hanzo CD, Argo CD) Applications that give each row its git sync state",
+	"cd.applicationKinds":     "Application resources looked for, in order, as resource.group[/version][@namespace] (the namespace is read when the identity may not list them cluster-wide); default applications.apps.hanzo.ai/v1alpha1@hanzo-cd, applications.argoproj.io/v1alpha1@argocd; full names only (Hanzo CD's short names collide with the App's)",
 	"releases":                "GitHub release checks (latest tag, release URL, assets)",
 	"releases.enabled":        "false hides release-derived drift (flag --releases=off)",
 	"releases.interval":       "how often each repository is re-read, a Go duration (minimum 1m, default 10m)",

@@ -17,6 +17,7 @@ import (
 type Checks struct {
 	Query     func(q string) error
 	KeyAction func(action string) error
+	CDKind    func(kind string) error
 }
 
 // MinReleaseInterval keeps anonymous GitHub use under its 60 requests/hour.
@@ -62,6 +63,13 @@ func validate(file string, doc *yamlv3.Node, c *Config, checks Checks) error {
 	}
 	if err := validateKeys(c.Keys, checks, at); err != nil {
 		return err
+	}
+	for i, k := range c.CD.ApplicationKinds {
+		if checks.CDKind != nil {
+			if err := checks.CDKind(k); err != nil {
+				return at(fmt.Sprintf("cd.applicationKinds[%d]", i), "cd", "applicationKinds")("%v", err)
+			}
+		}
 	}
 	if p := c.Restart.MaxParallel; p != nil && *p < 1 {
 		return at("restart.maxParallel", "restart", "maxParallel")("%d: at least 1 restart must run at once", *p)

@@ -36,6 +36,9 @@ type Verdict struct {
 	LatestTag   string   `json:"latestTag"`
 	Health      string   `json:"health"`
 	Rollout     string   `json:"rollout"`
+	// Git is the row's git sync state and its Application, absent where
+	// the cluster serves no Application kind.
+	Git *model.GitSync `json:"git,omitempty"`
 }
 
 // VerdictOf extracts a row's verdict.
@@ -55,9 +58,28 @@ func VerdictOf(v *model.AppView) Verdict {
 	if v.Workload.Rollout == model.RolloutNone {
 		rollout = "none"
 	}
-	return Verdict{ID: v.ID, Env: string(v.Env), Severity: string(sev), Flags: flags,
+	out := Verdict{ID: v.ID, Env: string(v.Env), Severity: string(sev), Flags: flags,
 		DeclaredTag: v.DeclaredTag, RunningTag: v.RunningTag, LatestTag: v.LatestTag,
 		Health: health, Rollout: rollout}
+	if v.Git.State != "" && v.Git.KindServed() {
+		g := v.Git
+		out.Git = &g
+	}
+	return out
+}
+
+// sameGit compares git states by value (the last sync included: a new
+// sync is an observed change).
+func sameGit(a, b *model.GitSync) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	x, y := *a, *b
+	if (x.LastSync == nil) != (y.LastSync == nil) || (x.LastSync != nil && *x.LastSync != *y.LastSync) {
+		return false
+	}
+	x.LastSync, y.LastSync = nil, nil
+	return x == y
 }
 
 // Changes names the verdict fields that differ, in a fixed order; nil when equal.
@@ -75,6 +97,7 @@ func (a Verdict) Changes(b Verdict) []string {
 	add("latestTag", a.LatestTag != b.LatestTag)
 	add("health", a.Health != b.Health)
 	add("rollout", a.Rollout != b.Rollout)
+	add("git", !sameGit(a.Git, b.Git))
 	add("id", a.ID != b.ID)
 	add("env", a.Env != b.Env)
 	return out

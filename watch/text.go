@@ -72,9 +72,13 @@ func clusterText(name string, v ClusterView) string {
 }
 
 func verdictText(v *Verdict) string {
-	return fmt.Sprintf("%s %s declared %s running %s latest %s health %s rollout %s",
+	s := fmt.Sprintf("%s %s declared %s running %s latest %s health %s rollout %s",
 		v.Severity, field(v, "flags"), field(v, "declaredTag"), field(v, "runningTag"),
 		field(v, "latestTag"), v.Health, v.Rollout)
+	if v.Git != nil {
+		s += " git " + field(v, "git")
+	}
+	return s
 }
 
 // field renders one verdict field for text, "-" when empty.
@@ -102,6 +106,13 @@ func field(v *Verdict, name string) string {
 		s = v.ID
 	case "env":
 		s = v.Env
+	case "git":
+		if v.Git != nil {
+			s = string(v.Git.State)
+			if v.Git.Revision != "" {
+				s += "@" + v.Git.Revision
+			}
+		}
 	}
 	if s == "" {
 		return "-"

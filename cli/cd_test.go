@@ -1,0 +1,148 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/hanzoai/driftboard/internal/testcluster"
+	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/watch"
+)
+
+// setIAMSync writes Hanzo CD's universe-crs Application listing iam with
+// the given sync status (and kv as Synced).
+func setIAMSync(t *testing.T, c *testcluster.Cluster, status, revision string) {
+	t.Helper()
+	ctx := context.Background()
+	apps := c.AdminDynamic().Resource(testcluster.HanzoCDApplicationsGVR).Namespace("hanzo-cd")
+	res := func(name, st string) any {
+		return map[string]any{"group": "hanzo.ai", "version": "v1", "kind": "App", "namespace": "hanzo", "name": name, "status": st}
+	}
+	st := map[string]any{
+		"sync": map[string]any{"status": "OutOfSync", "revision": revision},
+		"operationState": map[string]any{"phase": "Succeeded", "message": "successfully synced",
+			"finishedAt": "2026-12-01T07:00:00Z"},
+		"resources": []any{res("iam", status), res("kv", "Synced")},
+	}
+	got, err := apps.Get(ctx, "universe-crs", metav1.GetOptions{})
+	if err == nil {
+		got.Object["status"] = st
+		_, err = apps.Update(ctx, got, metav1.UpdateOptions{})
+	} else {
+		_, err = apps.Create(ctx, &unstructured.Unstructured{Object: map[string]any{
+			"apiVersion": "apps.hanzo.ai/v1alpha1", "kind": "Application",
+			"metadata": map[string]any{"name": "universe-crs", "namespace": "hanzo-cd"},
+			"spec":     map[string]any{"source": map[string]any{"path": "infra/k8s/operator/crs"}},
+			"status":   st,
+		}}, metav1.CreateOptions{})
+	}
+	if err != nil {
+		t.Fatalf("write Application universe-crs: %v", err)
+	}
+}
+
+// list, get and watch carry the git state from a Hanzo CD Application on a
+// real API server: the query term selects by it, JSON names the
+// Application, revision and last sync, watch reports a status change, and a
+// config that looks for another kind only leaves the state unknown.
+func TestGitStateInCommands(t *testing.T) {
+	c := testcluster.Start(t, testcluster.Options{})
+	c.CreateNamespaces("hanzo", "hanzo-cd")
+	c.InstallApplicationCRD(testcluster.HanzoCDApplicationsGVR.Group)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	for _, n := range []string{"iam", "kv", "lone"} {
+		if err := c.SeedApp(ctx, "hanzo", n, "service", "ghcr.io/hanzoai/"+n, "v1.2.3", 1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const rev1 = "1111111aaaaaaabbbbbbbcccccccdddddddeeeee"
+	setIAMSync(t, c, "OutOfSync", rev1)
+	e := newEnv(t)
+	base := []string{"--kubeconfig", c.KubeconfigPath(), "--releases=off"}
+	run := func(args ...string) result { return e.run(t, append(args, base...)...) }
+
+	r := run("list", "-o", "json", "-q", "git:out-of-sync")
+	var doc struct {
+		Apps []model.AppView `json:"apps"`
+	}
+	if err := json.Unmarshal([]byte(r.out), &doc); err != nil {
+		t.Fatalf("list -o json: %v\n%s\n%s", err, r.out, r.err)
+	}
+	if len(doc.Apps) != 1 || doc.Apps[0].App != "iam" {
+		t.Fatalf("git:out-of-sync listed %d rows, want iam alone:\n%s", len(doc.Apps), r.out)
+	}
+	g := doc.Apps[0].Git
+	if g.State != model.GitOutOfSync || g.Application != "apps.hanzo.ai/hanzo-cd/universe-crs" || g.Revision != "1111111" ||
+		g.LastSync == nil || g.LastSync.Phase != "Succeeded" || g.LastSync.FinishedAt.IsZero() {
+		t.Errorf("iam's git in list -o json = %+v", g)
+	}
+	r = run("list", "-o", "json", "-q", "git:not-managed")
+	if !strings.Contains(r.out, `"app": "lone"`) || strings.Contains(r.out, `"app": "kv"`) {
+		t.Errorf("git:not-managed should list lone alone:\n%s", r.out)
+	}
+	r = run("get", "iam", "--env", "main", "-o", "json")
+	if !strings.Contains(r.out, `"state": "out-of-sync"`) || !strings.Contains(r.out, `"application": "apps.hanzo.ai/hanzo-cd/universe-crs"`) {
+		t.Errorf("get -o json lacks the git state:\n%s\n%s", r.out, r.err)
+	}
+	r = run("get", "iam", "--env", "main")
+	if !strings.Contains(r.out, "out of sync: git at 1111111 declares something else") ||
+		!strings.Contains(r.out, "Succeeded at 2026-12-01 07:00:00Z: successfully synced") {
+		t.Errorf("get text lacks the git state:\n%s\n%s", r.out, r.err)
+	}
+
+	// watch: CD syncs iam at a new revision; one event says git changed.
+	s := startWatch(t, e, base...)
+	for {
+		ev := s.next(time.Minute, "the current rows")
+		if ev.Event.Event == watch.KindSummary {
+			break
+		}
+		if ev.key() == "test/hanzo/iam" {
+			if v := ev.verdict(true); v.Git == nil || v.Git.State != model.GitOutOfSync {
+				t.Errorf("watch's current iam lacks git out-of-sync: %s", ev.raw)
+			}
+		}
+	}
+	const rev2 = "2222222aaaaaaabbbbbbbcccccccdddddddeeeee"
+	setIAMSync(t, c, "Synced", rev2)
+	for {
+		ev := s.next(30*time.Second, "iam's git change")
+		if ev.key() != "test/hanzo/iam" || ev.Event.Event != watch.KindChanged {
+			continue // kv's revision moved too
+		}
+		if strings.Join(ev.Changed, ",") != "git" || ev.verdict(true).Git.State != model.GitSynced ||
+			ev.verdict(true).Git.Revision != "2222222" || ev.verdict(false).Git.State != model.GitOutOfSync {
+			t.Errorf("want iam's git out-of-sync → synced at 2222222, got %s", ev.raw)
+		}
+		break
+	}
+
+	// A config that looks only for upstream Argo CD's kind: not served here,
+	// so the git state is unknown, never taken from Hanzo CD's.
+	dir := filepath.Join(e.vars["XDG_CONFIG_HOME"], "driftboard")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	cfg := "cd:\n  applicationKinds: [applications.argoproj.io/v1alpha1@argocd]\n"
+	if err := os.WriteFile(filepath.Join(dir, "config.yaml"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r = run("list", "-o", "json", "-q", "git:unknown")
+	if !strings.Contains(r.out, `"why": "no Application kind served"`) || strings.Count(r.out, `"app": `) != 3 {
+		t.Errorf("with only argoproj.io configured, every row should be unknown (no kind served):\n%s\n%s", r.out, r.err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "config.yaml"), []byte("cd:\n  applicationKinds: [apps]\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r = run("list", "-o", "json")
+	r.expect(t, ExitError, "cd.applicationKinds[0]")
+}
