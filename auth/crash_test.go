@@ -107,6 +107,11 @@ func storeChild() int {
 			fmt.Println(err)
 			return 1
 		}
+	case "remove":
+		if err := st.Remove(); err != nil {
+			fmt.Println(err)
+			return 1
+		}
 	case "refresh":
 		hc, err := clientTrusting(os.Getenv("CHILD_CA"))
 		if err != nil {
@@ -162,6 +167,25 @@ func TestCrashBetweenTheTwoFilesLeavesOneLogin(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "credentials.pending")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the interrupted write's journal is still there (%v)", err)
+	}
+}
+
+// TestCrashDuringLogoutStaysLoggedOut: a logout killed after removing
+// credentials.json and before rewriting identities.json does not leave the
+// login to be read back from identities.json.
+func TestCrashDuringLogoutStaysLoggedOut(t *testing.T) {
+	t.Parallel()
+	idp := testidp.Start(t, testidp.Options{})
+	dir := t.TempDir()
+	browserLogin(t, idp, newSession(idp, dir, nil), "alice", "alice-pw")
+
+	startStoreProcess(t, idp, dir, "remove", "", "between-writes").kill(t)
+
+	if c, err := auth.NewStore(dir).Load(); !errors.Is(err, auth.ErrNotLoggedIn) {
+		t.Fatalf("after a logout killed midway the store reads %v (%v), want logged out", c, err)
+	}
+	if active, _ := goCLIView(t, dir); active != "" {
+		t.Errorf("identities.json still has %q active", active)
 	}
 }
 
