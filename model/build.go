@@ -77,25 +77,44 @@ func Build(app AppObject, wl *Workload, rel Release, now time.Time) AppView {
 	}
 	v.Health = healthOf(wl)
 	v.Drift = driftOf(v, rel)
-	v.DriftSince = driftSince(app, v.Drift)
+	v.DriftSince = driftSince(app, v.Drift, rel)
 	return v
 }
 
-// driftSince is when the row's drift began, from the cluster: a drift the
-// declaration caused (un-rolled, floating-declared, no-release, zero-assets)
-// began when the tag was set. Otherwise unknown: never this program's start.
-func driftSince(app AppObject, d drift.Drift) *time.Time {
-	if app.TagSetAt.IsZero() {
-		return nil
+// driftSince is when the row's oldest observed drift began, from the
+// cluster or GitHub: a drift the declaration caused (un-rolled,
+// floating-declared, no-release, zero-assets) began when the tag was set;
+// stale began when the latest release was published (or when the tag was
+// set, if that came later). A flag whose start is not known adds nothing;
+// with none known the answer is nil: never this program's start.
+func driftSince(app AppObject, d drift.Drift, rel Release) *time.Time {
+	var oldest time.Time
+	note := func(at time.Time) {
+		if !at.IsZero() && (oldest.IsZero() || at.Before(oldest)) {
+			oldest = at
+		}
 	}
 	for _, f := range d.Flags {
 		switch f.Kind {
 		case drift.DriftUnrolled, drift.DriftFloatingDeclared, drift.DriftNoRelease, drift.DriftZeroAssets:
-			at := app.TagSetAt
-			return &at
+			note(app.TagSetAt)
+		case drift.DriftStale:
+			if !rel.LatestPublished.IsZero() {
+				note(laterOf(rel.LatestPublished, app.TagSetAt))
+			}
 		}
 	}
-	return nil
+	if oldest.IsZero() {
+		return nil
+	}
+	return &oldest
+}
+
+func laterOf(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
 }
 
 // declaredImage parses the App's repository and tag; problems go on the row.

@@ -42,3 +42,45 @@ func TestDriftSinceIsWhenTheTagWasSet(t *testing.T) {
 		t.Errorf("unknown set time: since %v, want nil", v.DriftSince)
 	}
 }
+
+// Stale since the latest release's publication (GitHub's published_at), or
+// since the tag was set when that came later; the row's drift-age is its
+// oldest observed drift; unknown stays nil.
+func TestStaleSinceIsTheLatestPublication(t *testing.T) {
+	t.Parallel()
+	published := t0.Add(-48 * time.Hour)
+	stale := foundRelease()
+	stale.LatestTag, stale.LatestPublished = "v1.3.0", published // the pods run the declared v1.2.3
+	for _, tc := range []struct {
+		name   string
+		tagSet time.Time
+		image  string // the workload's, to make it un-rolled
+		rel    func(Release) Release
+		want   time.Time // zero: nil
+	}{
+		{"stale alone", time.Time{}, "", nil, published},
+		{"publication unknown", time.Time{}, "", func(r Release) Release { r.LatestPublished = time.Time{}; return r }, time.Time{}},
+		{"tag set after the release", t0.Add(-2 * time.Hour), "", nil, t0.Add(-2 * time.Hour)},
+		{"stale and un-rolled: the older", t0.Add(-72 * time.Hour), "ghcr.io/hanzoai/iam:v1.2.2", nil, t0.Add(-72 * time.Hour)},
+		{"un-rolled, tag time unknown: stale's", time.Time{}, "ghcr.io/hanzoai/iam:v1.2.2", nil, published},
+		{"release not read: no stale, nothing known", time.Time{}, "", func(r Release) Release { return Release{State: ReleasePending} }, time.Time{}},
+	} {
+		a := baseApp()
+		a.TagSetAt = tc.tagSet
+		wl := baseWorkload()
+		if tc.image != "" {
+			wl.Containers[len(wl.Containers)-1].Image = tc.image
+		}
+		rel := stale
+		if tc.rel != nil {
+			rel = tc.rel(rel)
+		}
+		v := Build(a, wl, rel, t0)
+		switch {
+		case tc.want.IsZero() && v.DriftSince != nil:
+			t.Errorf("%s: since %v, want nil (unknown)", tc.name, v.DriftSince)
+		case !tc.want.IsZero() && (v.DriftSince == nil || !v.DriftSince.Equal(tc.want)):
+			t.Errorf("%s: since %v, want %v (flags %v)", tc.name, v.DriftSince, tc.want, kindsOf(v.Drift))
+		}
+	}
+}

@@ -141,8 +141,11 @@ func (m *Model) detailLines(r *model.AppView, width int) []string {
 	for _, f := range r.Drift.Flags {
 		i := sevIndex(f.Severity)
 		msg := f.Message
-		if f.Kind == drift.DriftStale { // which way it points, plainly
+		if f.Kind == drift.DriftStale { // which way it points, plainly, and since when
 			msg = model.StaleWords(r.DeclaredTag, r.LatestTag) + "."
+			if p := r.Release.LatestPublished; !p.IsZero() {
+				msg += " " + r.LatestTag + " was published " + clock(p, now) + " (" + shortDuration(now.Sub(p)) + " ago)."
+			}
 		}
 		add(wrapText(st.sev[i].pre+sevGlyph[i]+" "+safe(string(f.Kind))+st.sev[i].post+"  "+safe(msg), width)...)
 	}

@@ -56,6 +56,7 @@ type app struct {
 	noWorkload, paused, stuck bool
 	restartedAt, restartedBy  string
 	generation, observedGen   int64
+	published                 time.Time // the latest release's publication
 }
 
 func (a app) build() model.AppView {
@@ -79,7 +80,7 @@ func (a app) build() model.AppView {
 		Endpoints:       []string{"https://" + a.name + ".hanzo.ai"},
 		Labels:          map[string]string{"app.kubernetes.io/name": a.name},
 	}
-	rel := model.Release{State: a.release, LatestTag: a.latest, Assets: a.assets, CheckedAt: t0}
+	rel := model.Release{State: a.release, LatestTag: a.latest, LatestPublished: a.published, Assets: a.assets, CheckedAt: t0}
 	if a.release == model.ReleaseFound {
 		rel.URL = "https://github.com/hanzoai/" + a.name + "/releases/tag/" + a.declared
 	}

@@ -3,6 +3,7 @@ package ui
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hanzoai/driftboard/model"
 )
@@ -42,5 +43,31 @@ func TestHeaderSaysHowReleaseChecksRun(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// The detail of a stale row says since when: the latest release's
+// publication, on the drifting line and in the stale message; unknown is "?".
+func TestDetailSaysStaleSinceThePublication(t *testing.T) {
+	m, src := newTestModel(t, allowed(), orgAdmin(), Options{}, 120, 40)
+	src.upsert(
+		app{ns: "hanzo", name: "iam", declared: "v1.4.0", running: "v1.4.0", latest: "v1.5.0", published: t0.Add(-50 * time.Hour),
+			ready: 2, updated: 2, assets: 1}.build(),
+		app{ns: "hanzo", name: "kms", declared: "v0.9.0", running: "v0.9.0", latest: "v1.0.0", ready: 2, updated: 2, assets: 1}.build(),
+	)
+	m.Update(snapshotMsg{src.Snapshot()})
+	selectApp(t, m, "iam")
+	press(m, "enter")
+	detail := plainView(m)
+	for _, want := range []string{"drifting        since Nov 28 12:00 (2d2h)", "v1.5.0 was published Nov 28 12:00 (2d2h ago)."} {
+		if !strings.Contains(detail, want) {
+			t.Errorf("detail lacks %q:\n%s", want, detail)
+		}
+	}
+	press(m, "esc")
+	selectApp(t, m, "kms")
+	press(m, "enter")
+	if detail := plainView(m); !strings.Contains(detail, "drifting        since ?") || strings.Contains(detail, "was published") {
+		t.Errorf("stale with an unknown publication:\n%s", detail)
 	}
 }
