@@ -58,6 +58,7 @@ func BenchmarkView10k(b *testing.B) {
 	b.ReportAllocs()
 	cpu := startCPU(b)
 	for b.Loop() {
+		m.frame.valid = false // draw it, as after any change
 		_ = m.View()
 	}
 	cpu.report()

@@ -10,7 +10,8 @@ import (
 )
 
 // coalesceDelay spaces snapshots at least this far apart: bursts of watch
-// events become at most ~30 frames per second.
+// events become at most ~30 frames per second, while a change after a quiet
+// spell is shown at once.
 const coalesceDelay = 33 * time.Millisecond
 
 type (
@@ -38,22 +39,25 @@ func takeSnapshot(src Source) tea.Cmd {
 	return func() tea.Msg { return snapshotMsg{src.Snapshot()} }
 }
 
-// waitForChange blocks until the source signals, waits coalesceDelay so
-// further signals collapse into the capacity-1 channel, then snapshots.
-// It returns nil (no message) when ctx ends.
-func waitForChange(ctx context.Context, src Source) tea.Cmd {
+// waitForChange blocks until the source signals, then snapshots once
+// coalesceDelay has passed since the previous snapshot (taken at prev):
+// further signals meanwhile collapse into the capacity-1 channel. It returns
+// nil (no message) when ctx ends.
+func waitForChange(ctx context.Context, src Source, prev time.Time) tea.Cmd {
 	return func() tea.Msg {
 		select {
 		case <-ctx.Done():
 			return nil
 		case <-src.Changed():
 		}
-		t := time.NewTimer(coalesceDelay)
-		defer t.Stop()
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-t.C:
+		if wait := time.Until(prev.Add(coalesceDelay)); wait > 0 {
+			t := time.NewTimer(wait)
+			defer t.Stop()
+			select {
+			case <-ctx.Done():
+				return nil
+			case <-t.C:
+			}
 		}
 		return snapshotMsg{src.Snapshot()}
 	}

@@ -93,8 +93,12 @@ func (m *Model) Init() tea.Cmd {
 // Update routes one message, then lays the frame out, so View only draws.
 // No IO happens here: Cmds do it.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	wasPlain := m.plainBoard()
 	cmd := m.route(msg)
 	m.layoutFrame()
+	if due := m.afterUpdate(msg, wasPlain); due != nil {
+		cmd = tea.Batch(cmd, due)
+	}
 	return m, cmd
 }
 
@@ -117,6 +121,7 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 		}
 		return nil
 	case snapshotMsg:
+		m.snapAt = time.Now() // it was taken just now: the next wait counts from here
 		return m.onSnapshot(msg.snap)
 	case spinner.TickMsg:
 		if !m.busy() {
@@ -175,7 +180,7 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 // wait for the next change.
 func (m *Model) onSnapshot(s *model.Snapshot) tea.Cmd {
 	if s == nil {
-		return waitForChange(m.ctx, m.src)
+		return waitForChange(m.ctx, m.src, m.snapAt)
 	}
 	m.board.setSnapshot(s)
 	m.marks.prune(s) // a row that left the fleet loses its mark
@@ -187,7 +192,7 @@ func (m *Model) onSnapshot(s *model.Snapshot) tea.Cmd {
 			m.status = statusLine{text: out.msg, bad: out.bad}
 		}
 	}
-	return tea.Batch(waitForChange(m.ctx, m.src), m.startSpinner(), m.followDigests())
+	return tea.Batch(waitForChange(m.ctx, m.src, m.snapAt), m.startSpinner(), m.followDigests())
 }
 
 // busy is true while something is in progress; only then does the spinner tick.

@@ -68,7 +68,9 @@ type activity struct {
 	spin     spinner.Model
 	spinning bool
 	status   statusLine
-	frames   int // snapshots applied; the coalescing benchmark counts them
+	frames   int       // snapshots applied; the coalescing benchmark counts them
+	snapAt   time.Time // when the last snapshot was taken (real time, for coalescing)
+	frame    frameCache
 }
 
 // layoutFrame computes what View needs and would otherwise work out while

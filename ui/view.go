@@ -19,11 +19,16 @@ const (
 )
 
 // View renders the whole frame full-screen with mouse wheel reporting.
+// A frame is drawn again only when Update said it changed (frame.go).
 func (m *Model) View() tea.View {
+	if m.frame.valid {
+		return m.frame.view
+	}
 	v := tea.NewView(m.guard(m.render()))
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = "driftboard"
+	m.frame.view, m.frame.valid, m.frame.shown = v, true, m.shownNow()
 	return v
 }
 

@@ -1,0 +1,95 @@
+package ui
+
+import (
+	"slices"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/hanzoai/driftboard/model"
+)
+
+// headerDelay is how stale the header's figures may get when a snapshot
+// changed nothing else on screen (a row far off screen): at most one frame
+// per headerDelay for such changes, while a change to a shown row, the
+// cursor or a cluster's state is drawn at once.
+const headerDelay = time.Second
+
+// headerDueMsg ends a deferral: the next View draws the header afresh.
+type headerDueMsg struct{}
+
+// frameCache is the last frame drawn and what it showed besides the
+// header's figures (counts, rows shown, the update time).
+type frameCache struct {
+	view  tea.View
+	valid bool
+	due   bool // a headerDueMsg is on its way
+	shown shownState
+}
+
+// shownState is what a snapshot may change on screen, besides the header's
+// figures.
+type shownState struct {
+	rows           []*model.AppView // the visible window
+	cursor, offset int
+	want           [numCols]int
+	ident          [numCols]bool
+	clusters       []model.ClusterState
+	releases       model.ReleaseChecks
+	status         statusLine
+}
+
+func (m *Model) shownNow() shownState {
+	b := &m.board
+	s := shownState{cursor: b.cursor, offset: b.offset, want: b.want, ident: b.ident, status: m.status}
+	if b.view != nil {
+		b.view.Range(b.offset, func(_ int, r *model.AppView) bool {
+			s.rows = append(s.rows, r)
+			return len(s.rows) < b.height
+		})
+	}
+	if b.snap != nil {
+		s.clusters, s.releases = b.snap.Clusters, b.snap.Releases
+	}
+	return s
+}
+
+func (a shownState) same(b shownState) bool {
+	return a.cursor == b.cursor && a.offset == b.offset && a.want == b.want && a.ident == b.ident &&
+		a.status == b.status && a.releases == b.releases && slices.Equal(a.rows, b.rows) &&
+		slices.EqualFunc(a.clusters, b.clusters, func(x, y model.ClusterState) bool {
+			return x.Name == y.Name && x.Phase == y.Phase && x.Since.Equal(y.Since) && x.Reason == y.Reason &&
+				slices.Equal(x.Notices, y.Notices)
+		})
+}
+
+// plainBoard is the board alone on screen, nothing in progress: where a
+// snapshot can change only rows, cursor, clusters and the header.
+func (m *Model) plainBoard() bool {
+	return m.screen == screenBoard && m.dialogs.top() == nil && len(m.inflight) == 0 && !m.filter.active
+}
+
+// afterUpdate decides whether the frame must be drawn again: always, except
+// after a snapshot that changed only the header's figures on a plain board;
+// then the header catches up within headerDelay.
+func (m *Model) afterUpdate(msg tea.Msg, wasPlain bool) tea.Cmd {
+	if _, ok := msg.(headerDueMsg); ok {
+		m.frame.due = false
+		m.frame.valid = false
+		return nil
+	}
+	_, snap := msg.(snapshotMsg)
+	if !snap || !wasPlain || !m.plainBoard() || !m.frame.valid {
+		m.frame.valid = false
+		return nil
+	}
+	if m.shownNow().same(m.frame.shown) {
+		if m.frame.due {
+			return nil
+		}
+		m.frame.due = true
+		return tea.Tick(headerDelay, func(time.Time) tea.Msg { return headerDueMsg{} })
+	}
+	m.frame.valid = false
+	return nil
+}
