@@ -1,0 +1,285 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/tools/clientcmd"
+	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
+
+	"github.com/hanzoai/driftboard/internal/testcluster"
+)
+
+// Knobs of the whole-program benchmark, from the environment:
+//
+//	DRIFTBOARD_BENCH_BOARD_N         Apps (and Deployments) per cluster (default 10000)
+//	DRIFTBOARD_BENCH_BOARD_CLUSTERS  real API servers (default 1; 5 with N=5000 is the many-clusters case)
+//	DRIFTBOARD_BENCH_SECONDS         length of the idle and of the churn phase (default 60)
+const (
+	boardNEnv        = "DRIFTBOARD_BENCH_BOARD_N"
+	boardClustersEnv = "DRIFTBOARD_BENCH_BOARD_CLUSTERS"
+	visibleApps      = 8 // the first names by name sort: on screen in every cluster up to 5
+)
+
+func envInt(name string, def int) int {
+	if n, err := strconv.Atoi(os.Getenv(name)); err == nil && n > 0 {
+		return n
+	}
+	return def
+}
+
+// fleetEnv is the seeded clusters the programs run against.
+type fleetEnv struct {
+	clusters   []*testcluster.Cluster
+	dyns       []dynamic.Interface
+	kubeconfig string // every cluster, contexts c1…cN
+	nss        []string
+	perCluster int
+}
+
+func (f *fleetEnv) total() int { return f.perCluster * len(f.clusters) }
+
+// startFleet starts k real API servers and seeds n Apps + Deployments in
+// each, in parallel.
+func startFleet(b *testing.B, k, n int) *fleetEnv {
+	f := &fleetEnv{nss: benchNamespaces(), perCluster: n}
+	for range k {
+		f.clusters = append(f.clusters, testcluster.Start(b, testcluster.Options{}))
+	}
+	begin := time.Now()
+	var wg sync.WaitGroup
+	for _, c := range f.clusters {
+		c.CreateNamespaces(f.nss...)
+		wg.Go(func() { seedFleet(b, c, f.nss, n) })
+	}
+	wg.Wait()
+	b.Logf("seeded %d cluster(s) × (%d Apps + %d Deployments) in %s", k, n, n, time.Since(begin).Round(time.Second))
+	merged := clientcmdapi.NewConfig()
+	for i, c := range f.clusters {
+		cfg := c.AdminConfig()
+		cfg.QPS, cfg.Burst = 1000, 1000
+		f.dyns = append(f.dyns, dynamicClient(b, cfg))
+		one, err := clientcmd.LoadFromFile(c.KubeconfigPath())
+		if err != nil {
+			b.Fatal(err)
+		}
+		ctx := one.Contexts[one.CurrentContext]
+		name := fmt.Sprintf("c%d", i+1)
+		merged.Clusters[name] = one.Clusters[ctx.Cluster]
+		merged.AuthInfos[name] = one.AuthInfos[ctx.AuthInfo]
+		merged.Contexts[name] = &clientcmdapi.Context{Cluster: name, AuthInfo: name}
+		if i == 0 {
+			merged.CurrentContext = name
+		}
+	}
+	f.kubeconfig = filepath.Join(b.TempDir(), "fleet.kubeconfig")
+	if err := clientcmd.WriteToFile(*merged, f.kubeconfig); err != nil {
+		b.Fatal(err)
+	}
+	return f
+}
+
+// boardResult is the whole program's figures at one size.
+type boardResult struct {
+	Clusters, PerCluster         int
+	FirstRows, FullBoard         time.Duration
+	SyncingShown                 string // the header while rows streamed in ("" if never seen)
+	StartCPU                     time.Duration
+	IdleCPU, ChurnCPU            time.Duration // per minute
+	IdleLists, IdleWatches       int
+	RSSSynced, RSSChurn          float64
+	Patches, Measured, Lost      int
+	P50, P99, Max                time.Duration // patch sent → the new tag on screen
+	APIPeakBoard, APIPeakKubectl float64       // API server peak RSS (MiB), cluster 1
+	OneClusterFull               time.Duration // with several clusters: the board of cluster 1 alone
+	Phase                        time.Duration
+}
+
+// BenchmarkBoard runs the board binary as a user does — in a real
+// pseudo-terminal against seeded real API servers — and reads its screen.
+// Run: go test -run '^$' -bench Board -benchtime 1x -timeout 60m ./bench
+func BenchmarkBoard(b *testing.B) {
+	k, n := envInt(boardClustersEnv, 1), envInt(boardNEnv, 10000)
+	bin, err := buildBoard()
+	if err != nil {
+		b.Fatal(err)
+	}
+	f := startFleet(b, k, n)
+	for b.Loop() {
+		r := boardResult{Clusters: k, PerCluster: n, Phase: phaseLength()}
+		r.APIPeakKubectl = kubectlPeak(b, f.clusters[0])
+		if k > 1 {
+			r.OneClusterFull = oneClusterFull(b, bin, f)
+		}
+		runBoard(b, bin, f, &r)
+		reportBoard(b, r)
+		b.Log(r.table())
+		recordBoard(r)
+	}
+}
+
+// kubectlPeak is the API server's peak RSS while kubectl lists every App.
+func kubectlPeak(b *testing.B, c *testcluster.Cluster) float64 {
+	pid := c.APIServerPID()
+	if err := resetPeakRSS(pid); err != nil {
+		b.Logf("cannot reset the API server's peak RSS (%v): its figures are peaks since it started", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	if _, err := c.Kubectl(ctx, "get", "apps.hanzo.ai", "-A", "-o", "json"); err != nil {
+		b.Fatal(err)
+	}
+	return rssMiB(pid, "VmHWM")
+}
+
+// oneClusterFull is start → full board for cluster 1 alone, the baseline
+// of the many-clusters target.
+func oneClusterFull(b *testing.B, bin string, f *fleetEnv) time.Duration {
+	args := []string{"--kubeconfig", f.kubeconfig, "--context", "c1", "--releases", "off", "--readonly"}
+	p := startPTY(b, bin, args, isolatedEnv(b))
+	defer p.stop()
+	n := strconv.Itoa(f.perCluster)
+	at := p.await(b, "full board of one cluster", 10*time.Minute, func(s string) bool {
+		return strings.Contains(s, n+"/"+n+" shown") && !strings.Contains(s, "syncing")
+	})
+	return at.Sub(p.started)
+}
+
+func boardArgs(f *fleetEnv) []string {
+	args := []string{"--kubeconfig", f.kubeconfig, "--releases", "off", "--readonly"}
+	if len(f.clusters) > 1 {
+		args = append(args, "--all-contexts")
+	}
+	return args
+}
+
+// isolatedEnv keeps the programs away from the user's config and logins.
+func isolatedEnv(b *testing.B) []string {
+	home := b.TempDir()
+	return []string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, ".config"), "XDG_CACHE_HOME=" + filepath.Join(home, ".cache")}
+}
+
+func runBoard(b *testing.B, bin string, f *fleetEnv, r *boardResult) {
+	api := f.clusters[0].APIServerPID()
+	_ = resetPeakRSS(api)
+	p := startPTY(b, bin, boardArgs(f), isolatedEnv(b))
+	total := strconv.Itoa(f.total())
+	syncing := p.when(func(s string) bool { return strings.Contains(s, "syncing") && strings.Contains(s, "svc-") })
+	first := p.await(b, "first rows", 10*time.Minute, func(s string) bool { return strings.Contains(s, "svc-") })
+	r.FirstRows = first.Sub(p.started)
+	full := p.await(b, "full board", 10*time.Minute, func(s string) bool {
+		return strings.Contains(s, total+"/"+total+" shown") && !strings.Contains(s, "syncing")
+	})
+	r.FullBoard = full.Sub(p.started)
+	select {
+	case <-syncing.hit:
+		r.SyncingShown = syncingLine(p.text())
+	default:
+	}
+	r.APIPeakBoard = rssMiB(api, "VmHWM")
+	pid := p.pid()
+	r.StartCPU, r.RSSSynced = processCPU(pid), rssMiB(pid, "VmRSS")
+	perMinute := func(d time.Duration) time.Duration {
+		return time.Duration(float64(d) * float64(time.Minute) / float64(r.Phase))
+	}
+
+	idleStart, cpu0 := time.Now(), processCPU(pid)
+	time.Sleep(r.Phase)
+	idleEnd, cpu1 := time.Now(), processCPU(pid)
+	r.IdleCPU = perMinute(cpu1 - cpu0)
+	for _, c := range f.clusters {
+		n := countRequests(b, c, [][2]time.Time{{idleStart, idleEnd}})[0]
+		r.IdleLists += n.lists
+		r.IdleWatches += n.watches
+	}
+
+	// Name order puts svc-00000… on screen, so a patch to one of them is seen.
+	p.keys(b, "s")
+	p.await(b, "sort by name", 10*time.Second, func(s string) bool { return strings.Contains(s, "sort: name") })
+	cpu2 := processCPU(pid)
+	boardChurn(b, p, f, r)
+	r.ChurnCPU = perMinute(processCPU(pid) - cpu2)
+	r.RSSChurn = rssMiB(pid, "VmRSS")
+}
+
+// syncingLine is the header line that says syncing, for the report.
+func syncingLine(screen string) string {
+	for line := range strings.SplitSeq(screen, "\n") {
+		if i := strings.Index(line, "syncing"); i >= 0 {
+			return strings.TrimSpace(line[max(0, i-40):min(len(line), i+40)])
+		}
+	}
+	return ""
+}
+
+// boardChurn patches 20 App tags a second for the phase; every fourth
+// patch is to an App on screen, and its latency is until the new tag shows.
+func boardChurn(b *testing.B, p *ptyProgram, f *fleetEnv, r *boardResult) {
+	type sent struct {
+		at time.Time
+		w  *screenWaiter
+	}
+	var measured []sent
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	var errs []error
+	total := int(r.Phase.Seconds() * churnRate)
+	tick := time.NewTicker(time.Second / churnRate)
+	defer tick.Stop()
+	for seq := range total {
+		<-tick.C
+		ci, i := rand.IntN(len(f.clusters)), rand.IntN(f.perCluster)
+		onScreen := seq%4 == 0
+		if onScreen {
+			ci, i = (seq/4)%len(f.clusters), (seq/4/len(f.clusters))%visibleApps
+		}
+		ns, name := f.nss[i%len(f.nss)], appName(i)
+		tag := fmt.Sprintf("v9.%d.0", seq)
+		var w *screenWaiter
+		if onScreen {
+			w = p.when(func(s string) bool { return strings.Contains(s, tag+"→") })
+		}
+		wg.Go(func() {
+			body := fmt.Sprintf(`{"spec":{"image":{"tag":%q}}}`, tag)
+			at := time.Now()
+			_, err := f.dyns[ci].Resource(testcluster.AppsGVR).Namespace(ns).Patch(context.Background(), name,
+				types.MergePatchType, []byte(body), metav1.PatchOptions{})
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				errs = append(errs, err)
+			}
+			if w != nil {
+				measured = append(measured, sent{at: at, w: w})
+			}
+		})
+	}
+	wg.Wait()
+	r.Patches = total
+	if len(errs) > 0 {
+		b.Fatalf("%d churn patches failed, first: %v", len(errs), errs[0])
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	var lat []time.Duration
+	for _, m := range measured {
+		select {
+		case <-m.w.hit:
+			lat = append(lat, m.w.at.Sub(m.at))
+		case <-time.After(time.Until(deadline)):
+			r.Lost++
+		}
+	}
+	r.Measured = len(lat)
+	r.P50, r.P99, r.Max = percentile(lat, 0.50), percentile(lat, 0.99), percentile(lat, 1)
+}

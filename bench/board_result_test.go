@@ -1,0 +1,87 @@
+package bench
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// boardTargets are the targets for a fleet of a given size.
+type boardTargets struct {
+	full time.Duration
+	rss  float64
+}
+
+func targetsFor(r boardResult) boardTargets {
+	if r.Clusters*r.PerCluster >= 50000 {
+		return boardTargets{full: 10 * time.Second, rss: 400}
+	}
+	return boardTargets{full: 2 * time.Second, rss: 120}
+}
+
+func (r boardResult) table() string {
+	var b strings.Builder
+	t := targetsFor(r)
+	ms := func(d time.Duration) string { return fmt.Sprintf("%d ms", d.Milliseconds()) }
+	sec := func(d time.Duration) string { return fmt.Sprintf("%.2f s", d.Seconds()) }
+	fmt.Fprintf(&b, "\nthe board binary in a %d×%d pty: %d cluster(s) × (%d Apps + %d Deployments); idle and churn phases %s each\n",
+		termCols, termRows, r.Clusters, r.PerCluster, r.PerCluster, r.Phase)
+	row := func(name, ours, target string) { fmt.Fprintf(&b, "  %-46s %22s   %s\n", name, ours, target) }
+	row("measure", "board", "target")
+	row("start → first rows on screen", sec(r.FirstRows), "≤ 1.00 s")
+	row("  header while the rows streamed in", orNone(r.SyncingShown), "syncing n/N")
+	row("start → full board on screen", sec(r.FullBoard), "≤ "+sec(t.full))
+	if r.OneClusterFull > 0 {
+		row("  one cluster alone → full board", sec(r.OneClusterFull),
+			fmt.Sprintf("ratio %.2f× (target ≤ 1.3×)", r.FullBoard.Seconds()/r.OneClusterFull.Seconds()))
+	}
+	row("CPU used to get there", sec(r.StartCPU), "")
+	row("RSS after sync", fmt.Sprintf("%.0f MiB", r.RSSSynced), "")
+	row("idle CPU per minute", sec(r.IdleCPU), "≤ 0.10 s")
+	row("LIST / WATCH requests while idle", fmt.Sprintf("%d / %d", r.IdleLists, r.IdleWatches), "0 LISTs")
+	row(fmt.Sprintf("CPU per minute at %d App patches/s", churnRate), sec(r.ChurnCPU), "≤ 1.00 s")
+	row("RSS after the churn", fmt.Sprintf("%.0f MiB", r.RSSChurn), fmt.Sprintf("≤ %.0f MiB", t.rss))
+	row("patch → row on screen p50 / p99 (max)", fmt.Sprintf("%s / %s (%s)", ms(r.P50), ms(r.P99), ms(r.Max)), "p99 ≤ 100 ms")
+	row("  patches sent / measured on screen / lost", fmt.Sprintf("%d / %d / %d", r.Patches, r.Measured, r.Lost), "0 lost")
+	row("API server peak RSS: board start / kubectl", fmt.Sprintf("%.0f / %.0f MiB", r.APIPeakBoard, r.APIPeakKubectl),
+		"board ≤ kubectl get apps -A -o json")
+	return b.String()
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(not seen)"
+	}
+	return s
+}
+
+func reportBoard(b *testing.B, r boardResult) {
+	b.ReportMetric(r.FirstRows.Seconds(), "s-first-rows")
+	b.ReportMetric(r.FullBoard.Seconds(), "s-full-board")
+	b.ReportMetric(r.IdleCPU.Seconds(), "s-idle-cpu/min")
+	b.ReportMetric(float64(r.IdleLists), "idle-LISTs")
+	b.ReportMetric(r.ChurnCPU.Seconds(), "s-churn-cpu/min")
+	b.ReportMetric(r.RSSChurn, "MiB-RSS-churn")
+	b.ReportMetric(float64(r.P99.Milliseconds()), "ms-p99")
+}
+
+var (
+	boardResultsMu sync.Mutex
+	boardResults   []boardResult
+)
+
+func recordBoard(r boardResult) {
+	boardResultsMu.Lock()
+	defer boardResultsMu.Unlock()
+	boardResults = append(boardResults, r)
+}
+
+func printBoardSummary() {
+	boardResultsMu.Lock()
+	defer boardResultsMu.Unlock()
+	for _, r := range boardResults {
+		fmt.Print(r.table())
+	}
+}
