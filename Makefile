@@ -52,9 +52,12 @@ fuzz:
 	# a whole board per input (~150/s): a tenth of the count
 	$(GO) test -run '^$$' -fuzz '^FuzzHostileRow$$' -fuzztime $(FUZZTIME_UI) ./ui
 
-# Fleet-scale figures against a real API server (N = 2,000 and 10,000; ~8 min;
-# DRIFTBOARD_BENCH_SIZES=2000 and DRIFTBOARD_BENCH_SECONDS=10 shorten it),
-# then the micro-benchmarks of the pure parts.
+# Fleet-scale figures against a real API server: kube.Fleet alone (N = 2,000
+# and 10,000; DRIFTBOARD_BENCH_SIZES=2000 shortens it) and the whole board
+# binary in a pty, each figure beside its target (N = 10,000;
+# DRIFTBOARD_BENCH_BOARD_N=50000, or =5000 with DRIFTBOARD_BENCH_BOARD_CLUSTERS=5);
+# DRIFTBOARD_BENCH_SECONDS=10 shortens the idle and churn phases (60 s each).
+# Then the micro-benchmarks of the pure parts. ~15 min in all.
 bench: testenv
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 1x -timeout 60m ./bench
 	$(GO) test -run '^$$' -bench . -benchmem ./drift ./model ./ui ./kube
