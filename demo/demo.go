@@ -64,7 +64,7 @@ func Start(ctx context.Context, opts Options) (*Demo, error) {
 		fc := s.clusters[name]
 		// The demo's clusters stand for ones trusting the IAM issuer: they
 		// answer as the demo's IAM user, so restarts are made as it.
-		d.clusters = append(d.clusters, kube.ClusterClients{Name: name, Kube: fc.kube, Dynamic: fc.dyn,
+		d.clusters = append(d.clusters, kube.ClusterClients{Name: name, Kube: withPodLogs(fc.kube, opts.Now), Dynamic: fc.dyn,
 			Identity: model.ClusterIdentity{IAM: true, User: "the demo's IAM user"}})
 	}
 	if err := s.materialize(ctx); err != nil {

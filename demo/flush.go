@@ -22,6 +22,7 @@ func (s *sim) flush(ctx context.Context, w *workload, now time.Time) {
 			if !r.exists {
 				if got, err := apps.ReplicaSets(w.ns()).Create(ctx, rs, metav1.CreateOptions{}); err == nil {
 					r.uid, r.exists, r.dirty = got.UID, true, false
+					s.scaledUp(ctx, w, r, now)
 				}
 			} else if _, err := apps.ReplicaSets(w.ns()).Update(ctx, rs, metav1.UpdateOptions{}); err == nil {
 				r.dirty = false
@@ -43,6 +44,9 @@ func (s *sim) flush(ctx context.Context, w *workload, now time.Time) {
 				}
 			} else if _, err := pods.Update(ctx, obj, metav1.UpdateOptions{}); err == nil {
 				p.dirty = false
+			}
+			if !p.dirty {
+				s.podEvents(ctx, w, p, obj.Spec.Containers[0], now)
 			}
 		}
 	}

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/hanzoai/driftboard/demo"
 	"github.com/hanzoai/driftboard/model"
 	"github.com/hanzoai/driftboard/ui"
@@ -51,6 +53,20 @@ var scenes = []scene{
 		d.typeText("flag:floating")
 		d.press("enter", "enter")
 	}, "Tags"},
+	{"detail-events", "The detail's Events (the end of the detail): a stuck rollout's failed pulls, newest first, with counts", 160, 40, func(d *driver) {
+		d.press("/")
+		d.typeText("search rollout:stuck")
+		d.press("enter", "enter", "G")
+	}, "Back-off pulling image"},
+	{"logs", "The log view (l): the crash-looping pod's container, picked by default; p for the previous instance", 160, 40, func(d *driver) {
+		d.press("/")
+		d.typeText("oracle health:red")
+		d.press("enter", "l")
+		d.waitFor(func(text string) bool { return strings.Contains(text, "choose") || strings.Contains(text, "FATAL") }, 20*time.Second)
+		if strings.Contains(ansi.Strip(d.frame()), "choose") {
+			d.press("enter")
+		}
+	}, "FATAL"},
 	{"confirm", "Confirming a production restart", 160, 40, func(d *driver) {
 		d.press("/")
 		d.typeText("env:main flag:un-rolled")
