@@ -12,6 +12,7 @@ import (
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/hanzoai/driftboard/internal/testcluster"
@@ -99,6 +100,39 @@ func TestLogViewAgainstAPIServer(t *testing.T) {
 	if started < 3 || complete != started {
 		t.Errorf("pods/log requests: %d started, %d complete after q; want every one (at least 3) complete", started, complete)
 	}
+	t.Logf("API calls of the log view (audit): %s", podCalls(t, c))
+
+	// A pod that matches the selector but no controller of the App's is
+	// neither listed nor read.
+	stray := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "stray", Namespace: "hanzo", Labels: d.Spec.Selector.MatchLabels},
+		Spec: corev1.PodSpec{NodeName: testcluster.LogNodeName, Containers: []corev1.Container{{Name: "iam", Image: "ghcr.io/hanzoai/iam:v1.2.3"}}}}
+	if _, err := c.AdminClient().CoreV1().Pods("hanzo").Create(ctx, stray, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if pods, err := f.LogPods(ctx, key("hanzo", "iam")); err != nil || len(pods) != 1 || pods[0].Name == "stray" {
+		t.Errorf("LogPods with a stray pod: %+v, %v", pods, err)
+	}
+	if _, err := f.OpenLog(ctx, key("hanzo", "iam"), model.LogRequest{Pod: "stray", Container: "iam", Tail: -1, MaxLines: 10}); err == nil || !strings.Contains(err.Error(), "not one of hanzo/iam's pods") {
+		t.Errorf("OpenLog of a stray pod: %v", err)
+	}
+}
+
+// podCalls summarises the audit log's requests on pods in namespace hanzo
+// (verb and subresource, at their last stage) made by the board's identity.
+func podCalls(t *testing.T, c *testcluster.Cluster) string {
+	t.Helper()
+	evs, err := c.AuditEvents()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := map[string]int{}
+	for _, e := range evs {
+		if e.Stage == "ResponseComplete" && e.ObjectRef != nil && e.ObjectRef.Resource == "pods" && e.ObjectRef.Namespace == "hanzo" &&
+			!strings.Contains(e.UserAgent, "kube-controller-manager") && !strings.Contains(e.UserAgent, "kwok") && !strings.Contains(e.UserAgent, "scheduler") {
+			n[e.Verb+" pods"+map[bool]string{true: "/" + e.ObjectRef.Subresource}[e.ObjectRef.Subresource != ""]]++
+		}
+	}
+	return fmt.Sprint(n)
 }
 
 func criLine(text string) string {

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/hanzoai/driftboard/model"
 )
@@ -55,23 +57,30 @@ func podReady(p *corev1.Pod) bool {
 // OpenLog starts one pods/log request (GET .../pods/NAME/log with the
 // request's container, previous, follow and tailLines) and feeds its lines
 // to the returned feed until the stream ends or ctx is cancelled, which
-// closes the request. The pod must be one of the App's (LogPods). An error
-// opening the stream (forbidden, no previous instance) is returned at once.
+// closes the request. The pod must be one of the App's: one GET of it checks
+// its controller first. An error opening the stream (forbidden, no previous
+// instance) is returned at once.
 func (f *Fleet) OpenLog(ctx context.Context, key model.Key, req model.LogRequest) (*model.LogFeed, error) {
-	c, pods, _, err := f.appPods(ctx, key)
+	c, _, _, owners, err := f.podOwnersOf(key)
 	if err != nil {
 		return nil, err
 	}
-	i := slices.IndexFunc(pods, func(p *corev1.Pod) bool { return p.Name == req.Pod })
-	if i < 0 {
-		return nil, fmt.Errorf("pod %s is not one of %s/%s's pods (any more)", req.Pod, key.Namespace, key.Name)
+	pods := c.clients.Kube.CoreV1().Pods(key.Namespace)
+	p, err := pods.Get(ctx, req.Pod, metav1.GetOptions{})
+	switch {
+	case apierrors.IsNotFound(err):
+		return nil, fmt.Errorf("pod %s is gone (replaced?): pick again", req.Pod)
+	case err != nil:
+		return nil, c.refusal(ctx, err, "get pods", key.Namespace)
+	case !ownedBy(p, owners):
+		return nil, fmt.Errorf("pod %s is not one of %s/%s's pods", req.Pod, key.Namespace, key.Name)
 	}
 	lo := &corev1.PodLogOptions{Container: req.Container, Previous: req.Previous, Follow: req.Follow}
 	if req.Tail >= 0 {
 		tail := req.Tail
 		lo.TailLines = &tail
 	}
-	rc, err := c.clients.Kube.CoreV1().Pods(key.Namespace).GetLogs(req.Pod, lo).Stream(ctx)
+	rc, err := pods.GetLogs(req.Pod, lo).Stream(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("logs of pod %s: %w", req.Pod, c.refusal(ctx, err, "get pods/log", key.Namespace))
 	}

@@ -70,19 +70,14 @@ func (f *Fleet) StreamLogs(ctx context.Context, key model.Key, opts LogOptions, 
 // controller reference ties them to the workload (as for RunningDigests),
 // and how to pick a pod's App container.
 func (f *Fleet) appPods(ctx context.Context, key model.Key) (*cluster, []*corev1.Pod, func(*corev1.Pod) string, error) {
-	c, s, app, err := f.eventTarget(key)
+	c, app, we, owners, err := f.podOwnersOf(key)
 	if err != nil {
 		return nil, nil, nil, err
-	}
-	we := c.workloadEntry(s, key, app.Role)
-	if we == nil || we.Selector == "" {
-		return nil, nil, nil, fmt.Errorf("app %s/%s has no workload with a pod selector: %w", key.Namespace, key.Name, ErrNoWorkload)
 	}
 	pods, err := c.clients.Kube.CoreV1().Pods(key.Namespace).List(ctx, metav1.ListOptions{LabelSelector: we.Selector})
 	if err != nil {
 		return nil, nil, nil, c.refusal(ctx, err, "list pods", key.Namespace)
 	}
-	owners := podOwners(s, key, we)
 	var mine []*corev1.Pod
 	for i := range pods.Items {
 		if p := &pods.Items[i]; ownedBy(p, owners) {
@@ -95,6 +90,20 @@ func (f *Fleet) appPods(ctx context.Context, key model.Key) (*cluster, []*corev1
 	declared, perr := model.ParseImage(app.ImageRepository)
 	match := perr == nil && declared.Repository != ""
 	return c, mine, func(p *corev1.Pod) string { return appContainer(p, declared, match) }, nil
+}
+
+// podOwnersOf is the App, its workload (with a pod selector) and the
+// controllers its pods must name, from the cache.
+func (f *Fleet) podOwnersOf(key model.Key) (*cluster, model.AppObject, *workloadEntry, podOwnerSet, error) {
+	c, s, app, err := f.eventTarget(key)
+	if err != nil {
+		return nil, app, nil, podOwnerSet{}, err
+	}
+	we := c.workloadEntry(s, key, app.Role)
+	if we == nil || we.Selector == "" {
+		return nil, app, nil, podOwnerSet{}, fmt.Errorf("app %s/%s has no workload with a pod selector: %w", key.Namespace, key.Name, ErrNoWorkload)
+	}
+	return c, app, we, podOwners(s, key, we), nil
 }
 
 func (c *cluster) copyLog(ctx context.Context, ns, pod string, lo *corev1.PodLogOptions, prefix string, w io.Writer, mu *sync.Mutex) error {
