@@ -176,6 +176,13 @@ func TestLogViewReadOnlyRebindAndErrors(t *testing.T) {
 	if v := plainView(d.m); !strings.Contains(v, `could not read the logs: logs of pod web-1: previous terminated container "web" not found`) {
 		t.Errorf("open error:\n%s", v)
 	}
+	// The action menu offers the logs too.
+	d.press("q", "a")
+	if v := plainView(d.m); !strings.Contains(v, "Logs of its pods  v · read-only") {
+		t.Errorf("action menu:\n%s", v)
+	}
+	d.press("down", "down", "enter")
+	d.until("logs from the action menu", func() bool { return d.m.screen == screenLogs && d.m.logs.err != nil })
 	d.press("q")
 	src.podsErr = errors.New("list pods: Kubernetes refused: frank may not list pods in namespace hanzo")
 	d.press("v")

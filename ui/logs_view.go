@@ -31,10 +31,15 @@ func logChoices(pods []model.LogPod) []logChoice {
 	return out
 }
 
-// actPickLog streams the chosen pod and container.
-type actPickLog struct{ pod, container string }
+// actPickLog streams the chosen pod and container; actOpenLogs (the action
+// menu) opens the selected row's logs.
+type (
+	actPickLog  struct{ pod, container string }
+	actOpenLogs struct{}
+)
 
-func (actPickLog) isAction() {}
+func (actPickLog) isAction()  {}
+func (actOpenLogs) isAction() {}
 
 // logPicker offers every pod and container, the cursor on the current (or
 // default) one.

@@ -86,6 +86,7 @@ func (m *Model) actionMenu() *picker {
 	p.items = append(p.items,
 		pickItem{label: "Rolling restart…", hint: restart, act: actOpenRestart{}},
 		pickItem{label: "Open detail", hint: m.keys.Detail.Help().Key, act: actOpenDetail{}},
+		pickItem{label: "Logs of its pods", hint: m.keys.Logs.Help().Key + " · read-only", act: actOpenLogs{}},
 	)
 	if m.identity != nil {
 		p.items = append(p.items, pickItem{label: "Log in again", hint: m.keys.Login.Help().Key, act: actStartLogin{}})

@@ -185,6 +185,9 @@ func (m *Model) perform(d dialog, act action) tea.Cmd {
 	case actPickLog:
 		m.dialogs.remove(d)
 		return m.startLog(a.pod, a.container)
+	case actOpenLogs:
+		m.dialogs.remove(d)
+		return m.openLogs(m.board.selected())
 	case actApplyFilter:
 		m.dialogs.remove(d)
 		m.filter.set(a.query)
