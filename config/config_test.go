@@ -55,6 +55,8 @@ releases:
       github: ""
 restart:
   maxParallel: 5
+logs:
+  maxLines: 200
 `
 
 func TestParseGood(t *testing.T) {
@@ -63,7 +65,7 @@ func TestParseGood(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	off, five := false, 5
+	off, five, lines := false, 5, 200
 	want := &Config{
 		Contexts:     []string{"prod-eu", "prod-us"},
 		Issuer:       "https://iam.example.com",
@@ -75,6 +77,7 @@ func TestParseGood(t *testing.T) {
 		Releases: Releases{Enabled: &off, Interval: "30m", GitHubURL: "https://ghe.example.com/api/v3/",
 			Repos: []RepoMapping{{Image: "registry.example.com/team/*", GitHub: "acme/*"}, {Image: "ghcr.io/acme/tenant-*"}}},
 		Restart: Restart{MaxParallel: &five},
+		Logs:    Logs{MaxLines: &lines},
 	}
 	if d := cmp.Diff(want, cfg); d != "" {
 		t.Fatalf("config (-want +got):\n%s", d)
@@ -87,6 +90,9 @@ func TestParseGood(t *testing.T) {
 	}
 	if got, unset := cfg.Restart.MaxParallelOrDefault(), (Restart{}).MaxParallelOrDefault(); got != 5 || unset != 3 {
 		t.Errorf("restart.maxParallel: %d from the file, %d unset; want 5 and 3", got, unset)
+	}
+	if got, unset := cfg.Logs.MaxLinesOrDefault(), (Logs{}).MaxLinesOrDefault(); got != 200 || unset != DefaultLogLines {
+		t.Errorf("logs.maxLines: %d from the file, %d unset; want 200 and %d", got, unset, DefaultLogLines)
 	}
 }
 
@@ -106,6 +112,8 @@ func TestParseErrorsNameFileLineField(t *testing.T) {
 		{"repo mapping bad pattern", "releases:\n  repos:\n    - image: \"oci.example.com/[x\"\n      github: a/b\n", "releases.repos[0]", "not a host/path pattern", 3},
 		{"zero set restart limit", "theme: dark\nrestart:\n  maxParallel: 0\n", "restart.maxParallel", "at least 1", 3},
 		{"negative set restart limit", "restart:\n  maxParallel: -2\n", "restart.maxParallel", "at least 1", 2},
+		{"too few log lines", "logs:\n  maxLines: 5\n", "logs.maxLines", "keep between 10 and 1000000 lines", 2},
+		{"too many log lines", "logs:\n  maxLines: 50000000\n", "logs.maxLines", "keep between", 2},
 		{"set restart limit as word", "restart:\n  maxParallel: three\n", "restart.maxParallel", "whole number", 2},
 		{"bool as word", "readOnly: yes\n", "readOnly", "true or false", 1},
 		{"list expected", "contexts: prod\n", "contexts", "must be a list", 1},

@@ -39,6 +39,10 @@ var descriptions = map[string]string{
 
 var enums = map[string][]string{"theme": {"auto", "dark", "light"}}
 
+// ranges bound integer settings by dotted path: [minimum, maximum]; 0 is
+// no maximum. Absent: at least 1.
+var ranges = map[string][2]int{"logs.maxLines": {MinLogLines, MaxLogLines}}
+
 // Schema returns the config file's JSON Schema (draft 2020-12), derived from
 // the Config type so the two cannot disagree.
 func Schema() []byte {
@@ -77,6 +81,9 @@ func schemaOf(t reflect.Type, path string) map[string]any {
 	case reflect.Int:
 		s["type"] = "integer"
 		s["minimum"] = 1 // every integer setting counts something that runs
+		if r, ok := ranges[path]; ok {
+			s["minimum"], s["maximum"] = r[0], r[1]
+		}
 	case reflect.String:
 		s["type"] = "string"
 		if e, ok := enums[path]; ok {
