@@ -41,6 +41,13 @@ func (f *Fleet) Snapshot() *model.Snapshot {
 			}
 		}
 	}
+	for _, c := range f.clusters {
+		if c.isSynced() { // an Application changed: its rows, and the chart rows it makes or drops
+			for _, k := range c.refreshCD() {
+				dirty[k] = struct{}{}
+			}
+		}
+	}
 
 	now := f.opts.Now()
 	var waiting []model.Key
@@ -68,6 +75,10 @@ func (f *Fleet) Snapshot() *model.Snapshot {
 func (f *Fleet) rebuild(c *cluster, k model.Key, now time.Time) {
 	app, wl, ok := c.observe(k)
 	if !ok {
+		if v, ok := f.chartRow(c, k, now); ok { // no App CR: a chart-plane service?
+			f.store.Upsert(v)
+			return
+		}
 		f.store.Delete(k)
 		c.mu.Lock()
 		delete(c.stable, k)
@@ -125,8 +136,15 @@ func (c *cluster) observe(k model.Key) (model.AppObject, *model.Workload, bool) 
 		}
 		return app, nil, true
 	}
-	wl := we.W // a copy; PodSets and problems are added to it
+	wl := c.workload(s, k, we)
 	wl.OwnedByApp = we.OwnerUID != "" && we.OwnerUID == app.UID
+	return app, wl, true
+}
+
+// workload is the cached workload with what its pods run and why pending
+// pods do not (a copy; the cache entry is never mutated).
+func (c *cluster) workload(s *scope, k model.Key, we *workloadEntry) *model.Workload {
+	wl := we.W
 	switch wl.Kind {
 	case model.KindDeployment:
 		wl.PodSets = replicaSetPodSets(s, k, we)
@@ -142,7 +160,7 @@ func (c *cluster) observe(k model.Key) (model.AppObject, *model.Workload, bool) 
 			}
 		}
 	}
-	return app, &wl, true
+	return &wl
 }
 
 // workloadEntry finds the same-name workload, the kind the role expects first.

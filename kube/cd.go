@@ -68,9 +68,11 @@ type cdWatch struct {
 	why  string
 	infs []cache.SharedIndexInformer
 
-	mu    sync.Mutex
-	dirty bool
-	view  model.CDView
+	mu     sync.Mutex
+	dirty  bool
+	view   model.CDView
+	charts map[model.Key]*model.CDApplication // chart-plane rows (no App CR)
+	ready  bool                               // the view was built once
 }
 
 // setupCD discovers the served Application kinds and probes who may list
@@ -185,6 +187,8 @@ func transformCDApplication(cluster, group string) func(any) (any, error) {
 	}
 }
 
+// cdChanged notes that the view must be rebuilt; the next snapshot does it
+// (refreshCD) and re-evaluates the rows.
 func (c *cluster) cdChanged() {
 	c.mu.RLock()
 	w := c.cd
@@ -194,14 +198,61 @@ func (c *cluster) cdChanged() {
 		w.dirty = true
 		w.mu.Unlock()
 	}
-	c.fleet.markClusterDirty(c)
+	c.fleet.signal()
 }
 
-// cdView is the cluster's CD view, rebuilt only after an Application changed.
-func (c *cluster) cdView() model.CDView {
+func (c *cluster) cdWatch() *cdWatch {
 	c.mu.RLock()
-	w := c.cd
-	c.mu.RUnlock()
+	defer c.mu.RUnlock()
+	return c.cd
+}
+
+// refreshCD rebuilds the CD view after an Application changed and returns
+// the rows to re-evaluate: every App row (one Application may list them
+// all) and the chart rows before and after.
+func (c *cluster) refreshCD() []model.Key {
+	w := c.cdWatch()
+	if w == nil || w.why != "" {
+		return nil
+	}
+	w.mu.Lock()
+	if !w.dirty {
+		w.mu.Unlock()
+		return nil
+	}
+	var apps []*model.CDApplication
+	for _, inf := range w.infs {
+		for _, obj := range inf.GetStore().List() {
+			if e, ok := obj.(*cdEntry); ok {
+				a := e.App // entries are never mutated; the copy keeps the view independent of the cache
+				apps = append(apps, &a)
+			}
+		}
+	}
+	old := w.charts
+	w.view, w.dirty, w.ready = model.NewCDView("", apps), false, true
+	w.charts = map[model.Key]*model.CDApplication{}
+	for _, a := range w.view.Apps {
+		if !model.IsChartApplication(a) {
+			continue
+		}
+		for _, k := range model.ChartRowKeys(a) {
+			if _, dup := w.charts[k]; !dup {
+				w.charts[k] = a
+			}
+		}
+	}
+	w.mu.Unlock()
+	keys := c.appKeys() // the new chart rows included
+	for k := range old {
+		keys = append(keys, k)
+	}
+	return keys
+}
+
+// cdView is the cluster's CD view as of the last refreshCD.
+func (c *cluster) cdView() model.CDView {
+	w := c.cdWatch()
 	if w == nil {
 		return model.NewCDView(model.GitWhyNotSynced, nil)
 	}
@@ -210,22 +261,8 @@ func (c *cluster) cdView() model.CDView {
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.dirty {
-		var apps []*model.CDApplication
-		for _, inf := range w.infs {
-			for _, obj := range inf.GetStore().List() {
-				if e, ok := obj.(*cdEntry); ok {
-					a := e.App // entries are never mutated; the copy keeps the view independent of the cache
-					apps = append(apps, &a)
-				}
-			}
-		}
-		w.view, w.dirty = model.NewCDView("", apps), false
+	if !w.ready {
+		return model.NewCDView(model.GitWhyNotSynced, nil)
 	}
 	return w.view
-}
-
-// gitSync is the row's git state: the App (or Service) CR as CD lists it.
-func (c *cluster) gitSync(app model.AppObject) model.GitSync {
-	return model.GitSyncOf(c.cdView(), appsGVR.Group, app.Kind, app.Namespace, app.Name)
 }

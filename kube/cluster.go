@@ -168,11 +168,12 @@ func (s *scope) byOwner(what, ns, name string) []any {
 	return objs
 }
 
-// appKeys lists every App/Service row key in the cluster's caches.
+// appKeys lists every row key of the cluster: App/Service CRs in the
+// caches, and chart-plane Applications.
 func (c *cluster) appKeys() []model.Key {
+	keys := c.chartKeys()
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	var keys []model.Key
 	for _, s := range c.scopes {
 		for _, what := range []string{"apps", "services"} {
 			if inf, ok := s.inf[what]; ok {

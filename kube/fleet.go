@@ -200,17 +200,6 @@ func (f *Fleet) markAllDirty() {
 	f.signal()
 }
 
-// markClusterDirty rebuilds every row of one cluster at the next snapshot.
-func (f *Fleet) markClusterDirty(c *cluster) {
-	keys := c.appKeys()
-	f.mu.Lock()
-	for _, k := range keys {
-		f.dirty[k] = struct{}{}
-	}
-	f.mu.Unlock()
-	f.signal()
-}
-
 func (f *Fleet) markDirty(k model.Key) {
 	f.mu.Lock()
 	f.dirty[k] = struct{}{}

@@ -134,3 +134,50 @@ func TestQueryGit(t *testing.T) {
 		t.Errorf("ParseQuery(git:dirty) error = %v", err)
 	}
 }
+
+func TestBuildChart(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC)
+	k := Key{Cluster: "c", Namespace: "hanzo", Name: "billing"}
+	one := int32(1)
+	dep := func(image string) *Workload {
+		return &Workload{Kind: KindDeployment, Name: "billing", Replicas: &one, ReadyReplicas: 1, UpdatedReplicas: 1, AvailableReplicas: 1,
+			Containers: []Container{{Name: "billing", Image: image}},
+			PodSets:    []PodSet{{Name: "rs", Containers: []Container{{Name: "billing", Image: image}}, Replicas: 1, Available: 1, Current: true}}}
+	}
+	helm := &CDApplication{Group: "apps.hanzo.ai", Namespace: "hanzo-cd", Name: "billing", Chart: "billing",
+		Image: CDImage{Repository: "ghcr.io/hanzoai/billing", Tag: "v1.3.0", From: "helm parameter image.tag"}}
+	rel := Release{State: ReleaseOff}
+
+	v := BuildChart(helm, k, dep("ghcr.io/hanzoai/billing:v1.2.0"), rel, now)
+	if v.Kind != KindChart || v.DeclaredTag != "v1.3.0" || v.RunningTag != "v1.2.0" || !hasFlag(&v, drift.DriftUnrolled) {
+		t.Errorf("helm-declared chart row: kind %s declared %s running %s flags %v", v.Kind, v.DeclaredTag, v.RunningTag, v.Drift.Flags)
+	}
+	if len(v.Problems) != 0 {
+		t.Errorf("a chart's Deployment is CD's, not a legacy workload: problems %v", v.Problems)
+	}
+	if v.Chart == nil || v.Chart.TagFrom != "helm parameter image.tag" || v.Chart.Application != "apps.hanzo.ai/hanzo-cd/billing" {
+		t.Errorf("chart source = %+v", v.Chart)
+	}
+
+	bare := &CDApplication{Group: "argoproj.io", Namespace: "argocd", Name: "billing", Chart: "billing"}
+	v = BuildChart(bare, k, dep("oci.hanzo.ai/hanzo/billing:v1.2.0"), rel, now)
+	if v.DeclaredTag != "v1.2.0" || v.Registry != "oci.hanzo.ai/hanzo/billing" || !strings.Contains(v.Chart.TagFrom, "Deployment's template") {
+		t.Errorf("tag from the Deployment: declared %q registry %q from %q", v.DeclaredTag, v.Registry, v.Chart.TagFrom)
+	}
+
+	v = BuildChart(bare, k, nil, rel, now)
+	if v.DeclaredTag != "" || len(v.Drift.Flags) != 0 || !v.HasProblem(ProblemNoImage) {
+		t.Errorf("no facts: declared %q flags %v problems %v (want unknown, said so)", v.DeclaredTag, v.Drift.Flags, v.Problems)
+	}
+
+	if !IsChartApplication(helm) || IsChartApplication(&CDApplication{Chart: "x", Resources: []CDResource{{Group: "hanzo.ai", Kind: "App", Name: "x"}}}) ||
+		IsChartApplication(&CDApplication{Path: "infra/k8s/operator/crs"}) {
+		t.Error("IsChartApplication: a Helm Application with no App CR is a chart; one listing App CRs or with no Helm source is not")
+	}
+	keys := ChartRowKeys(&CDApplication{Cluster: "c", Name: "app", DestNS: "hanzo", Resources: []CDResource{
+		{Group: "apps", Kind: "Deployment", Namespace: "hanzo", Name: "api"}, {Group: "", Kind: "Service", Namespace: "hanzo", Name: "api"}}})
+	if len(keys) != 1 || keys[0] != (Key{Cluster: "c", Namespace: "hanzo", Name: "api"}) {
+		t.Errorf("ChartRowKeys = %v, want the Deployment's", keys)
+	}
+}

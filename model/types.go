@@ -232,6 +232,9 @@ type AppView struct {
 	// Git is the row's sync state against git, from the CD Application
 	// that lists its object.
 	Git GitSync `json:"git,omitzero"`
+	// Chart is set on a chart-plane row (Kind chart): the CD Application
+	// it is built from, and where its declared tag was read.
+	Chart *ChartSource `json:"chart,omitempty"`
 }
 
 // Key returns the row's identity in the store.

@@ -20,6 +20,13 @@ func (m *Model) gitLines(r *model.AppView, width int) []string {
 		out = append(out, wrapText(st.dim.Render(fmt.Sprintf("%-16s", k))+safe(v), width)...)
 	}
 	kv("git", model.GitWords(g))
+	if ch := r.Chart; ch != nil { // a chart-plane row: no App CR, facts from the Application
+		kv("chart", orDash(ch.Chart)+" from "+orDash(ch.RepoURL)+" (no App CR)")
+		kv("tag from", orDash(ch.TagFrom))
+		if ch.Digest != "" {
+			kv("helm digest", ch.Digest)
+		}
+	}
 	if g.Application != "" {
 		kv("application", g.Application)
 		kv("revision", orDash(g.Revision))

@@ -112,3 +112,25 @@ func TestGitColumnYieldsOnNarrowBoards(t *testing.T) {
 		}
 	}
 }
+
+// A chart-plane row's detail says where its facts come from.
+func TestGitDetailOfChartRow(t *testing.T) {
+	m, src := newTestModel(t, nil, nil, Options{}, 160, 60)
+	a := &model.CDApplication{Group: "apps.hanzo.ai", Namespace: "hanzo-cd", Name: "billing", Chart: "billing",
+		RepoURL: "oci://oci.hanzo.ai/charts", SyncStatus: "OutOfSync", Revision: "0.4.1",
+		Image: model.CDImage{Repository: "ghcr.io/hanzoai/billing", Tag: "v1.3.0", From: "helm parameter image.tag"}}
+	k := model.Key{Cluster: "prod", Namespace: "hanzo", Name: "billing"}
+	v := model.BuildChart(a, k, nil, model.Release{State: model.ReleaseOff}, t0)
+	v.Git = model.ChartGitSync(model.NewCDView("", []*model.CDApplication{a}), a, k)
+	src.upsert(v)
+	m.Update(snapshotMsg{src.Snapshot()})
+	selectApp(t, m, "billing")
+	press(m, "enter")
+	got := plainView(m)
+	for _, want := range []string{"chart · hanzo/billing", "chart           billing from oci://oci.hanzo.ai/charts (no App CR)",
+		"tag from        helm parameter image.tag", "out of sync: git at 0.4.1 declares something else (apps.hanzo.ai/hanzo-cd/billing)"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("chart detail lacks %q:\n%s", want, got)
+		}
+	}
+}

@@ -1,0 +1,65 @@
+package kube
+
+import (
+	"time"
+
+	"github.com/hanzoai/driftboard/model"
+)
+
+// Services on the Helm chart plane have no App CR: their rows come from
+// their CD Application and the Deployment it lists (model.BuildChart).
+
+// chartKeys are the rows of chart-plane Applications.
+func (c *cluster) chartKeys() []model.Key {
+	w := c.cdWatch()
+	if w == nil {
+		return nil
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	keys := make([]model.Key, 0, len(w.charts))
+	for k := range w.charts {
+		keys = append(keys, k)
+	}
+	return keys
+}
+
+// chartRow builds the row of a chart-plane service with no App CR.
+func (f *Fleet) chartRow(c *cluster, k model.Key, now time.Time) (model.AppView, bool) {
+	w := c.cdWatch()
+	if w == nil {
+		return model.AppView{}, false
+	}
+	w.mu.Lock()
+	a, view := w.charts[k], w.view
+	w.mu.Unlock()
+	if a == nil {
+		return model.AppView{}, false
+	}
+	var wl *model.Workload
+	if s := c.scopeFor(k.Namespace); s != nil {
+		if we, ok := s.get("deployments", k.Namespace, k.Name).(*workloadEntry); ok {
+			wl = c.workload(s, k, we)
+		}
+	}
+	repo, tag, _ := model.ChartDeclared(a, wl)
+	v := model.BuildChart(a, k, wl, f.release(model.AppObject{ImageRepository: repo, ImageTag: tag}), now)
+	v.Git = model.ChartGitSync(view, a, k)
+	return v, true
+}
+
+// gitSync is the row's git state: the App (or Service) CR as CD lists it.
+func (c *cluster) gitSync(app model.AppObject) model.GitSync {
+	return model.GitSyncOf(c.cdView(), appsGVR.Group, app.Kind, app.Namespace, app.Name)
+}
+
+// isChartRow reports whether k is a chart-plane row (no App CR).
+func (c *cluster) isChartRow(k model.Key) bool {
+	w := c.cdWatch()
+	if w == nil {
+		return false
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.charts[k] != nil
+}
