@@ -44,8 +44,9 @@ type logView struct {
 	ring   *model.LineRing // sanitised lines, oldest first
 	top    int             // absolute number of the first line shown when not tailing
 	tail   bool            // stick to the last line
-	height int
-	rows   []string // the body, laid out in Update
+	height int             // body lines
+	header []string        // one or two lines, laid out in Update
+	rows   []string        // the body, laid out in Update
 
 	search searchState
 }

@@ -194,3 +194,20 @@ func TestLogViewReadOnlyRebindAndErrors(t *testing.T) {
 		t.Errorf("help does not offer the logs key:\n%s", help)
 	}
 }
+
+// A narrow terminal: the header, a wrapped long line, the dropped notice
+// and the hint are fitted to 60 columns.
+func TestLogViewGoldenNarrow(t *testing.T) {
+	src := &logSource{pods: []model.LogPod{onePod("web-7f9c4-x2x9z")}}
+	d := logsOn(t, src, Options{LogLines: 10}, 60, 16)
+	d.press("l")
+	d.until("stream", func() bool { return d.m.logs.streaming })
+	var lines []string
+	for i := range 12 {
+		lines = append(lines, fmt.Sprintf("2026-12-01T08:%02d:00Z INFO  GET /healthz 200 %dms", i, i+3))
+	}
+	lines = append(lines, "2026-12-01T08:12:00Z ERROR upstream payments.hanzo.svc:8443 refused the connection after 3 attempts; giving up on this request")
+	d.push(src.last(t).feed, lines...)
+	d.press("w")
+	checkGolden(t, "logs_w60_wrap", plainView(d.m))
+}

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/hanzoai/driftboard/model"
 )
 
@@ -57,8 +59,10 @@ func (m *Model) logPicker(choices []logChoice, pod, container string) *picker {
 // layoutLogs lays out the body: from the top line, or backwards from the
 // last one when tailing; only the lines on screen are wrapped and
 // highlighted.
-func (m *Model) layoutLogs(width, body int) {
+func (m *Model) layoutLogs(width, height int) {
 	l, st := &m.logs, &m.st
+	l.header = packParts(m.logsHeader(), st.dim.Render(" · "), width, 2)
+	body := max(1, height-3-len(l.header))
 	l.height = body
 	l.rows = l.rows[:0]
 	if msg := m.logsEmpty(); msg != "" {
@@ -129,9 +133,27 @@ func highlight(line, pattern string, on wrap) string {
 	}
 }
 
+// packParts joins parts with sep into at most n lines of width (greedy);
+// what does not fit on the last line is cut when drawn.
+func packParts(parts []string, sep string, width, n int) []string {
+	var out []string
+	line := ""
+	for _, p := range parts {
+		switch {
+		case line == "":
+			line = p
+		case len(out) < n-1 && textWidth(ansi.Strip(line+sep+p)) > width:
+			out, line = append(out, line), p
+		default:
+			line += sep + p
+		}
+	}
+	return append(out, line)
+}
+
 // logsHeader names what is shown and how: pod, container, the switches,
 // the stream's state and the lines dropped.
-func (m *Model) logsHeader() string {
+func (m *Model) logsHeader() []string {
 	l, st := &m.logs, &m.st
 	parts := []string{st.title.Render("Logs " + safe(l.key.Namespace+"/"+l.key.Name))}
 	if l.pod != "" {
@@ -155,16 +177,18 @@ func (m *Model) logsHeader() string {
 	if d := l.ring.Dropped(); d > 0 {
 		parts = append(parts, st.warnText.Render(fmt.Sprintf("▲ %d older lines dropped (keeps %d)", d, l.ring.Cap())))
 	}
-	return strings.Join(parts, st.dim.Render(" · "))
+	return parts
 }
 
 func (m *Model) renderLogs(sb *strings.Builder, w, h int) {
 	l, k := &m.logs, m.keys
 	sb.WriteString(m.titleLine(w))
 	sb.WriteByte('\n')
-	sb.WriteString(fitLine(" "+m.logsHeader(), w))
-	sb.WriteByte('\n')
-	for i := 0; i < h-4; i++ {
+	for _, line := range l.header {
+		sb.WriteString(fitLine(" "+line, w))
+		sb.WriteByte('\n')
+	}
+	for i := 0; i < l.height; i++ {
 		line := ""
 		if i < len(l.rows) {
 			line = " " + l.rows[i]

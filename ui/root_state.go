@@ -87,7 +87,7 @@ func (m *Model) layoutFrame() {
 		m.layoutYAML(h - 3)
 	}
 	if m.screen == screenLogs {
-		m.layoutLogs(w-2, h-4)
+		m.layoutLogs(w-2, h)
 	}
 	if m.screen != screenDetail {
 		return
