@@ -94,6 +94,11 @@ func (a *app) syncedSnapshot(ctx context.Context, req fleetRequest) (*model.Snap
 func (a *app) waitSnapshot(ctx context.Context, fl *kube.Fleet) (*model.Snapshot, error) {
 	syncErr := fl.WaitSynced(ctx)
 	snap := fl.Snapshot()
+	// The first snapshot starts pod watches for workloads that roll out or
+	// are unready; once they have listed, the rows name failing pods.
+	if fl.WaitPodWatches(ctx) {
+		snap = fl.Snapshot()
+	}
 	for pendingReleases(snap) > 0 && ctx.Err() == nil {
 		select {
 		case <-ctx.Done():

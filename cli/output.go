@@ -102,7 +102,11 @@ func flagList(r *model.AppView) string {
 	if r.WaitsOnRelease() {
 		parts = append(parts, "release?("+string(r.Release.State)+")")
 	}
-	for _, p := range r.Problems { // the board's "!" marker, by kind
+	for _, p := range r.Problems { // the board's "!" marker, by kind; failing pods by name
+		if l := p.Label(); l != "" {
+			parts = append(parts, "!"+strings.ReplaceAll(l, " ", ""))
+			continue
+		}
 		parts = append(parts, "!"+string(p.Kind))
 	}
 	if r.Offline {

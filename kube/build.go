@@ -77,17 +77,26 @@ func (f *Fleet) rebuild(c *cluster, k model.Key, now time.Time) {
 	if !ok {
 		if v, ok := f.chartRow(c, k, now); ok { // no App CR: a chart-plane service?
 			f.store.Upsert(v)
+			c.wantPods(k, "", false) // pods are watched for App rows only
 			return
 		}
 		f.store.Delete(k)
 		c.mu.Lock()
 		delete(c.stable, k)
 		c.mu.Unlock()
+		c.wantPods(k, "", false)
 		return
 	}
 	v := model.Build(app, wl, f.release(app), now)
 	v.Git = c.gitSync(app)
 	f.store.Upsert(v)
+	sel := ""
+	if s := c.scopeFor(k.Namespace); s != nil {
+		if we := c.workloadEntry(s, k, app.Role); we != nil {
+			sel = we.Selector
+		}
+	}
+	c.wantPods(k, sel, v.WantsPodWatch())
 }
 
 func (f *Fleet) releaseChecks() model.ReleaseChecks {
@@ -112,7 +121,8 @@ func (f *Fleet) release(app model.AppObject) model.Release {
 }
 
 // observe gathers one row's inputs from the caches: the App (or Service),
-// the same-name workload, and what its pods really run.
+// the same-name workload, what its pods really run, and which of them fail
+// (where they are watched).
 func (c *cluster) observe(k model.Key) (model.AppObject, *model.Workload, bool) {
 	s := c.scopeFor(k.Namespace)
 	if s == nil {
@@ -141,8 +151,8 @@ func (c *cluster) observe(k model.Key) (model.AppObject, *model.Workload, bool) 
 	return app, wl, true
 }
 
-// workload is the cached workload with what its pods run and why pending
-// pods do not (a copy; the cache entry is never mutated).
+// workload is the cached workload with what its pods run and which of its
+// watched pods fail (a copy; the cache entry is never mutated).
 func (c *cluster) workload(s *scope, k model.Key, we *workloadEntry) *model.Workload {
 	wl := we.W
 	switch wl.Kind {
@@ -151,15 +161,7 @@ func (c *cluster) workload(s *scope, k model.Key, we *workloadEntry) *model.Work
 	case model.KindStatefulSet:
 		wl.PodSets = c.statefulSetPodSets(k, we)
 	}
-	for _, obj := range s.byOwner("pods", k.Namespace, k.Name) {
-		if pe, ok := obj.(*podEntry); ok {
-			for _, p := range pe.Problems {
-				if len(wl.PodProblems) < 5 && !slices.Contains(wl.PodProblems, p) {
-					wl.PodProblems = append(wl.PodProblems, p)
-				}
-			}
-		}
-	}
+	wl.FailingPods = c.failingPods(k, podOwners(s, k, we))
 	return &wl
 }
 

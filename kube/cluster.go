@@ -28,17 +28,21 @@ type cluster struct {
 	denied   map[string]string               // "ns/resource" → why it may not be listed (discovery)
 	nsLabels *nsLabels                       // namespaces' labels, nil when not readable
 	cd       *cdWatch                        // CD Applications; nil until set up
+
+	pods podWatches // pods of workloads that roll out or are unready
 }
 
 // scope is the informer set of one namespace, or of the whole cluster.
 type scope struct {
-	ns  string
-	inf map[string]cache.SharedIndexInformer // by resource: apps, deployments, ...
+	ns          string
+	inf         map[string]cache.SharedIndexInformer // by resource: apps, deployments, ...
+	podsAllowed bool                                 // pods may be listed (watched per workload, see podwatch.go)
 }
 
 func newCluster(f *Fleet, cc ClusterClients) *cluster {
 	c := &cluster{name: cc.Name, clients: cc, fleet: f, settled: make(chan struct{}),
-		scopes: map[string]*scope{}, stable: map[model.Key][]model.Container{}}
+		scopes: map[string]*scope{}, stable: map[model.Key][]model.Container{},
+		pods: podWatches{byKey: map[model.Key]*podWatch{}, waiting: map[model.Key]bool{}}}
 	c.conn = newConnState(cc.Name, f.opts.Now, f.signal, cc.Notices)
 	return c
 }
@@ -90,7 +94,7 @@ func (c *cluster) run(ctx context.Context) {
 	sort.Strings(nss)
 	scopes := map[string]*scope{}
 	for _, ns := range nss {
-		s := &scope{ns: ns, inf: map[string]cache.SharedIndexInformer{}}
+		s := &scope{ns: ns, inf: map[string]cache.SharedIndexInformer{}, podsAllowed: plan[ns]["pods"]}
 		for _, spec := range c.specsFor(ns, plan[ns]) {
 			inf, err := c.newInformer(spec)
 			if err != nil {
@@ -106,6 +110,7 @@ func (c *cluster) run(ctx context.Context) {
 	c.mu.Lock()
 	c.scopes = scopes
 	c.mu.Unlock()
+	c.pods.start(ctx)
 	for _, s := range scopes {
 		for _, inf := range s.inf {
 			go inf.RunWithContext(ctx)

@@ -1,6 +1,7 @@
 package kube
 
 import (
+	"slices"
 	"strings"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -41,7 +42,7 @@ func (e *appEntry) DeepCopyObject() runtime.Object { c := *e; return &c }
 // workloadEntry is a trimmed Deployment or StatefulSet.
 type workloadEntry struct {
 	entryMeta
-	W        model.Workload // PodSets and PodProblems are filled at build time
+	W        model.Workload // PodSets and FailingPods are filled at build time
 	OwnerUID string         // UID of the controlling App/Service, "" if none
 	Selector string         // spec.selector as a label selector string, for RunningDigests
 	Revision string         // Deployment: deployment.kubernetes.io/revision
@@ -69,11 +70,12 @@ type podSetEntry struct {
 
 func (e *podSetEntry) DeepCopyObject() runtime.Object { c := *e; return &c }
 
-// podEntry is a trimmed pending Pod: only why it does not run.
+// podEntry is a trimmed Pod of a watched workload: its controller and why
+// it does not run.
 type podEntry struct {
 	entryMeta
-	App      string // the workload (and App) name it belongs to
-	Problems []string
+	OwnerKind, OwnerUID string // the controller: a ReplicaSet or the StatefulSet
+	Failures            []model.PodFailure
 }
 
 func (e *podEntry) DeepCopyObject() runtime.Object { c := *e; return &c }
@@ -236,29 +238,42 @@ func transformReplicaSet(obj any) (any, error) {
 	return e, nil
 }
 
-// transformPod keeps why a pending pod does not run (image pulls, scheduling).
+// transformPod keeps why a pod does not run: a container waiting on
+// something other than its start (image pulls, crash loops, bad config), a
+// last termination by the OOM killer, or no node to run on. A pod that is
+// going away or finished is not failing.
 func transformPod(obj any) (any, error) {
 	p, ok := obj.(*corev1.Pod)
 	if !ok {
 		return obj, nil
 	}
 	e := &podEntry{entryMeta: entryMeta{ObjectMeta: trimmedMeta(p)}}
-	switch kind, name := controllerOf(p); kind {
-	case "ReplicaSet":
-		// <deployment>-<pod-template-hash>
-		e.App = strings.TrimSuffix(name, "-"+p.Labels[appsv1.DefaultDeploymentUniqueLabelKey])
-	case "StatefulSet":
-		e.App = name
+	if ref := metav1.GetControllerOfNoCopy(p); ref != nil {
+		e.OwnerKind, e.OwnerUID = ref.Kind, string(ref.UID)
 	}
-	statuses := append(append([]corev1.ContainerStatus{}, p.Status.InitContainerStatuses...), p.Status.ContainerStatuses...)
+	if p.DeletionTimestamp != nil || p.Status.Phase == corev1.PodSucceeded || p.Status.Phase == corev1.PodFailed {
+		return e, nil
+	}
+	fail := func(reason, msg string) {
+		f := model.PodFailure{Pod: p.Name, Reason: truncate(reason, 64), Message: truncate(msg, maxMessage)}
+		if !slices.Contains(e.Failures, f) {
+			e.Failures = append(e.Failures, f)
+		}
+	}
+	statuses := append(slices.Clone(p.Status.InitContainerStatuses), p.Status.ContainerStatuses...)
 	for _, st := range statuses {
-		if w := st.State.Waiting; w != nil && w.Reason != "" && w.Reason != "ContainerCreating" && w.Reason != "PodInitializing" {
-			e.Problems = append(e.Problems, truncate(w.Reason+": "+w.Message, maxMessage))
+		oom := st.LastTerminationState.Terminated != nil && st.LastTerminationState.Terminated.Reason == model.OOMKilledReason ||
+			st.State.Terminated != nil && st.State.Terminated.Reason == model.OOMKilledReason
+		switch w := st.State.Waiting; {
+		case oom: // the cause, where a crash loop is only its symptom
+			fail(model.OOMKilledReason, "container "+st.Name+" was killed for memory")
+		case w != nil && w.Reason != "" && w.Reason != "ContainerCreating" && w.Reason != "PodInitializing":
+			fail(w.Reason, w.Message)
 		}
 	}
 	for _, c := range p.Status.Conditions {
 		if c.Type == corev1.PodScheduled && c.Status == corev1.ConditionFalse && c.Reason != "" {
-			e.Problems = append(e.Problems, truncate(c.Reason+": "+c.Message, maxMessage))
+			fail(c.Reason, c.Message)
 		}
 	}
 	return e, nil

@@ -7,9 +7,11 @@
 // Deployment's revision is current; the model takes the tag of the set with
 // most available pods). A StatefulSet's status revisions and counts (the old
 // revision's template is remembered from when the set was last settled, so
-// it is unknown only when the board starts mid-rollout). Pending pods only,
-// for why a rollout is stuck (ImagePullBackOff, Unschedulable) before the
-// progress deadline says so; running pods are never cached.
+// it is unknown only when the board starts mid-rollout). Pods only of the
+// workloads that roll out or are unready, one watch per workload by its
+// selector (podwatch.go), for why they fail (CrashLoopBackOff, image pulls,
+// OOMKilled, Unschedulable) before the progress deadline says so; a healthy
+// fleet's pods are never listed or cached.
 package kube
 
 import (

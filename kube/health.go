@@ -3,6 +3,7 @@ package kube
 import (
 	"context"
 	"errors"
+	"maps"
 	"slices"
 	"sync"
 	"time"
@@ -26,8 +27,9 @@ type connState struct {
 	phase   model.ConnPhase
 	since   time.Time
 	reason  string
-	fixed   []string // notices given with the clients; they come first
-	notices []string // notices of the last setup
+	fixed   []string          // notices given with the clients; they come first
+	notices []string          // notices of the last setup
+	notes   map[string]string // notices found while running, by topic
 	synced  bool
 	down    map[string]string // informer id → last error
 	downAt  time.Time
@@ -46,8 +48,11 @@ func (c *connState) state() model.ClusterState {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	notices := c.notices
-	if len(c.fixed) > 0 {
+	if len(c.fixed) > 0 || len(c.notes) > 0 {
 		notices = append(slices.Clone(c.fixed), c.notices...)
+		for _, topic := range slices.Sorted(maps.Keys(c.notes)) {
+			notices = append(notices, c.notes[topic])
+		}
 	}
 	return model.ClusterState{Name: c.name, Phase: c.phase, Since: c.since, Reason: c.reason, Notices: notices}
 }
@@ -121,6 +126,34 @@ func (c *connState) setUp(notices []string) {
 	c.update(func() {
 		c.phase, c.since, c.reason, c.notices = model.ConnSyncing, c.now(), "", notices
 	})
+}
+
+// setNote sets (text "" clears) the running notice on topic.
+func (c *connState) setNote(topic, text string) {
+	c.mu.Lock()
+	changed := c.notes[topic] != text
+	if text == "" {
+		delete(c.notes, topic)
+	} else {
+		if c.notes == nil {
+			c.notes = map[string]string{}
+		}
+		c.notes[topic] = text
+	}
+	c.mu.Unlock()
+	if changed && c.onMove != nil {
+		c.onMove()
+	}
+}
+
+// forget drops an informer that was stopped on purpose from the failing ones.
+func (c *connState) forget(id string) {
+	c.mu.Lock()
+	_, down := c.down[id]
+	c.mu.Unlock()
+	if down {
+		c.update(func() { delete(c.down, id) })
+	}
 }
 
 func (c *connState) markSynced() { c.update(func() { c.synced = true }) }

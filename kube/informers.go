@@ -83,17 +83,7 @@ func replicaSetKey(obj any) (string, string) {
 	return "", ""
 }
 
-func podKey(obj any) (string, string) {
-	if t, ok := obj.(cache.DeletedFinalStateUnknown); ok {
-		obj = t.Obj
-	}
-	if e, ok := obj.(*podEntry); ok && e.App != "" {
-		return e.Namespace, e.App
-	}
-	return "", ""
-}
-
-// byOwner indexes ReplicaSets and pending pods by "<namespace>/<row name>".
+// byOwner indexes ReplicaSets by "<namespace>/<row name>".
 const byOwner = "byOwner"
 
 func ownerIndex(key keyFunc) cache.Indexers {
@@ -218,22 +208,6 @@ func (c *cluster) specsFor(ns string, allowed map[string]bool) []informerSpec {
 				func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return rs.List(ctx, o) },
 				func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) { return rs.Watch(ctx, o) }),
 			transform: transformReplicaSet, key: replicaSetKey, indexers: ownerIndex(replicaSetKey)})
-	}
-	if allowed["pods"] {
-		// Only pending pods: that is where image pull failures show, and a
-		// healthy fleet has almost none, so the cache stays tiny.
-		p := kube.CoreV1().Pods(ns)
-		specs = append(specs, informerSpec{what: "pods", example: &podExample,
-			lw: lw("pods", unsupportedKube,
-				func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
-					o.FieldSelector = "status.phase=Pending"
-					return p.List(ctx, o)
-				},
-				func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
-					o.FieldSelector = "status.phase=Pending"
-					return p.Watch(ctx, o)
-				}),
-			transform: transformPod, key: podKey, indexers: ownerIndex(podKey)})
 	}
 	return specs
 }

@@ -110,20 +110,54 @@ func TestTransformDeploymentTrims(t *testing.T) {
 	}
 }
 
-func TestTransformPodKeepsWhyItWaits(t *testing.T) {
+func TestTransformPodKeepsWhyItFails(t *testing.T) {
 	t.Parallel()
 	yes := true
-	p := &corev1.Pod{
-		ObjectMeta: metav1.ObjectMeta{Name: "iam-7d9f-x", Namespace: "hanzo",
-			Labels:          map[string]string{appsv1.DefaultDeploymentUniqueLabelKey: "7d9f"},
-			OwnerReferences: []metav1.OwnerReference{{Kind: "ReplicaSet", Name: "iam-7d9f", Controller: &yes}}},
-		Status: corev1.PodStatus{Phase: corev1.PodPending, ContainerStatuses: []corev1.ContainerStatus{{
-			State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: "ImagePullBackOff", Message: "pull ghcr.io/x:v9"}}}}},
+	owner := []metav1.OwnerReference{{Kind: "ReplicaSet", Name: "iam-7d9f", UID: "rs1", Controller: &yes}}
+	waiting := func(reason, msg string) corev1.ContainerState {
+		return corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: reason, Message: msg}}
 	}
-	obj, _ := transformPod(p)
-	e := obj.(*podEntry)
-	if e.App != "iam" || len(e.Problems) != 1 || !strings.HasPrefix(e.Problems[0], "ImagePullBackOff") {
-		t.Errorf("pod entry %+v", e)
+	oomLast := corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{Reason: "OOMKilled", ExitCode: 137}}
+	tests := []struct {
+		name   string
+		status corev1.PodStatus
+		gone   bool
+		want   []model.PodFailure
+	}{
+		{"pending, image pull", corev1.PodStatus{Phase: corev1.PodPending, ContainerStatuses: []corev1.ContainerStatus{
+			{Name: "iam", State: waiting("ImagePullBackOff", "pull ghcr.io/x:v9")}}},
+			false, []model.PodFailure{{Pod: "iam-7d9f-x", Reason: "ImagePullBackOff", Message: "pull ghcr.io/x:v9"}}},
+		{"running, crash loop", corev1.PodStatus{Phase: corev1.PodRunning, ContainerStatuses: []corev1.ContainerStatus{
+			{Name: "iam", State: waiting("CrashLoopBackOff", "back-off 40s")}}},
+			false, []model.PodFailure{{Pod: "iam-7d9f-x", Reason: "CrashLoopBackOff", Message: "back-off 40s"}}},
+		{"running, OOM-killed last", corev1.PodStatus{Phase: corev1.PodRunning, ContainerStatuses: []corev1.ContainerStatus{
+			{Name: "iam", State: waiting("CrashLoopBackOff", "back-off"), LastTerminationState: oomLast}}},
+			false, []model.PodFailure{{Pod: "iam-7d9f-x", Reason: "OOMKilled", Message: "container iam was killed for memory"}}},
+		{"unschedulable", corev1.PodStatus{Phase: corev1.PodPending, Conditions: []corev1.PodCondition{
+			{Type: corev1.PodScheduled, Status: corev1.ConditionFalse, Reason: "Unschedulable", Message: "0/1 nodes"}}},
+			false, []model.PodFailure{{Pod: "iam-7d9f-x", Reason: "Unschedulable", Message: "0/1 nodes"}}},
+		{"starting", corev1.PodStatus{Phase: corev1.PodPending, ContainerStatuses: []corev1.ContainerStatus{
+			{Name: "iam", State: waiting("ContainerCreating", "")}}}, false, nil},
+		{"terminating", corev1.PodStatus{Phase: corev1.PodRunning, ContainerStatuses: []corev1.ContainerStatus{
+			{Name: "iam", State: waiting("CrashLoopBackOff", "")}}}, true, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "iam-7d9f-x", Namespace: "hanzo", OwnerReferences: owner}, Status: tt.status}
+			if tt.gone {
+				now := metav1.Now()
+				p.DeletionTimestamp = &now
+			}
+			obj, _ := transformPod(p)
+			e := obj.(*podEntry)
+			if e.OwnerKind != "ReplicaSet" || e.OwnerUID != "rs1" {
+				t.Errorf("owner %s %s", e.OwnerKind, e.OwnerUID)
+			}
+			if diff := cmp.Diff(tt.want, e.Failures); diff != "" {
+				t.Errorf("failures (-want +got):\n%s", diff)
+			}
+		})
 	}
 }
 

@@ -19,22 +19,22 @@ func TestBuildProblems(t *testing.T) {
 		{"decode errors", func(a *AppObject) {
 			a.DecodeErrors = []string{"spec.replicas: not an integer", "status.endpoints: not a list"}
 		}, baseWorkload,
-			[]Problem{{ProblemMalformed, "Malformed field: spec.replicas: not an integer"}, {ProblemMalformed, "Malformed field: status.endpoints: not a list"}}},
+			[]Problem{{Kind: ProblemMalformed, Text: "Malformed field: spec.replicas: not an integer"}, {Kind: ProblemMalformed, Text: "Malformed field: status.endpoints: not a list"}}},
 		{"no image", func(a *AppObject) { a.ImageRepository, a.ImageTag = "", "" }, baseWorkload,
-			[]Problem{{ProblemNoImage, "No image declared (spec.image.repository is empty)."}}},
+			[]Problem{{Kind: ProblemNoImage, Text: "No image declared (spec.image.repository is empty)."}}},
 		{"no tag", func(a *AppObject) { a.ImageTag = "" }, baseWorkload,
-			[]Problem{{ProblemNoTag, "No tag declared (spec.image.tag is empty): the workload runs latest."}}},
+			[]Problem{{Kind: ProblemNoTag, Text: "No tag declared (spec.image.tag is empty): the workload runs latest."}}},
 		{"malformed repository", func(a *AppObject) { a.ImageRepository = "ghcr.io/Hanzo AI/iam" }, baseWorkload,
-			[]Problem{{ProblemMalformed, `Malformed image reference: image "ghcr.io/Hanzo AI/iam": path component "Hanzo AI" must start and end with a lowercase letter or digit.`}}},
+			[]Problem{{Kind: ProblemMalformed, Text: `Malformed image reference: image "ghcr.io/Hanzo AI/iam": path component "Hanzo AI" must start and end with a lowercase letter or digit.`}}},
 		{"malformed tag", func(a *AppObject) { a.ImageTag = "v1 2" }, baseWorkload,
-			[]Problem{{ProblemMalformed, `Malformed declared tag: tag "v1 2" has invalid character ' '.`}}},
+			[]Problem{{Kind: ProblemMalformed, Text: `Malformed declared tag: tag "v1 2" has invalid character ' '.`}}},
 		{"tag inside repository", func(a *AppObject) { a.ImageRepository = "ghcr.io/hanzoai/iam:v1.2.3" }, baseWorkload,
-			[]Problem{{ProblemTagInRepository, `spec.image.repository "ghcr.io/hanzoai/iam:v1.2.3" carries a tag or digest; the tag belongs in spec.image.tag.`}}},
-		{"missing deployment", func(*AppObject) {}, func() *Workload { return nil }, []Problem{{ProblemNoWorkload, "Deployment iam not found."}}},
-		{"missing statefulset", func(a *AppObject) { a.Role = "sql" }, func() *Workload { return nil }, []Problem{{ProblemNoWorkload, "StatefulSet iam not found."}}},
+			[]Problem{{Kind: ProblemTagInRepository, Text: `spec.image.repository "ghcr.io/hanzoai/iam:v1.2.3" carries a tag or digest; the tag belongs in spec.image.tag.`}}},
+		{"missing deployment", func(*AppObject) {}, func() *Workload { return nil }, []Problem{{Kind: ProblemNoWorkload, Text: "Deployment iam not found."}}},
+		{"missing statefulset", func(a *AppObject) { a.Role = "sql" }, func() *Workload { return nil }, []Problem{{Kind: ProblemNoWorkload, Text: "StatefulSet iam not found."}}},
 		{"ingress makes no workload: not missing", func(a *AppObject) { a.Role = "ingress" }, func() *Workload { return nil }, nil},
 		{"unknown role is Degraded", func(a *AppObject) { a.Role = "quantum" }, func() *Workload { return nil },
-			[]Problem{{ProblemUnknownRole, `Role "quantum" is unknown to the operator: it makes nothing (Degraded, UnknownRole).`}}},
+			[]Problem{{Kind: ProblemUnknownRole, Text: `Role "quantum" is unknown to the operator: it makes nothing (Degraded, UnknownRole).`}}},
 		{"delegated role without image: no problem", func(a *AppObject) { a.Role, a.ImageRepository, a.ImageTag = "dns", "", "" }, func() *Workload { return nil }, nil},
 		{"route-only ingress without image: no problem", func(a *AppObject) { a.Role, a.ImageRepository, a.ImageTag = "ingress", "", "" }, func() *Workload { return nil }, nil},
 		{"operator says Delegated for a role this board does not know", func(a *AppObject) {
@@ -42,25 +42,25 @@ func TestBuildProblems(t *testing.T) {
 			a.Conditions = []Condition{{Type: "Ready", Status: "False", Reason: "Delegated"}}
 		}, func() *Workload { return nil }, nil},
 		{"service role without image is a problem", func(a *AppObject) { a.ImageRepository, a.ImageTag = "", "" }, func() *Workload { return nil },
-			[]Problem{{ProblemNoImage, "No image declared (spec.image.repository is empty)."}, {ProblemNoWorkload, "Deployment iam not found."}}},
+			[]Problem{{Kind: ProblemNoImage, Text: "No image declared (spec.image.repository is empty)."}, {Kind: ProblemNoWorkload, Text: "Deployment iam not found."}}},
 		{"failed upgrade", func(a *AppObject) {
 			a.ImageTag = "v1.3.0"
 			a.LastGoodImage = "ghcr.io/hanzoai/iam:v1.2.3"
 			a.Upgrade = Upgrade{TargetImage: "ghcr.io/hanzoai/iam:v1.3.0", Phase: "Failed",
 				History: []UpgradeRecord{{Image: "ghcr.io/hanzoai/iam:v1.3.0", Outcome: "RolledBack", Message: "readiness probe failed"}}}
 		}, baseWorkload,
-			[]Problem{{ProblemUpgradeFailed, "Upgrade to v1.3.0 failed, rolled back to ghcr.io/hanzoai/iam:v1.2.3; a restart will not roll it — declare a new tag in git."}}},
+			[]Problem{{Kind: ProblemUpgradeFailed, Text: "Upgrade to v1.3.0 failed, rolled back to ghcr.io/hanzoai/iam:v1.2.3; a restart will not roll it — declare a new tag in git."}}},
 		{"legacy workload", func(*AppObject) {}, func() *Workload { w := baseWorkload(); w.OwnedByApp = false; return w },
-			[]Problem{{ProblemLegacyWorkload, "Deployment iam is not owned by the App (legacy workload)."}}},
+			[]Problem{{Kind: ProblemLegacyWorkload, Text: "Deployment iam is not owned by the App (legacy workload)."}}},
 		{"kind mismatch", func(a *AppObject) { a.Role = "kv" }, baseWorkload,
-			[]Problem{{ProblemWrongKind, `Workload is a Deployment; role "kv" expects a StatefulSet.`}}},
+			[]Problem{{Kind: ProblemWrongKind, Text: `Workload is a Deployment; role "kv" expects a StatefulSet.`}}},
 		{"workload for a role that makes none", func(a *AppObject) { a.Role = "ingress" }, baseWorkload,
-			[]Problem{{ProblemWrongKind, `Role "ingress" makes no workload, but Deployment iam exists.`}}},
+			[]Problem{{Kind: ProblemWrongKind, Text: `Role "ingress" makes no workload, but Deployment iam exists.`}}},
 		{"malformed workload image", func(*AppObject) {}, func() *Workload {
 			w := baseWorkload()
 			w.Containers = []Container{{Name: "iam", Image: "ghcr.io/hanzoai/iam:"}}
 			return w
-		}, []Problem{{ProblemMalformed, `Workload container iam: malformed image reference: image "ghcr.io/hanzoai/iam:": empty tag after ':'.`}}},
+		}, []Problem{{Kind: ProblemMalformed, Text: `Workload container iam: malformed image reference: image "ghcr.io/hanzoai/iam:": empty tag after ':'.`}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

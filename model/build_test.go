@@ -208,9 +208,12 @@ func TestBuildHealthAndRollout(t *testing.T) {
 		{"pod problems", func() *Workload {
 			w := baseWorkload()
 			w.ReadyReplicas = 1
-			w.PodProblems = []string{"ImagePullBackOff: pulling ghcr.io/hanzoai/iam:v9", "CrashLoopBackOff: iam-x"}
+			w.FailingPods = []PodFailure{
+				{Pod: "iam-b", Reason: "ImagePullBackOff", Message: "pulling ghcr.io/hanzoai/iam:v9"},
+				{Pod: "iam-a", Reason: "CrashLoopBackOff"}, {Pod: "iam-c", Reason: "ImagePullBackOff"},
+			}
 			return w
-		}, HealthYellow, RolloutStuck, "v1.2.3", "ImagePullBackOff: pulling ghcr.io/hanzoai/iam:v9; CrashLoopBackOff: iam-x"},
+		}, HealthYellow, RolloutStuck, "v1.2.3", "CrashLoopBackOff: iam-a; ImagePullBackOff: iam-b (+1)"},
 		{"more ready than desired", func() *Workload { w := baseWorkload(); w.ReadyReplicas = 3; return w }, HealthGreen, RolloutComplete, "", ""},
 	}
 	for _, tt := range tests {

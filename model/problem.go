@@ -26,6 +26,9 @@ const (
 	ProblemUpgradeFailed ProblemKind = "upgrade-failed"
 	// ProblemUnreadable: the identity may not read the workload (forbidden).
 	ProblemUnreadable ProblemKind = "unreadable"
+	// ProblemPodsFailing: pods of the workload crash-loop, cannot pull their
+	// image, were OOM-killed or cannot be scheduled (one problem per reason).
+	ProblemPodsFailing ProblemKind = "pods-failing"
 )
 
 // Problem is one finding on a row that the drift contract has no flag for.
@@ -34,6 +37,12 @@ const (
 type Problem struct {
 	Kind ProblemKind `json:"kind"`
 	Text string      `json:"text"`
+	// Reason, Pods and Count are set on pods-failing problems: the
+	// container or scheduling reason, the pods' names (at most 10) and how
+	// many pods fail for it.
+	Reason string   `json:"reason,omitempty"`
+	Pods   []string `json:"pods,omitempty"`
+	Count  int      `json:"count,omitempty"`
 }
 
 func (p Problem) String() string { return p.Text }

@@ -100,7 +100,9 @@ type Workload struct {
 	TemplateAnnotations map[string]string
 	Conditions          []Condition
 	PodSets             []PodSet // what pods really run; nil when not observed
-	PodProblems         []string // e.g. "ImagePullBackOff: pulling ghcr.io/x:v9"
+	// FailingPods are the workload's pods that do not run, where its pods
+	// are watched (only while it rolls out or is unready); nil otherwise.
+	FailingPods []PodFailure
 	// RolledOut: the controller finished rolling out the current template
 	// (a StatefulSet whose currentRevision is its updateRevision); for a
 	// Deployment the Progressing condition says so instead.

@@ -2,7 +2,6 @@ package model
 
 import (
 	"fmt"
-	"strings"
 	"time"
 )
 
@@ -77,7 +76,9 @@ func workloadView(app AppObject, class RoleClass, wl *Workload, declared Image, 
 			v.addProblem(ProblemWrongKind, fmt.Sprintf("Workload is a %s; role %q expects a %s.", wl.Kind, app.Role, want))
 		}
 	}
-	w.Rollout, w.Message = rolloutOf(wl, w)
+	n := len(v.Problems)
+	addPodProblems(wl.FailingPods, v)
+	w.Rollout, w.Message = rolloutOf(wl, w, podSummary(v.Problems[n:]))
 	if w.Rollout == RolloutProgressing || w.Rollout == RolloutStuck {
 		w.TargetTag = w.SpecTag
 	}
@@ -157,7 +158,10 @@ func healthOf(wl *Workload) Health {
 	return h
 }
 
-func rolloutOf(wl *Workload, w WorkloadView) (RolloutState, string) {
+// rolloutOf follows kubectl's rollout status; failing names the pods that
+// fail ("" for none): they make a rollout stuck before its deadline says
+// so, while after a finished rollout they are a health problem only.
+func rolloutOf(wl *Workload, w WorkloadView, failing string) (RolloutState, string) {
 	if wl.Paused {
 		return RolloutPaused, "Rollout is paused."
 	}
@@ -169,9 +173,6 @@ func rolloutOf(wl *Workload, w WorkloadView) (RolloutState, string) {
 			}
 			return RolloutStuck, msg
 		}
-	}
-	if len(wl.PodProblems) > 0 {
-		return RolloutStuck, strings.Join(wl.PodProblems, "; ")
 	}
 	oldPods := int32(0)
 	for _, ps := range wl.PodSets {
@@ -185,12 +186,16 @@ func rolloutOf(wl *Workload, w WorkloadView) (RolloutState, string) {
 			settled = true
 		}
 	}
+	rolledOut := settled && w.Updated >= w.Desired && oldPods == 0
+	if failing != "" && !rolledOut {
+		return RolloutStuck, failing
+	}
 	switch {
 	case wl.ObservedGeneration < wl.Generation:
 		return RolloutProgressing, "Waiting for the controller to observe the new spec."
 	case wl.Partition > 0 && wl.RolledOut && w.Ready >= w.Desired:
 		return RolloutComplete, fmt.Sprintf("Partitioned rollout complete: %d/%d updated; the partition (%d) keeps the rest on the old revision.", w.Updated, w.Desired, wl.Partition)
-	case settled && w.Updated >= w.Desired && oldPods == 0 && w.Ready < w.Desired:
+	case rolledOut && w.Ready < w.Desired:
 		// Pods failing after a finished rollout are a health problem, not a rollout.
 		return RolloutComplete, fmt.Sprintf("Rolled out; %d/%d ready.", w.Ready, w.Desired)
 	case w.Updated < w.Desired || w.Ready < w.Desired || oldPods > 0:

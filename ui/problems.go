@@ -24,6 +24,8 @@ func problemReason(k model.ProblemKind) string {
 		return "upgrade failed"
 	case model.ProblemUnreadable:
 		return "unreadable"
+	case model.ProblemPodsFailing:
+		return "pods failing"
 	}
 	return "problem"
 }
@@ -33,6 +35,11 @@ func problemReason(k model.ProblemKind) string {
 func problemCell(problems []model.Problem) string {
 	if len(problems) == 0 {
 		return ""
+	}
+	for _, p := range problems { // failing pods are named: "! CrashLoopBackOff: api-7d9f-x2 (+2)"
+		if l := p.Label(); l != "" {
+			return "! " + l
+		}
 	}
 	return "! " + problemReason(problems[0].Kind)
 }

@@ -44,6 +44,15 @@ func TestProblemCell(t *testing.T) {
 			a.DecodeErrors = []string{"spec.replicas: not a number"}
 		}, "! malformed"},
 		{"unknown kind", nil, "! problem"},
+		{"crash-looping new pods, named", func(_ *model.AppObject, wl **model.Workload) {
+			(*wl).ReadyReplicas = 0
+			(*wl).FailingPods = []model.PodFailure{{Pod: "x-7d9f-b", Reason: "CrashLoopBackOff"},
+				{Pod: "x-7d9f-a", Reason: "CrashLoopBackOff"}, {Pod: "x-7d9f-c", Reason: "CrashLoopBackOff"}}
+		}, "! CrashLoopBackOff: x-7d9f-a (+2)"},
+		{"failing pods after another problem", func(_ *model.AppObject, wl **model.Workload) {
+			(*wl).OwnedByApp = false
+			(*wl).FailingPods = []model.PodFailure{{Pod: "x-1", Reason: "ImagePullBackOff"}}
+		}, "! ImagePullBackOff: x-1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
