@@ -40,7 +40,8 @@ func (c *cluster) discover(ctx context.Context) (map[string]map[string]bool, []s
 
 	var notices []string
 	namespaces, explicit := c.fleet.opts.Namespaces, true
-	if len(namespaces) == 0 {
+	discovered := len(namespaces) == 0 // not named by the user: follow what exists
+	if discovered {
 		res := c.probeAll(ctx, "", resources)
 		if err := res["apps"]; err != nil && !apierrors.IsForbidden(err) {
 			if apierrors.IsNotFound(err) {
@@ -90,6 +91,12 @@ func (c *cluster) discover(ctx context.Context) (map[string]map[string]bool, []s
 	}
 	if len(plan) == 0 {
 		return nil, notices, fmt.Errorf("no readable namespace with Apps (%s)", strings.Join(notices, "; "))
+	}
+	switch {
+	case discovered && explicit:
+		notices = append(notices, NotFollowingNamespaces)
+	case discovered:
+		c.follow = newNSFollow(resources, namespaces)
 	}
 	return plan, notices, nil
 }

@@ -30,6 +30,9 @@ type cluster struct {
 	cd       *cdWatch                        // CD Applications; nil until set up
 
 	pods podWatches // pods of workloads that roll out or are unready
+	// follow is set in per-namespace mode when namespaces can be listed:
+	// namespaces created later get their scope (nsfollow.go).
+	follow *nsFollow
 }
 
 // scope is the informer set of one namespace, or of the whole cluster.
@@ -37,6 +40,37 @@ type scope struct {
 	ns          string
 	inf         map[string]cache.SharedIndexInformer // by resource: apps, deployments, ...
 	podsAllowed bool                                 // pods may be listed (watched per workload, see podwatch.go)
+	stop        context.CancelFunc                   // ends its informers (a namespace deleted)
+}
+
+// newScope builds the informers of namespace ns ("" = cluster-wide).
+func (c *cluster) newScope(ns string, allowed map[string]bool) (*scope, error) {
+	s := &scope{ns: ns, inf: map[string]cache.SharedIndexInformer{}, podsAllowed: allowed["pods"]}
+	for _, spec := range c.specsFor(ns, allowed) {
+		inf, err := c.newInformer(spec)
+		if err != nil {
+			return nil, err
+		}
+		s.inf[spec.what] = inf
+	}
+	return s, nil
+}
+
+// run starts the scope's informers until ctx ends or the scope is stopped.
+func (s *scope) run(ctx context.Context) {
+	ctx, s.stop = context.WithCancel(ctx)
+	for _, inf := range s.inf {
+		go inf.RunWithContext(ctx)
+	}
+}
+
+func (s *scope) hasSynced() bool {
+	for _, inf := range s.inf {
+		if !inf.HasSynced() {
+			return false
+		}
+	}
+	return true
 }
 
 func newCluster(f *Fleet, cc ClusterClients) *cluster {
@@ -61,6 +95,10 @@ func (c *cluster) run(ctx context.Context) {
 			plan = p
 			if n := c.watchNamespaceLabels(ctx); n != "" {
 				notices = append(notices, n)
+			}
+			if c.follow != nil && c.nsLabelsWatch() == nil { // listed once, but not watchable
+				c.follow = nil
+				notices = append(notices, NotFollowingNamespaces)
 			}
 			cd, cdNotices := c.setupCD(dctx)
 			notices = append(notices, cdNotices...)
@@ -94,15 +132,13 @@ func (c *cluster) run(ctx context.Context) {
 	sort.Strings(nss)
 	scopes := map[string]*scope{}
 	for _, ns := range nss {
-		s := &scope{ns: ns, inf: map[string]cache.SharedIndexInformer{}, podsAllowed: plan[ns]["pods"]}
-		for _, spec := range c.specsFor(ns, plan[ns]) {
-			inf, err := c.newInformer(spec)
-			if err != nil {
-				c.conn.failed(err.Error())
-				c.markSettled()
-				return
-			}
-			s.inf[spec.what] = inf
+		s, err := c.newScope(ns, plan[ns])
+		if err != nil {
+			c.conn.failed(err.Error())
+			c.markSettled()
+			return
+		}
+		for _, inf := range s.inf {
 			syncs = append(syncs, inf.HasSynced)
 		}
 		scopes[ns] = s
@@ -112,9 +148,7 @@ func (c *cluster) run(ctx context.Context) {
 	c.mu.Unlock()
 	c.pods.start(ctx)
 	for _, s := range scopes {
-		for _, inf := range s.inf {
-			go inf.RunWithContext(ctx)
-		}
+		s.run(ctx)
 	}
 	for _, inf := range c.cd.infs {
 		syncs = append(syncs, inf.HasSynced)
@@ -129,6 +163,9 @@ func (c *cluster) run(ctx context.Context) {
 	c.conn.markSynced()
 	c.markSettled()
 	c.fleet.signal()
+	if c.follow != nil {
+		go c.followNamespaces(ctx)
+	}
 	c.watchLiveness(ctx)
 }
 

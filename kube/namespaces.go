@@ -4,6 +4,7 @@ import (
 	"context"
 	"maps"
 	"sync"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -16,9 +17,18 @@ import (
 // hanzo.ai/org names its real org) where the identity may list namespaces.
 // Only names and labels are kept.
 type nsLabels struct {
-	mu       sync.RWMutex
-	labels   map[string]map[string]string
-	readable bool
+	mu        sync.RWMutex
+	labels    map[string]map[string]string
+	createdAt map[string]time.Time
+	readable  bool
+	hasSynced func() bool
+}
+
+// created lists the namespaces seen, with their creation times.
+func (n *nsLabels) created() map[string]time.Time {
+	n.mu.RLock()
+	defer n.mu.RUnlock()
+	return maps.Clone(n.createdAt)
 }
 
 func (n *nsLabels) get(ns string) map[string]string {
@@ -37,7 +47,7 @@ func (c *cluster) watchNamespaceLabels(ctx context.Context) string {
 	if _, err := c.clients.Kube.CoreV1().Namespaces().List(ctx, metav1.ListOptions{Limit: 1}); err != nil {
 		return "namespace labels not readable (" + errText(err) + "): a row's org comes from the App or its image"
 	}
-	n := &nsLabels{labels: map[string]map[string]string{}, readable: true}
+	n := &nsLabels{labels: map[string]map[string]string{}, createdAt: map[string]time.Time{}, readable: true}
 	nsc := c.clients.Kube.CoreV1().Namespaces()
 	lw := &cache.ListWatch{ // the typed client: fakes (the demo) have no REST client
 		ListWithContextFunc:  func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return nsc.List(ctx, o) },
@@ -51,28 +61,54 @@ func (c *cluster) watchNamespaceLabels(ctx context.Context) string {
 		}
 		n.mu.Lock()
 		changed := !maps.Equal(n.labels[ns.Name], ns.Labels)
+		_, known := n.createdAt[ns.Name]
 		n.labels[ns.Name] = maps.Clone(ns.Labels)
+		n.createdAt[ns.Name] = ns.CreationTimestamp.Time
 		n.mu.Unlock()
 		if changed {
 			c.fleet.markAllDirty()
 		}
+		if !known {
+			c.follow.signal()
+		}
+	}
+	remove := func(obj any) {
+		if t, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+			obj = t.Obj
+		}
+		if ns, ok := obj.(*corev1.Namespace); ok {
+			n.mu.Lock()
+			delete(n.labels, ns.Name)
+			delete(n.createdAt, ns.Name)
+			n.mu.Unlock()
+			c.follow.signal()
+		}
 	}
 	if _, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
-		AddFunc: set, UpdateFunc: func(_, cur any) { set(cur) },
+		AddFunc: set, UpdateFunc: func(_, cur any) { set(cur) }, DeleteFunc: remove,
 	}); err != nil {
 		return "namespace labels: " + err.Error()
 	}
 	_ = inf.SetTransform(func(obj any) (any, error) { // names and labels only
 		if ns, ok := obj.(*corev1.Namespace); ok {
-			return &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns.Name, Labels: ns.Labels, ResourceVersion: ns.ResourceVersion}}, nil
+			return &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns.Name, Labels: ns.Labels,
+				ResourceVersion: ns.ResourceVersion, CreationTimestamp: ns.CreationTimestamp}}, nil
 		}
 		return obj, nil
 	})
+	n.hasSynced = inf.HasSynced
 	c.mu.Lock()
 	c.nsLabels = n
 	c.mu.Unlock()
 	go inf.RunWithContext(ctx)
 	return ""
+}
+
+// nsLabelsWatch is the namespace watch, nil when namespaces are not readable.
+func (c *cluster) nsLabelsWatch() *nsLabels {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.nsLabels
 }
 
 // namespaceLabelsOf is what the watch knows of ns, nil when not watched.
