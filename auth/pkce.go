@@ -81,7 +81,7 @@ func (s *Session) browserLogin(ctx context.Context, ep *endpoints, o LoginOption
 	if rawID == "" {
 		return nil, newError(ErrLoginFailed, "the identity provider returned no ID token", nil)
 	}
-	idt, err := ep.provider.Verifier(&oidc.Config{ClientID: s.settings.ClientID, Now: s.now}).Verify(s.withClient(ctx), rawID)
+	idt, _, err := s.verifyToken(ctx, ep, rawID)
 	if err != nil {
 		return nil, newError(ErrLoginFailed, "ID token", err, rawID, tok.AccessToken, tok.RefreshToken)
 	}

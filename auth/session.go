@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -90,6 +91,8 @@ func (s *Session) withClient(ctx context.Context) context.Context {
 // would talk to URLs the issuer never published.
 type endpoints struct {
 	provider *oidc.Provider
+	keys     oidc.KeySet // the issuer's JWKS, failures marked (keys.go)
+	algs     []string    // signing algorithms the issuer names, of those go-oidc verifies
 	oauth    oauth2.Endpoint
 	revoke   string
 	userinfo string
@@ -111,12 +114,20 @@ func (s *Session) endpoints(ctx context.Context) (*endpoints, error) {
 			" (it must serve /.well-known/openid-configuration naming exactly this issuer)", err)
 	}
 	var extra struct {
-		Device   string `json:"device_authorization_endpoint"`
-		Revoke   string `json:"revocation_endpoint"`
-		UserInfo string `json:"userinfo_endpoint"`
+		Device   string   `json:"device_authorization_endpoint"`
+		Revoke   string   `json:"revocation_endpoint"`
+		UserInfo string   `json:"userinfo_endpoint"`
+		JWKS     string   `json:"jwks_uri"`
+		Algs     []string `json:"id_token_signing_alg_values_supported"`
 	}
 	_ = p.Claims(&extra)
-	ep := &endpoints{provider: p, oauth: p.Endpoint(), revoke: extra.Revoke, userinfo: extra.UserInfo}
+	ep := &endpoints{provider: p, oauth: p.Endpoint(), revoke: extra.Revoke, userinfo: extra.UserInfo,
+		keys: s.newKeySet(extra.JWKS)}
+	for _, a := range extra.Algs {
+		if slices.Contains(signingAlgs, a) {
+			ep.algs = append(ep.algs, a)
+		}
+	}
 	if ep.oauth.DeviceAuthURL == "" {
 		ep.oauth.DeviceAuthURL = extra.Device
 	}

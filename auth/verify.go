@@ -2,10 +2,7 @@ package auth
 
 import (
 	"context"
-	"strings"
 	"time"
-
-	"github.com/coreos/go-oidc/v3/oidc"
 
 	"github.com/hanzoai/driftboard/model"
 )
@@ -23,11 +20,10 @@ func (s *Session) verify(ctx context.Context, raw string) (model.Claims, time.Ti
 	if err != nil {
 		return model.Claims{}, time.Time{}, err
 	}
-	v := ep.provider.Verifier(&oidc.Config{ClientID: s.settings.ClientID, Now: s.now})
-	tok, err := v.Verify(s.withClient(ctx), raw)
+	tok, fetchErr, err := s.verifyToken(ctx, ep, raw)
 	if err != nil {
-		if strings.Contains(err.Error(), "fetching keys") {
-			return model.Claims{}, time.Time{}, newError(ErrIdPUnavailable, "read the issuer's signing keys", err, raw)
+		if fetchErr != nil {
+			return model.Claims{}, time.Time{}, newError(ErrIdPUnavailable, "read the issuer's signing keys", fetchErr, raw)
 		}
 		return model.Claims{}, time.Time{}, newError(ErrInvalidToken, "", err, raw)
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/base64"
 	"errors"
+	"io"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -96,4 +98,45 @@ func flipSignature(jwt string) string {
 		c = 'B'
 	}
 	return jwt[:i] + string(c) + jwt[i+1:]
+}
+
+// keysDown serves discovery and fails every other request (the key set):
+// with an error status, or without an answer.
+type keysDown struct {
+	base   http.RoundTripper
+	status int // 0: the connection fails
+}
+
+func (k keysDown) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.URL.Path == "/.well-known/openid-configuration" {
+		return k.base.RoundTrip(req)
+	}
+	if k.status == 0 {
+		return nil, errors.New("connection refused")
+	}
+	return &http.Response{StatusCode: k.status, Status: http.StatusText(k.status), Body: io.NopCloser(strings.NewReader("down")),
+		Header: http.Header{}, Request: req}, nil
+}
+
+// A key set the IdP cannot serve makes Verify say the IdP is unavailable
+// (so callers keep a token rather than drop it as invalid), through a typed
+// error from the key set's transport, whatever go-oidc's words.
+func TestVerifyWithKeysUnreachableIsUnavailable(t *testing.T) {
+	t.Parallel()
+	idp := testidp.Start(t, testidp.Options{})
+	dir := t.TempDir()
+	browserLogin(t, idp, newSession(idp, dir, nil), "bob", "bob-pw")
+	good := readCreds(t, dir).AccessToken
+	for _, status := range []int{http.StatusServiceUnavailable, http.StatusNotFound, 0} {
+		s := auth.NewSession(auth.Options{
+			Settings: auth.Settings{Issuer: idp.Issuer, ClientID: "hanzo-cli"}, Store: auth.NewStore(dir),
+			HTTPClient: &http.Client{Transport: keysDown{base: idp.HTTPClient().Transport, status: status}},
+		})
+		_, _, err := s.Verify(context.Background(), good)
+		if !errors.Is(err, auth.ErrIdPUnavailable) || errors.Is(err, auth.ErrInvalidToken) {
+			t.Errorf("key set answering %d: err = %v, want ErrIdPUnavailable", status, err)
+			continue
+		}
+		assertNoSecrets(t, err.Error(), good)
+	}
 }

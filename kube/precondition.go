@@ -1,9 +1,10 @@
 package kube
 
 import (
-	"strings"
+	"errors"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/hanzoai/driftboard/model"
 )
@@ -34,10 +35,19 @@ func (f *Fleet) takeChecked(key model.Key) (string, bool) {
 }
 
 // replaced reports whether the API server refused the patch because the
-// object's UID is not the one the patch names (it was re-created): a patch
-// setting metadata.uid to another value is Invalid ("field is immutable"),
-// a precondition on it a Conflict.
+// object's UID is not the one the patch names (it was re-created): the
+// patch sets metadata.uid, which the update validation refuses as Invalid
+// with a FieldValueInvalid cause on metadata.uid ("field is immutable").
+// The cause's field and type decide, never the message's words.
 func replaced(err error) bool {
-	return apierrors.IsInvalid(err) && strings.Contains(err.Error(), "metadata.uid") ||
-		apierrors.IsConflict(err) && strings.Contains(err.Error(), "UID")
+	var status apierrors.APIStatus
+	if !apierrors.IsInvalid(err) || !errors.As(err, &status) || status.Status().Details == nil {
+		return false
+	}
+	for _, c := range status.Status().Details.Causes {
+		if c.Field == "metadata.uid" && c.Type == metav1.CauseTypeFieldValueInvalid {
+			return true
+		}
+	}
+	return false
 }

@@ -15,6 +15,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/hanzoai/driftboard/model"
 )
@@ -171,5 +172,30 @@ func TestAPIErrKeepsTheCause(t *testing.T) {
 	}
 	if len(err.Error()) > 1000 || !strings.Contains(err.Error(), "list pods of iam: forbidden: ") {
 		t.Errorf("text not shortened (%d bytes): %.120s", len(err.Error()), err)
+	}
+}
+
+// replaced reads the Invalid status's cause (field and type), not its words.
+func TestReplacedReadsTheUIDCause(t *testing.T) {
+	t.Parallel()
+	gk := schema.GroupKind{Group: "apps", Kind: "Deployment"}
+	uid := field.NewPath("metadata", "uid")
+	for _, tc := range []struct {
+		name string
+		err  error
+		want bool
+	}{
+		{"uid immutable", apierrors.NewInvalid(gk, "iam", field.ErrorList{field.Invalid(uid, "5cdd", "field is immutable")}), true},
+		{"another field, naming metadata.uid", apierrors.NewInvalid(gk, "iam",
+			field.ErrorList{field.Invalid(field.NewPath("spec", "replicas"), -1, "not metadata.uid")}), false},
+		{"uid required, not invalid", apierrors.NewInvalid(gk, "iam", field.ErrorList{field.Required(uid, "")}), false},
+		{"conflict naming the UID", apierrors.NewConflict(schema.GroupResource{Group: "apps", Resource: "deployments"}, "iam",
+			errors.New("Precondition failed: UID in precondition: a, UID in object meta: b")), false},
+		{"not an API error", errors.New("metadata.uid: Invalid value"), false},
+		{"none", nil, false},
+	} {
+		if got := replaced(tc.err); got != tc.want {
+			t.Errorf("%s: replaced = %v, want %v", tc.name, got, tc.want)
+		}
 	}
 }
