@@ -76,7 +76,7 @@ func (s *scope) hasSynced() bool {
 func newCluster(f *Fleet, cc ClusterClients) *cluster {
 	c := &cluster{name: cc.Name, clients: cc, fleet: f, settled: make(chan struct{}),
 		scopes: map[string]*scope{}, stable: map[model.Key][]model.Container{},
-		pods: podWatches{byKey: map[model.Key]*podWatch{}, waiting: map[model.Key]bool{}}}
+		pods: podWatches{byKey: map[model.Key]*podWatch{}, waiting: map[model.Key]bool{}, max: f.opts.MaxPodWatches}}
 	c.conn = newConnState(cc.Name, f.opts.Now, f.signal, cc.Notices)
 	return c
 }

@@ -70,8 +70,11 @@ type FleetOptions struct {
 	// that token names (it supersedes Principal for those actions).
 	Act      func(ctx context.Context) (context.Context, *model.Principal, error)
 	Now      func() time.Time
-	ReadOnly bool                 // refuse every restart
-	Failed   []model.ClusterState // contexts Connect could not open, shown as failed
+	ReadOnly bool // refuse every restart
+	// MaxPodWatches bounds each cluster's pod watches (workloads rolling
+	// out or unready); 0 means DefaultMaxPodWatches.
+	MaxPodWatches int
+	Failed        []model.ClusterState // contexts Connect could not open, shown as failed
 	// CDKinds are the CD Application resources looked for, in order; nil
 	// means DefaultCDKinds (Hanzo CD's, then Argo CD's).
 	CDKinds []CDKind
@@ -103,6 +106,9 @@ type Fleet struct {
 func NewFleet(opts FleetOptions, clusters ...ClusterClients) *Fleet {
 	if opts.Now == nil {
 		opts.Now = time.Now
+	}
+	if opts.MaxPodWatches <= 0 {
+		opts.MaxPodWatches = DefaultMaxPodWatches
 	}
 	f := &Fleet{
 		opts: opts, byName: map[string]*cluster{}, store: model.NewStore(),

@@ -30,9 +30,6 @@ func TestLivePodWatchNamesFailingPods(t *testing.T) {
 	// Settled before the fleet starts, so it never sees a rollout here.
 	deploymentsSettled(t, admin, "api", "web")
 	f := startFleet(t, c.AdminConfig(), FleetOptions{})
-	healthy := func(r *model.AppView) bool {
-		return r != nil && r.Workload.Rollout == model.RolloutComplete && r.Health == model.HealthGreen
-	}
 	for _, name := range []string{"api", "web"} {
 		waitRow(t, f, key("hanzo", name), "settled", healthy)
 	}
@@ -47,12 +44,7 @@ func TestLivePodWatchNamesFailingPods(t *testing.T) {
 		[]byte(`{"spec":{"template":{"spec":{"nodeName":"elsewhere"}}}}`), metav1.PatchOptions{})
 	must(t, err)
 	pod := newPodOn(t, admin, "app.kubernetes.io/name=api", "elsewhere")
-	setPodStatus(t, admin, pod, func(st *corev1.PodStatus, p *corev1.Pod) {
-		st.Phase = corev1.PodRunning
-		st.ContainerStatuses = []corev1.ContainerStatus{{Name: p.Spec.Containers[0].Name, Image: p.Spec.Containers[0].Image,
-			RestartCount: 4, State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{
-				Reason: "CrashLoopBackOff", Message: "back-off 1m20s restarting failed container"}}}}
-	})
+	setPodStatus(t, admin, pod, crashLooping)
 	set := time.Now()
 	want := "CrashLoopBackOff: " + pod
 	row := waitRowWithin(t, f, key("hanzo", "api"), 30*time.Second, func(r *model.AppView) bool {
@@ -74,23 +66,37 @@ func TestLivePodWatchNamesFailingPods(t *testing.T) {
 
 	// The pod recovers: the problem goes; as the new pods turn ready the
 	// rollout completes and the watch stops.
-	ready := func(st *corev1.PodStatus, p *corev1.Pod) {
-		st.Phase = corev1.PodRunning
-		st.Conditions = []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue, LastTransitionTime: metav1.Now()}}
-		st.ContainerStatuses = []corev1.ContainerStatus{{Name: p.Spec.Containers[0].Name, Image: p.Spec.Containers[0].Image, Ready: true,
-			State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: metav1.Now()}}}}
-	}
-	setPodStatus(t, admin, pod, ready)
+	setPodStatus(t, admin, pod, readyStatus)
 	waitRowWithin(t, f, key("hanzo", "api"), 30*time.Second, func(r *model.AppView) bool {
 		return !r.HasProblem(model.ProblemPodsFailing)
 	})
 	waitRowWithin(t, f, key("hanzo", "api"), 60*time.Second, func(r *model.AppView) bool {
-		makeReady(t, admin, "app.kubernetes.io/name=api", "elsewhere", ready) // the surge brings more new pods
+		makeReady(t, admin, "app.kubernetes.io/name=api", "elsewhere") // the surge brings more new pods
 		return healthy(r)
 	})
 	if run, wait := f.PodWatches(); run != 0 || wait != 0 {
 		t.Errorf("healthy again: %d pod watches, %d waiting; want none", run, wait)
 	}
+}
+
+func healthy(r *model.AppView) bool {
+	return r != nil && r.Workload.Rollout == model.RolloutComplete && r.Health == model.HealthGreen
+}
+
+// crashLooping is what a kubelet reports of a container in a crash loop.
+func crashLooping(st *corev1.PodStatus, p *corev1.Pod) {
+	st.Phase = corev1.PodRunning
+	st.ContainerStatuses = []corev1.ContainerStatus{{Name: p.Spec.Containers[0].Name, Image: p.Spec.Containers[0].Image,
+		RestartCount: 4, State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{
+			Reason: "CrashLoopBackOff", Message: "back-off 1m20s restarting failed container"}}}}
+}
+
+// readyStatus is a running, ready pod.
+func readyStatus(st *corev1.PodStatus, p *corev1.Pod) {
+	st.Phase = corev1.PodRunning
+	st.Conditions = []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue, LastTransitionTime: metav1.Now()}}
+	st.ContainerStatuses = []corev1.ContainerStatus{{Name: p.Spec.Containers[0].Name, Image: p.Spec.Containers[0].Image, Ready: true,
+		State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: metav1.Now()}}}}
 }
 
 // waitRowWithin waits up to d for the row to match.
@@ -123,11 +129,16 @@ func assertPodRequests(t *testing.T, c *testcluster.Cluster, wantWatch bool) {
 	events, err := c.AuditEvents()
 	must(t, err)
 	watches := 0
+	seen := map[string]int{}
+	defer func() { t.Logf("pods requests so far: %v", seen) }()
 	for _, ev := range events {
 		if ev.UserAgent != "driftboard" || ev.ObjectRef == nil || ev.ObjectRef.Resource != "pods" || ev.Stage != "ResponseComplete" && ev.Stage != "ResponseStarted" {
 			continue
 		}
 		uri := ev.RequestURI
+		if ev.Stage == "ResponseComplete" || ev.Verb == "watch" && ev.Stage == "ResponseStarted" {
+			seen[ev.Verb+" "+strings.SplitN(uri, "?", 2)[0]]++
+		}
 		switch {
 		case ev.Verb == "list" && strings.Contains(uri, "limit=1") && !strings.Contains(uri, "watch="):
 			// the access probe: one item, not cached
@@ -169,13 +180,13 @@ func newPodOn(t *testing.T, cs kubernetes.Interface, sel, node string) string {
 }
 
 // makeReady sets every not yet ready pod matching sel on node ready.
-func makeReady(t *testing.T, cs kubernetes.Interface, sel, node string, ready func(*corev1.PodStatus, *corev1.Pod)) {
+func makeReady(t *testing.T, cs kubernetes.Interface, sel, node string) {
 	t.Helper()
 	list, err := cs.CoreV1().Pods("hanzo").List(ctxT(t), metav1.ListOptions{LabelSelector: sel})
 	must(t, err)
 	for _, p := range list.Items {
 		if p.Spec.NodeName == node && p.Status.Phase != corev1.PodRunning && p.DeletionTimestamp == nil {
-			setPodStatus(t, cs, p.Name, ready)
+			setPodStatus(t, cs, p.Name, readyStatus)
 		}
 	}
 }

@@ -16,13 +16,14 @@ import (
 	"github.com/hanzoai/driftboard/model"
 )
 
-// MaxPodWatches bounds the pod watches of one cluster. Each watches the
+// DefaultMaxPodWatches bounds the pod watches of one cluster
+// (FleetOptions.MaxPodWatches overrides it). Each watches the
 // pods of one workload that rolls out or is unready, by its namespace and
 // selector, so a healthy fleet watches no pods and running pods are never
 // all cached. Beyond the bound, further workloads wait for a free watch and
 // the cluster's notice says how many do: their failing pods are not named
 // (their rollout still ends "stuck" at its progress deadline).
-const MaxPodWatches = 50
+const DefaultMaxPodWatches = 50
 
 // podWatch is the informer on one workload's pods.
 type podWatch struct {
@@ -35,6 +36,7 @@ type podWatch struct {
 // podWatches are a cluster's pod watches, keyed by row.
 type podWatches struct {
 	mu      sync.Mutex
+	max     int             // watches at once
 	ctx     context.Context // the cluster's run; nil before it starts
 	byKey   map[model.Key]*podWatch
 	waiting map[model.Key]bool // wanted, beyond the bound
@@ -55,7 +57,7 @@ func (p *podWatches) count() (running, waiting int) {
 }
 
 // PodWatches is the number of pod watches the fleet runs, and of workloads
-// that want one beyond MaxPodWatches.
+// that want one beyond the bound.
 func (f *Fleet) PodWatches() (running, waiting int) {
 	for _, c := range f.clusters {
 		r, w := c.pods.count()
@@ -83,28 +85,28 @@ func (c *cluster) wantPods(k model.Key, sel string, want bool) {
 	delete(p.waiting, k)
 	var next []model.Key
 	switch {
-	case !want && len(p.waiting) > 0 && len(p.byKey) < MaxPodWatches:
+	case !want && len(p.waiting) > 0 && len(p.byKey) < p.max:
 		next = slices.Collect(maps.Keys(p.waiting))
-	case want && w == nil && p.ctx != nil && len(p.byKey) < MaxPodWatches:
+	case want && w == nil && p.ctx != nil && len(p.byKey) < p.max:
 		if w = c.newPodWatch(p.ctx, k, sel); w != nil {
 			p.byKey[k] = w
 		}
 	case want && w == nil:
 		p.waiting[k] = true
 	}
-	waiting := len(p.waiting)
+	waiting, bound := len(p.waiting), p.max
 	p.mu.Unlock()
-	c.conn.setNote("pods", waitingNote(waiting))
+	c.conn.setNote("pods", waitingNote(waiting, bound))
 	for _, n := range next { // a watch is free: those waiting are reconsidered
 		c.fleet.markDirty(n)
 	}
 }
 
-func waitingNote(n int) string {
+func waitingNote(n, bound int) string {
 	if n == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%d unready workloads wait for a pod watch (at most %d at once): their failing pods are not named yet", n, MaxPodWatches)
+	return fmt.Sprintf("%d unready workloads wait for a pod watch (at most %d at once): their failing pods are not named yet", n, bound)
 }
 
 // newPodWatch runs an informer on the pods of k's workload; its events mark
