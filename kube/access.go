@@ -93,8 +93,8 @@ func (c *cluster) discover(ctx context.Context) (map[string]map[string]bool, []s
 		return nil, notices, fmt.Errorf("no readable namespace with Apps (%s)", strings.Join(notices, "; "))
 	}
 	switch {
-	case discovered && explicit:
-		notices = append(notices, NotFollowingNamespaces)
+	case discovered && explicit: // first: the header shows as many as fit
+		notices = append([]string{NotFollowingNamespaces}, notices...)
 	case discovered:
 		c.follow = newNSFollow(resources, namespaces)
 	}
