@@ -47,6 +47,7 @@ type logView struct {
 	height int             // body lines
 	header []string        // one or two lines, laid out in Update
 	rows   []string        // the body, laid out in Update
+	below  int             // lines after the last one shown (not tailing)
 
 	search searchState
 }

@@ -211,3 +211,27 @@ func TestLogViewGoldenNarrow(t *testing.T) {
 	d.press("w")
 	checkGolden(t, "logs_w60_wrap", plainView(d.m))
 }
+
+// Scrolled up while following, new lines are counted below the view, not
+// jumped to; G sticks to the latest again.
+func TestLogViewCountsLinesBelow(t *testing.T) {
+	src := &logSource{pods: []model.LogPod{onePod("web-1")}}
+	d := logsOn(t, src, Options{}, 100, 12)
+	d.press("l")
+	d.until("stream", func() bool { return d.m.logs.streaming })
+	var lines []string
+	for i := range 30 {
+		lines = append(lines, fmt.Sprintf("line %02d", i))
+	}
+	d.push(src.last(t).feed, lines...)
+	d.press("g")
+	d.push(src.last(t).feed, "line 30", "line 31")
+	v := plainView(d.m)
+	if !strings.Contains(v, "line 00") || strings.Contains(v, "line 31") || !strings.Contains(v, "↓ 24 more lines below · G/end the latest") {
+		t.Errorf("scrolled to the top while lines arrive:\n%s", v)
+	}
+	d.press("G")
+	if v := plainView(d.m); !strings.Contains(v, "line 31") || strings.Contains(v, "more lines below") {
+		t.Errorf("G:\n%s", v)
+	}
+}

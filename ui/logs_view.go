@@ -64,7 +64,7 @@ func (m *Model) layoutLogs(width, height int) {
 	l.header = packParts(m.logsHeader(), st.dim.Render(" · "), width, 2)
 	body := max(1, height-3-len(l.header))
 	l.height = body
-	l.rows = l.rows[:0]
+	l.rows, l.below = l.rows[:0], 0
 	if msg := m.logsEmpty(); msg != "" {
 		l.rows = append(l.rows, msg)
 		return
@@ -86,9 +86,11 @@ func (m *Model) layoutLogs(width, height int) {
 		return
 	}
 	l.top = max(first, min(l.top, first+n-1))
-	for i := l.top; i < first+n && len(l.rows) < body; i++ {
+	i := l.top
+	for ; i < first+n && len(l.rows) < body; i++ {
 		l.rows = append(l.rows, render(i)...)
 	}
+	l.below = first + n - i
 	l.rows = l.rows[:min(len(l.rows), body)]
 }
 
@@ -201,6 +203,8 @@ func (m *Model) renderLogs(sb *strings.Builder, w, h int) {
 		sb.WriteString(fitLine("/"+safe(s.text)+"█", w))
 	case s.note != "":
 		sb.WriteString(fitLine(m.st.warnText.Render(safe(s.note)), w))
+	case l.below > 0 && m.status.text == "":
+		sb.WriteString(fitLine(m.st.dim.Render(fmt.Sprintf("↓ %d more lines below · %s the latest", l.below, k.End.Help().Key)), w))
 	default:
 		sb.WriteString(m.statusBar(w))
 	}
