@@ -9,6 +9,7 @@ import (
 
 	"github.com/hanzoai/driftboard/kube"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui"
 )
 
 func (a *app) logsCommand() *cobra.Command {
@@ -62,3 +63,10 @@ func (b *boardFleet) LogPods(ctx context.Context, key model.Key) ([]model.LogPod
 func (b *boardFleet) OpenLog(ctx context.Context, key model.Key, req model.LogRequest) (*model.LogFeed, error) {
 	return b.current().OpenLog(ctx, key, req)
 }
+
+// The board's log view finds its reader on the Source: the live board's
+// boardFleet and the demo's kube.Fleet.
+var (
+	_ ui.LogReader = (*boardFleet)(nil)
+	_ ui.LogReader = (*kube.Fleet)(nil)
+)
