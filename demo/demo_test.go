@@ -26,7 +26,7 @@ func startDemo(t *testing.T, opts Options) (*Demo, *model.Snapshot) {
 	if err := d.Fleet().WaitSynced(wctx); err != nil {
 		t.Fatalf("WaitSynced: %v", err)
 	}
-	want := len(d.sim.plan.apps)
+	want := len(d.sim.plan.apps) + chartServices*len(clusterNames)
 	snap := waitSnapshot(t, d, 30*time.Second, func(s *model.Snapshot) bool { return len(s.Rows) == want },
 		fmt.Sprintf("%d rows", want))
 	return d, snap

@@ -17,8 +17,8 @@ import (
 var (
 	appsGVR     = schema.GroupVersionResource{Group: "hanzo.ai", Version: "v1", Resource: "apps"}
 	servicesGVR = schema.GroupVersionResource{Group: "hanzo.ai", Version: "v1", Resource: "services"}
-	// The CD tool's Applications share the "apps.hanzo.ai" name: registered so
-	// that a client listing them gets an empty list, not a fake's panic.
+	// Hanzo CD's Applications (applications.apps.hanzo.ai), which give the
+	// rows their git state (see cd.go).
 	cdAppsGVR = schema.GroupVersionResource{Group: "apps.hanzo.ai", Version: "v1alpha1", Resource: "applications"}
 
 	deploymentsGVR  = schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"}
@@ -119,6 +119,10 @@ func discovery() []*metav1.APIResourceList {
 		{GroupVersion: "hanzo.ai/v1", APIResources: []metav1.APIResource{
 			res("apps", "App", true, "app"), res("apps/status", "App", true),
 			res("services", "Service", true, "hsvc"), res("services/status", "Service", true),
+		}},
+		// Hanzo CD's Application: its short names collide with the App's.
+		{GroupVersion: "apps.hanzo.ai/v1alpha1", APIResources: []metav1.APIResource{
+			res("applications", "Application", true, "app", "apps"),
 		}},
 		{GroupVersion: "apps/v1", APIResources: []metav1.APIResource{
 			res("deployments", "Deployment", true, "deploy"), res("statefulsets", "StatefulSet", true, "sts"),

@@ -48,7 +48,7 @@ func (s *sim) materialize(ctx context.Context) error {
 		s.order = append(s.order, w)
 	}
 	s.moveFloatingTags()
-	return nil
+	return s.materializeCD(ctx)
 }
 
 // newWorkload builds the simulator's memory of a's workload in its initial

@@ -52,7 +52,7 @@ func GitNextStep(v *AppView) string {
 	g := v.Git
 	switch g.State {
 	case GitOutOfSync:
-		what := "something else than the cluster holds"
+		what := "a different App spec"
 		if v.Kind == KindChart && v.DeclaredTag != "" {
 			what = v.DeclaredTag // a chart row's declaration is read from the Application itself
 		}

@@ -81,7 +81,7 @@ func TestGitNextStep(t *testing.T) {
 		{row("App", "v1.2.3", "v1.3.0", stale, synced), "git still declares v1.2.3 — commit v1.3.0 to infra/k8s/operator/crs"},
 		{row("App", "v1.4.0", "v1.3.0", stale, synced), ""}, // declared is newer: nothing to commit
 		{row("App", "v1.3.0", "v1.3.0", unrolled, synced), "git declares v1.3.0 (commit abc1234) and the cluster has it: the rollout has not finished"},
-		{row("App", "v1.2.3", "v1.3.0", stale, outOf), "git declares something else than the cluster holds (commit abc1234), sync pending"},
+		{row("App", "v1.2.3", "v1.3.0", stale, outOf), "git declares a different App spec (commit abc1234), sync pending"},
 		{row(KindChart, "v1.3.0", "v1.3.0", unrolled, outOf), "git declares v1.3.0 (commit abc1234), sync pending"},
 		{row("App", "v1.2.3", "v1.3.0", nil, synced), ""},                                          // no drift, no step
 		{row("App", "v1.2.3", "v1.3.0", stale, GitSync{State: GitNotManaged}), ""},                 // nothing observed
@@ -115,6 +115,7 @@ func TestQueryGit(t *testing.T) {
 		"git:unknown":          "de",
 		"-git:synced,unknown":  "ac",
 		"git:synced,unmanaged": "bc",
+		"git:ok,-":             "bc",
 	} {
 		pq, err := ParseQuery(q)
 		if err != nil {

@@ -78,7 +78,7 @@ var keyAliases = map[string]string{"severity": "sev", "namespace": "ns", "drift"
 var valueAliases = map[string]map[string]string{
 	"sev":    {"✖": "red", "▲": "yellow", "✓": "ok"},
 	"health": {"?": "unknown"},
-	"git":    {"outofsync": "out-of-sync", "out": "out-of-sync", "notmanaged": "not-managed", "unmanaged": "not-managed", "-": "not-managed", "?": "unknown"},
+	"git":    {"outofsync": "out-of-sync", "out": "out-of-sync", "ok": "synced", "notmanaged": "not-managed", "unmanaged": "not-managed", "-": "not-managed", "?": "unknown"},
 }
 
 // flagKinds maps flag: values (and short forms) to drift kinds.

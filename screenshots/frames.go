@@ -82,6 +82,11 @@ var scenes = []scene{
 		d.typeText("env:test")
 		d.press("enter", "*", "R")
 	}, "type 16:"},
+	{"git", "Git sync state from Hanzo CD: rows git already declares differently (git:out), and the detail's next step", 160, 40, func(d *driver) {
+		d.press("/")
+		d.typeText("git:out")
+		d.press("enter", "enter")
+	}, "Git (CD)"},
 	{"help", "Help", 160, 40, func(d *driver) { d.press("?") }, "keys"},
 	{"login", "Logging in again from inside the board", 160, 40, func(d *driver) { d.press("L") }, "WDJB-MJHT"},
 }

@@ -180,12 +180,12 @@ func writeColumn(b *strings.Builder, st *styles, c placed, r *model.AppView, fl 
 	}
 }
 
-// gitCell is the GIT column's short word; the query takes each back
-// (git:synced, git:out, git:-, git:?).
+// gitCell is the GIT column's short word (3 columns at most); the query
+// takes each back (git:ok, git:out, git:-, git:?).
 func gitCell(g model.GitSync) string {
 	switch g.State {
 	case model.GitSynced:
-		return "synced"
+		return "ok"
 	case model.GitOutOfSync:
 		return "out"
 	case model.GitNotManaged:

@@ -46,7 +46,7 @@ var columns = []column{
 	// GIT is decorative beside the drift (the detail says it in full): it
 	// yields to the identifying columns, and is absent where no cluster
 	// serves an Application kind (its content width is then 0).
-	{colGit, "GIT", 3, 6, 35},
+	{colGit, "GIT", 3, 3, 35},
 	{colFlags, "FLAGS", 8, 17, 20},
 }
 

@@ -57,7 +57,7 @@ func TestGitColumnAndDetail(t *testing.T) {
 		"out of sync: git at abc1234 declares something else (" + app + ")",
 		"revision        abc1234",
 		"last sync       Succeeded at 2026-11-30 13:00:00Z: successfully synced",
-		"next step       git declares something else than the cluster holds (commit abc1234), sync pending",
+		"next step       git declares a different App spec (commit abc1234), sync pending",
 	} {
 		if !strings.Contains(v, want) {
 			t.Errorf("detail lacks %q:\n%s", want, v)
