@@ -84,9 +84,15 @@ func (c *cluster) setupCD(ctx context.Context) (*cdWatch, []string) {
 	}
 	w := &cdWatch{dirty: true}
 	var notices []string
-	served, forbidden := 0, 0
+	served, forbidden, undiscovered := 0, 0, 0
 	for _, k := range kinds {
-		if !c.servesResource(k.GVR) {
+		ok, err := c.servesResource(k.GVR)
+		if err != nil { // not "not served": we could not tell
+			undiscovered++
+			notices = append(notices, fmt.Sprintf("%s: discovery failed (%s): git state unknown", k.GVR.GroupResource(), errText(err)))
+			continue
+		}
+		if !ok {
 			continue
 		}
 		served++
@@ -105,6 +111,8 @@ func (c *cluster) setupCD(ctx context.Context) (*cdWatch, []string) {
 		w.infs = append(w.infs, inf)
 	}
 	switch {
+	case served == 0 && undiscovered > 0:
+		w.why = model.GitWhyUndiscovered
 	case served == 0:
 		w.why = model.GitWhyNoKind
 	case len(w.infs) == 0 && forbidden > 0:
@@ -114,18 +122,22 @@ func (c *cluster) setupCD(ctx context.Context) (*cdWatch, []string) {
 }
 
 // servesResource asks discovery for the group/version's resources and looks
-// for the full resource name (never a short name).
-func (c *cluster) servesResource(gvr schema.GroupVersionResource) bool {
+// for the full resource name (never a short name). A group/version that is
+// not served (404) is not an error.
+func (c *cluster) servesResource(gvr schema.GroupVersionResource) (bool, error) {
 	list, err := c.clients.Kube.Discovery().ServerResourcesForGroupVersion(gvr.GroupVersion().String())
+	if apierrors.IsNotFound(err) {
+		return false, nil
+	}
 	if err != nil {
-		return false
+		return false, err
 	}
 	for _, r := range list.APIResources {
 		if r.Name == gvr.Resource {
-			return true
+			return true, nil
 		}
 	}
-	return false
+	return false, nil
 }
 
 // cdScope is where the kind's Applications can be listed: "" (all

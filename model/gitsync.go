@@ -84,10 +84,11 @@ const (
 
 // Why a git state is unknown.
 const (
-	GitWhyNoKind     = "no Application kind served"
-	GitWhyForbidden  = "Applications not readable (forbidden)"
-	GitWhyNotSynced  = "Applications not synced yet"
-	GitWhyNotCounted = "the Application lists too many resources; this one was not kept"
+	GitWhyNoKind       = "no Application kind served"
+	GitWhyForbidden    = "Applications not readable (forbidden)"
+	GitWhyNotSynced    = "Applications not synced yet"
+	GitWhyUndiscovered = "Application kinds could not be discovered"
+	GitWhyNotCounted   = "the Application lists too many resources; this one was not kept"
 )
 
 // GitSync is a row's git state and the Application behind it.
