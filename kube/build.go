@@ -51,6 +51,7 @@ func (f *Fleet) Snapshot() *model.Snapshot {
 
 	now := f.opts.Now()
 	var waiting []model.Key
+	var built []model.AppView // stored in one pass: a first sync is not n insertions
 	for k := range dirty {
 		c := f.byName[k.Cluster]
 		if c == nil {
@@ -60,8 +61,11 @@ func (f *Fleet) Snapshot() *model.Snapshot {
 			waiting = append(waiting, k)
 			continue
 		}
-		f.rebuild(c, k, now)
+		if v, ok := f.rebuild(c, k, now); ok {
+			built = append(built, v)
+		}
 	}
+	f.store.UpsertMany(built)
 	if len(waiting) > 0 {
 		f.mu.Lock()
 		for _, k := range waiting {
@@ -72,24 +76,24 @@ func (f *Fleet) Snapshot() *model.Snapshot {
 	return f.store.Snapshot()
 }
 
-func (f *Fleet) rebuild(c *cluster, k model.Key, now time.Time) {
+// rebuild builds row k afresh from the caches (ok), or deletes it when its
+// App is gone (ok false). The caller stores the rows it returns.
+func (f *Fleet) rebuild(c *cluster, k model.Key, now time.Time) (v model.AppView, ok bool) {
 	app, wl, ok := c.observe(k)
 	if !ok {
 		if v, ok := f.chartRow(c, k, now); ok { // no App CR: a chart-plane service?
-			f.store.Upsert(v)
 			c.wantPods(k, "", false) // pods are watched for App rows only
-			return
+			return v, true
 		}
 		f.store.Delete(k)
 		c.mu.Lock()
 		delete(c.stable, k)
 		c.mu.Unlock()
 		c.wantPods(k, "", false)
-		return
+		return model.AppView{}, false
 	}
-	v := model.Build(app, wl, f.release(app), now)
+	v = model.Build(app, wl, f.release(app), now)
 	v.Git = c.gitSync(app)
-	f.store.Upsert(v)
 	sel := ""
 	if s := c.scopeFor(k.Namespace); s != nil {
 		if we := c.workloadEntry(s, k, app.Role); we != nil {
@@ -97,6 +101,7 @@ func (f *Fleet) rebuild(c *cluster, k model.Key, now time.Time) {
 		}
 	}
 	c.wantPods(k, sel, v.WantsPodWatch())
+	return v, true
 }
 
 func (f *Fleet) releaseChecks() model.ReleaseChecks {

@@ -85,8 +85,14 @@ func runViewDifferential(t *testing.T, seed uint64, steps int) {
 	v := NewView(q, by, keep)
 	for step := range steps {
 		switch op := rnd.IntN(100); {
-		case op < 55:
+		case op < 45:
 			st.Upsert(randomRow(rnd))
+		case op < 55: // a batch, as a sync delivers them
+			batch := make([]AppView, rnd.IntN(8))
+			for i := range batch {
+				batch[i] = randomRow(rnd)
+			}
+			st.UpsertMany(batch)
 		case op < 75:
 			r := randomRow(rnd)
 			st.Delete(r.Key())
