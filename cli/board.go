@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime/debug"
 
 	"github.com/spf13/cobra"
 
@@ -36,6 +37,7 @@ func (a *app) runBoard(cmd *cobra.Command, _ []string) error {
 		return err
 	}
 	go id.run(ctx)
+	go returnSyncGarbage(ctx, fl.current())
 	opts := boardOptions(eff, a.opts.noColor)
 	opts.OpenURL = a.pageOpener()
 	opts.ExitReport = a.streams.Err
@@ -43,6 +45,16 @@ func (a *app) runBoard(cmd *cobra.Command, _ []string) error {
 		return fmt.Errorf("board: %w", err)
 	}
 	return nil
+}
+
+// returnSyncGarbage gives the memory the first sync used (whole list
+// responses, decode buffers) back to the system once the caches hold the
+// fleet: the board then idles at its working size, not at the sync's peak.
+func returnSyncGarbage(ctx context.Context, fl *kube.Fleet) {
+	_ = fl.WaitSynced(ctx) // a cluster that failed has settled too
+	if ctx.Err() == nil {
+		debug.FreeOSMemory()
+	}
 }
 
 // needTerminal refuses to draw the board into a pipe or a file.

@@ -2,7 +2,8 @@ package model
 
 import "slices"
 
-// UpsertMany stores copies of vs as Upsert would one by one, in one pass:
+// UpsertMany stores vs as Upsert would one by one, in one pass (the store
+// keeps vs: the caller must not use it afterwards):
 // rows already present are replaced where they are, new ones are sorted and
 // merged in, so a first sync of n rows costs O(n log n), not n insertions.
 func (s *Store) UpsertMany(vs []AppView) {
@@ -11,7 +12,7 @@ func (s *Store) UpsertMany(vs []AppView) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	own := slices.Clone(vs)
+	own := vs
 	added := make([]*AppView, 0, len(vs))
 	fresh := map[Key]int{} // a key new to the store, by its place in added
 	for i := range own {
