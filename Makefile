@@ -6,7 +6,7 @@ PKGS     := ./...
 TESTENV  := $(CURDIR)/.testenv/k8s-v1.37.2_etcd-v3.7.3_kwok-v0.8.0/bin
 export DRIFTBOARD_TESTENV ?= $(TESTENV)
 
-.PHONY: build install test demo bench lint testenv screenshots fuzz release-check clean
+.PHONY: build install test demo bench bench-peer lint testenv screenshots fuzz release-check clean
 
 # The version stamp (driftboard version); .goreleaser.yaml sets the same three.
 VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
@@ -59,8 +59,14 @@ fuzz:
 # DRIFTBOARD_BENCH_SECONDS=10 shortens the idle and churn phases (60 s each).
 # Then the micro-benchmarks of the pure parts. ~15 min in all.
 bench: testenv
-	$(GO) test -run '^$$' -bench . -benchmem -benchtime 1x -timeout 60m ./bench
+	$(GO) test -run '^$$' -bench 'Fleet|Board' -benchmem -benchtime 1x -timeout 60m ./bench
 	$(GO) test -run '^$$' -bench . -benchmem ./drift ./model ./ui ./kube
+
+# k9s's Apps view and the board against one seeded API server, with the
+# ratios (not in CI): make bench-peer K9S=$$(go env GOPATH)/bin/k9s, after
+# go install github.com/derailed/k9s@v0.50.16 (about 6 minutes here).
+bench-peer: testenv
+	DRIFTBOARD_BENCH_K9S=$(K9S) $(GO) test -run '^$$' -bench Peer -benchtime 1x -timeout 60m ./bench
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi

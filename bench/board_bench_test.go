@@ -170,17 +170,37 @@ func isolatedEnv(b *testing.B) []string {
 	return []string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, ".config"), "XDG_CACHE_HOME=" + filepath.Join(home, ".cache")}
 }
 
+// tool is a terminal program under measure: the board, or k9s for bench-peer.
+type tool struct {
+	name      string
+	bin       string
+	args      []string
+	agent     string                   // its user agent's prefix, for the audit log
+	full      func(screen string) bool // the whole fleet is listed
+	nameOrder string                   // keys that sort by name ("" : none needed)
+	showsTag  bool                     // the tag is on screen, so a patch's latency can be read
+}
+
+func boardTool(bin string, f *fleetEnv) tool {
+	total := strconv.Itoa(f.total())
+	return tool{name: "driftboard", bin: bin, args: boardArgs(f), agent: "driftboard", nameOrder: "s", showsTag: true,
+		full: func(s string) bool {
+			return strings.Contains(s, total+"/"+total+" shown") && !strings.Contains(s, "syncing")
+		}}
+}
+
 func runBoard(b *testing.B, bin string, f *fleetEnv, r *boardResult) {
+	runTool(b, boardTool(bin, f), f, r)
+}
+
+func runTool(b *testing.B, t tool, f *fleetEnv, r *boardResult) {
 	api := f.clusters[0].APIServerPID()
 	_ = resetPeakRSS(api)
-	p := startPTY(b, bin, boardArgs(f), isolatedEnv(b))
-	total := strconv.Itoa(f.total())
+	p := startPTY(b, t.bin, t.args, isolatedEnv(b))
 	syncing := p.when(func(s string) bool { return strings.Contains(s, "syncing") && strings.Contains(s, "svc-") })
-	first := p.await(b, "first rows", 10*time.Minute, func(s string) bool { return strings.Contains(s, "svc-") })
+	first := p.await(b, t.name+": first rows", 10*time.Minute, func(s string) bool { return strings.Contains(s, "svc-") })
 	r.FirstRows = first.Sub(p.started)
-	full := p.await(b, "full board", 10*time.Minute, func(s string) bool {
-		return strings.Contains(s, total+"/"+total+" shown") && !strings.Contains(s, "syncing")
-	})
+	full := p.await(b, t.name+": every App listed", 10*time.Minute, t.full)
 	r.FullBoard = full.Sub(p.started)
 	select {
 	case <-syncing.hit:
@@ -199,16 +219,17 @@ func runBoard(b *testing.B, bin string, f *fleetEnv, r *boardResult) {
 	idleEnd, cpu1 := time.Now(), processCPU(pid)
 	r.IdleCPU = perMinute(cpu1 - cpu0)
 	for _, c := range f.clusters {
-		n := countRequests(b, c, [][2]time.Time{{idleStart, idleEnd}})[0]
+		n := countRequestsBy(b, c, t.agent, [][2]time.Time{{idleStart, idleEnd}})[0]
 		r.IdleLists += n.lists
 		r.IdleWatches += n.watches
 	}
 
-	// Name order puts svc-00000… on screen, so a patch to one of them is seen.
-	p.keys(b, "s")
-	p.await(b, "sort by name", 10*time.Second, func(s string) bool { return strings.Contains(s, "sort: name") })
+	if t.nameOrder != "" { // name order puts svc-00000… on screen, so a patch to one of them is seen
+		p.keys(b, t.nameOrder)
+		p.await(b, "sort by name", 10*time.Second, func(s string) bool { return strings.Contains(s, "sort: name") })
+	}
 	cpu2 := processCPU(pid)
-	boardChurn(b, p, f, r)
+	boardChurn(b, p, f, r, t.showsTag)
 	r.ChurnCPU = perMinute(processCPU(pid) - cpu2)
 	r.RSSChurn = rssMiB(pid, "VmRSS")
 }
@@ -225,7 +246,7 @@ func syncingLine(screen string) string {
 
 // boardChurn patches 20 App tags a second for the phase; every fourth
 // patch is to an App on screen, and its latency is until the new tag shows.
-func boardChurn(b *testing.B, p *ptyProgram, f *fleetEnv, r *boardResult) {
+func boardChurn(b *testing.B, p *ptyProgram, f *fleetEnv, r *boardResult, measure bool) {
 	type sent struct {
 		at time.Time
 		w  *screenWaiter
@@ -240,7 +261,7 @@ func boardChurn(b *testing.B, p *ptyProgram, f *fleetEnv, r *boardResult) {
 	for seq := range total {
 		<-tick.C
 		ci, i := rand.IntN(len(f.clusters)), rand.IntN(f.perCluster)
-		onScreen := seq%4 == 0
+		onScreen := measure && seq%4 == 0
 		if onScreen {
 			ci, i = (seq/4)%len(f.clusters), (seq/4/len(f.clusters))%visibleApps
 		}

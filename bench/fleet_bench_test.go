@@ -149,6 +149,12 @@ type requestCount struct{ lists, watches int }
 // countRequests counts the board's LIST and WATCH requests (user agent
 // "driftboard") the audit log saw in each window.
 func countRequests(b *testing.B, c *testcluster.Cluster, windows [][2]time.Time) []requestCount {
+	return countRequestsBy(b, c, "driftboard", windows)
+}
+
+// countRequestsBy counts the LIST and WATCH requests of the user agent
+// starting with agent.
+func countRequestsBy(b *testing.B, c *testcluster.Cluster, agent string, windows [][2]time.Time) []requestCount {
 	events, err := c.AuditEvents()
 	if err != nil {
 		b.Fatalf("read audit log: %v", err)
@@ -158,7 +164,7 @@ func countRequests(b *testing.B, c *testcluster.Cluster, windows [][2]time.Time)
 		// A LIST is logged when complete, a WATCH when its stream starts.
 		list := ev.Verb == "list" && ev.Stage == "ResponseComplete"
 		watch := ev.Verb == "watch" && ev.Stage == "ResponseStarted"
-		if !strings.HasPrefix(ev.UserAgent, "driftboard") || !list && !watch {
+		if !strings.HasPrefix(ev.UserAgent, agent) || !list && !watch {
 			continue
 		}
 		for i, w := range windows {
