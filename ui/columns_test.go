@@ -75,7 +75,7 @@ func TestHelpFitsEveryWidth(t *testing.T) {
 		press(m, "?")
 		v := plainView(m)
 		for _, want := range []string{"enter", "open the app's detail", "rolling restart (asks first)", "quit; in a view: back",
-			"env: all → main → test → dev", "has:problems", "zero-assets"} {
+			"env: all → main → test → dev", "has:problems", "zero-assets", "GIT (Hanzo CD)"} {
 			if !strings.Contains(v, want) {
 				t.Errorf("help at %d columns lacks %q:\n%s", width, want, v)
 			}
