@@ -41,6 +41,7 @@ type scope struct {
 	inf         map[string]cache.SharedIndexInformer // by resource: apps, deployments, ...
 	podsAllowed bool                                 // pods may be listed (watched per workload, see podwatch.go)
 	stop        context.CancelFunc                   // ends its informers (a namespace deleted)
+	expect      []func(context.Context)              // count what the first sync will bring (progress.go)
 }
 
 // newScope builds the informers of namespace ns ("" = cluster-wide).
@@ -52,6 +53,9 @@ func (c *cluster) newScope(ns string, allowed map[string]bool) (*scope, error) {
 			return nil, err
 		}
 		s.inf[spec.what] = inf
+		if spec.expect != nil {
+			s.expect = append(s.expect, spec.expect)
+		}
 	}
 	return s, nil
 }
@@ -149,6 +153,9 @@ func (c *cluster) run(ctx context.Context) {
 	c.pods.start(ctx)
 	for _, s := range scopes {
 		s.run(ctx)
+		for _, expect := range s.expect {
+			go expect(ctx)
+		}
 	}
 	for _, inf := range c.cd.infs {
 		syncs = append(syncs, inf.HasSynced)

@@ -231,6 +231,7 @@ func sameStates(a, b []model.ClusterState) bool {
 	for i := range a {
 		x, y := a[i], b[i]
 		if x.Name != y.Name || x.Phase != y.Phase || !x.Since.Equal(y.Since) || x.Reason != y.Reason ||
+			x.Listed != y.Listed || x.Expected != y.Expected ||
 			strings.Join(x.Notices, "\n") != strings.Join(y.Notices, "\n") {
 			return false
 		}

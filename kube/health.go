@@ -34,9 +34,10 @@ type connState struct {
 	down    map[string]string // informer id → last error
 	downAt  time.Time
 
-	hear         hearing   // last sign of life (see liveness.go)
-	unresponsive bool      // nothing heard for silenceLimit
-	heardAt      time.Time // the last sign of life when it went silent
+	progress     syncProgress // Apps received while syncing (see progress.go)
+	hear         hearing      // last sign of life (see liveness.go)
+	unresponsive bool         // nothing heard for silenceLimit
+	heardAt      time.Time    // the last sign of life when it went silent
 }
 
 func newConnState(name string, now func() time.Time, onMove func(), fixed []string) *connState {
@@ -54,7 +55,11 @@ func (c *connState) state() model.ClusterState {
 			notices = append(notices, c.notes[topic])
 		}
 	}
-	return model.ClusterState{Name: c.name, Phase: c.phase, Since: c.since, Reason: c.reason, Notices: notices}
+	st := model.ClusterState{Name: c.name, Phase: c.phase, Since: c.since, Reason: c.reason, Notices: notices}
+	if st.Phase == model.ConnSyncing {
+		st.Listed, st.Expected = c.progress.counts()
+	}
+	return st
 }
 
 // recompute derives the phase; callers hold the lock. It returns whether it moved.

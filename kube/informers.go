@@ -103,6 +103,7 @@ type informerSpec struct {
 	transform cache.TransformFunc
 	key       keyFunc
 	indexers  cache.Indexers
+	expect    func(context.Context) // counts the objects of the first sync, if it can
 }
 
 // newInformer builds the informer, its transform and its handler. Handlers
@@ -167,19 +168,33 @@ func (c *cluster) specsFor(ns string, allowed map[string]bool) []informerSpec {
 			continue
 		}
 		ri := dyn.Resource(r).Namespace(ns)
-		specs = append(specs, informerSpec{
+		spec := informerSpec{
 			what: r.Resource, example: &unstructuredExample,
 			lw: lw(r.Resource, unsupportedDyn,
 				func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
 					o.LabelSelector = sel
-					return ri.List(ctx, o)
+					obj, err := ri.List(ctx, o)
+					if err == nil {
+						c.countList(obj)
+					}
+					return obj, err
 				},
 				func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
 					o.LabelSelector = sel
-					return ri.Watch(ctx, o)
+					w, err := ri.Watch(ctx, o)
+					if err == nil {
+						w = c.countWatch(w)
+					}
+					return w, err
 				}),
 			transform: transformApp(c.name), key: ownKey,
-		})
+		}
+		if ns == "" && sel == "" { // the server counts only unfiltered lists
+			spec.expect = func(ctx context.Context) {
+				c.countExpected(ctx, func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return ri.List(ctx, o) })
+			}
+		}
+		specs = append(specs, spec)
 	}
 	apps := kube.AppsV1()
 	if allowed["deployments"] {

@@ -262,4 +262,8 @@ type ClusterState struct {
 	Since   time.Time `json:"since"`
 	Reason  string    `json:"reason,omitempty"`  // why failed / reconnecting
 	Notices []string  `json:"notices,omitempty"` // e.g. "namespace tenant-x: forbidden"
+	// While syncing: Apps received so far, and how many the API server
+	// holds (0: not known), for "syncing n/N".
+	Listed   int `json:"listed,omitempty"`
+	Expected int `json:"expected,omitempty"`
 }

@@ -76,6 +76,18 @@ func (m *Model) identityWords(compact bool) string {
 	return st.warnText.Render("not logged in — read only") + st.dim.Render(" ("+login+")")
 }
 
+// syncingWords is "syncing", with the Apps received so far and of how many
+// when known: "syncing 4200/10000".
+func syncingWords(c model.ClusterState) string {
+	switch {
+	case c.Expected > 0:
+		return "syncing " + strconv.Itoa(c.Listed) + "/" + strconv.Itoa(c.Expected)
+	case c.Listed > 0:
+		return "syncing " + strconv.Itoa(c.Listed)
+	}
+	return "syncing"
+}
+
 // clusterWords is each cluster's state: live, syncing, reconnecting since, failed: why.
 func (m *Model) clusterWords() string {
 	st := &m.st
@@ -93,7 +105,7 @@ func (m *Model) clusterWords() string {
 		case model.ConnLive:
 			out = append(out, safe(c.Name)+" "+st.okText.Render("live"))
 		case model.ConnSyncing:
-			out = append(out, safe(c.Name)+" "+st.warnText.Render("syncing"))
+			out = append(out, safe(c.Name)+" "+st.warnText.Render(syncingWords(c)))
 		case model.ConnReconnecting:
 			w := "reconnecting since " + clock(c.Since, now) + " (" + shortDuration(now.Sub(c.Since)) + ")"
 			out = append(out, safe(c.Name)+" "+st.warnText.Render(w))
