@@ -197,16 +197,23 @@ func runTool(b *testing.B, t tool, f *fleetEnv, r *boardResult) {
 	api := f.clusters[0].APIServerPID()
 	_ = resetPeakRSS(api)
 	p := startPTY(b, t.bin, t.args, isolatedEnv(b))
-	syncing := p.when(func(s string) bool { return strings.Contains(s, "syncing") && strings.Contains(s, "svc-") })
+	var syncingMu sync.Mutex
+	lastSyncing := ""
+	p.when(func(s string) bool { // never true: it keeps the last "syncing n/N" seen
+		if line := syncingLine(s); line != "" {
+			syncingMu.Lock()
+			lastSyncing = line
+			syncingMu.Unlock()
+		}
+		return false
+	})
 	first := p.await(b, t.name+": first rows", 10*time.Minute, func(s string) bool { return strings.Contains(s, "svc-") })
 	r.FirstRows = first.Sub(p.started)
 	full := p.await(b, t.name+": every App listed", 10*time.Minute, t.full)
 	r.FullBoard = full.Sub(p.started)
-	select {
-	case <-syncing.hit:
-		r.SyncingShown = syncingLine(p.text())
-	default:
-	}
+	syncingMu.Lock()
+	r.SyncingShown = lastSyncing
+	syncingMu.Unlock()
 	r.APIPeakBoard = rssMiB(api, "VmHWM")
 	pid := p.pid()
 	r.StartCPU, r.RSSSynced = processCPU(pid), rssMiB(pid, "VmRSS")
@@ -238,7 +245,11 @@ func runTool(b *testing.B, t tool, f *fleetEnv, r *boardResult) {
 func syncingLine(screen string) string {
 	for line := range strings.SplitSeq(screen, "\n") {
 		if i := strings.Index(line, "syncing"); i >= 0 {
-			return strings.TrimSpace(line[max(0, i-40):min(len(line), i+40)])
+			end := i + len("syncing")
+			for end < len(line) && (line[end] == ' ' || line[end] == '/' || line[end] >= '0' && line[end] <= '9') {
+				end++
+			}
+			return strings.TrimSpace(line[i:end])
 		}
 	}
 	return ""

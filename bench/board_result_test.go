@@ -31,7 +31,7 @@ func (r boardResult) table() string {
 	row := func(name, ours, target string) { fmt.Fprintf(&b, "  %-46s %22s   %s\n", name, ours, target) }
 	row("measure", "board", "target")
 	row("start → first rows on screen", sec(r.FirstRows), "≤ 1.00 s")
-	row("  header while the rows streamed in", orNone(r.SyncingShown), "syncing n/N")
+	row("  the header's last progress while syncing", orNone(r.SyncingShown), "syncing n/N")
 	row("start → full board on screen", sec(r.FullBoard), "≤ "+sec(t.full))
 	if r.OneClusterFull > 0 {
 		row("  one cluster alone → full board", sec(r.OneClusterFull),
