@@ -1,0 +1,38 @@
+package model
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// firstSyncRows is n rows in the random order a sync's dirty set yields.
+func firstSyncRows(n int) []AppView {
+	rows := make([]AppView, n)
+	for i, j := range rand.New(rand.NewPCG(1, 1)).Perm(n) {
+		rows[i] = AppView{Cluster: "c", Namespace: fmt.Sprintf("ns%02d", j%50), App: fmt.Sprintf("svc-%06d", j)}
+	}
+	return rows
+}
+
+// BenchmarkFirstSync stores a first sync's rows one by one (each an
+// insertion into the sorted slice: quadratic) and in one batch (a sort and
+// a merge); the batch's cost per row stays flat as n grows.
+func BenchmarkFirstSync(b *testing.B) {
+	for _, n := range []int{10_000, 50_000} {
+		rows := firstSyncRows(n)
+		b.Run(fmt.Sprintf("one-by-one/n=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				s := NewStore()
+				for _, v := range rows {
+					s.Upsert(v)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("batch/n=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				NewStore().UpsertMany(append([]AppView(nil), rows...))
+			}
+		})
+	}
+}
