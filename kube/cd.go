@@ -220,8 +220,8 @@ func (c *cluster) cdWatch() *cdWatch {
 }
 
 // refreshCD rebuilds the CD view after an Application changed and returns
-// the rows to re-evaluate: every App row (one Application may list them
-// all) and the chart rows before and after.
+// the rows to re-evaluate: the App rows whose git state moved (one
+// Application may list them all) and the chart rows before and after.
 func (c *cluster) refreshCD() []model.Key {
 	w := c.cdWatch()
 	if w == nil || w.why != "" {
@@ -241,7 +241,7 @@ func (c *cluster) refreshCD() []model.Key {
 			}
 		}
 	}
-	old := w.charts
+	old, oldView, wasReady := w.charts, w.view, w.ready
 	w.view, w.dirty, w.ready = model.NewCDView("", apps), false, true
 	w.charts = map[model.Key]*model.CDApplication{}
 	for _, a := range w.view.Apps {
@@ -254,8 +254,16 @@ func (c *cluster) refreshCD() []model.Key {
 			}
 		}
 	}
+	view := w.view
 	w.mu.Unlock()
-	keys := c.appKeys() // the new chart rows included
+	var keys []model.Key
+	for _, k := range c.appKeys() { // the new chart rows included
+		if !wasReady || c.isChartRow(k) || old[k] != nil ||
+			view.GitChanged(oldView, appsGVR.Group, "App", k.Namespace, k.Name) ||
+			view.GitChanged(oldView, appsGVR.Group, "Service", k.Namespace, k.Name) {
+			keys = append(keys, k)
+		}
+	}
 	for k := range old {
 		keys = append(keys, k)
 	}

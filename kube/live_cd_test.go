@@ -96,6 +96,25 @@ func TestLiveGitSyncFromCDApplications(t *testing.T) {
 	waitRow(t, f, key("hanzo", "kms"), "kms out of sync after the status change", func(r *model.AppView) bool {
 		return r != nil && r.Git.State == model.GitOutOfSync
 	})
+	// A status rewrite that moves only kms (Argo CD rewrites its status
+	// often): kms follows, iam's row is not even rebuilt.
+	before := findRow(f.Snapshot(), key("hanzo", "iam")).ObservedAt
+	ri := c.AdminDynamic().Resource(testcluster.HanzoCDApplicationsGVR).Namespace("hanzo-cd")
+	got, err := ri.Get(ctxT(t), "universe-crs", metav1.GetOptions{})
+	must(t, err)
+	must(t, unstructured.SetNestedField(got.Object, "2026-12-01T07:30:00Z", "status", "reconciledAt"))
+	res, _, _ := unstructured.NestedSlice(got.Object, "status", "resources")
+	res[1].(map[string]any)["status"] = "Synced"
+	must(t, unstructured.SetNestedSlice(got.Object, res, "status", "resources"))
+	_, err = ri.Update(ctxT(t), got, metav1.UpdateOptions{})
+	must(t, err)
+	waitRow(t, f, key("hanzo", "kms"), "kms synced again", func(r *model.AppView) bool {
+		return r != nil && r.Git.State == model.GitSynced
+	})
+	if after := findRow(f.Snapshot(), key("hanzo", "iam")).ObservedAt; !after.Equal(before) {
+		t.Errorf("iam's row was rebuilt (observed %s, then %s) though its git state did not move", before, after)
+	}
+
 	// The Application goes away: nothing lists iam any more.
 	must(t, c.AdminDynamic().Resource(testcluster.HanzoCDApplicationsGVR).Namespace("hanzo-cd").Delete(ctxT(t), "universe-crs", metav1.DeleteOptions{}))
 	waitRow(t, f, key("hanzo", "iam"), "iam not managed once its Application is deleted", func(r *model.AppView) bool {

@@ -173,3 +173,15 @@ func GitSyncOf(cd CDView, group, kind, ns, name string) GitSync {
 	}
 	return GitSync{State: GitNotManaged, Why: "no Application lists it"}
 }
+
+// GitChanged reports whether the object group/kind ns/name has another git
+// state in v than in old, so an Application change re-evaluates only the
+// rows it moved (Argo CD rewrites its status often).
+func (v CDView) GitChanged(old CDView, group, kind, ns, name string) bool {
+	a, b := GitSyncOf(v, group, kind, ns, name), GitSyncOf(old, group, kind, ns, name)
+	if (a.LastSync == nil) != (b.LastSync == nil) || (a.LastSync != nil && *a.LastSync != *b.LastSync) {
+		return true
+	}
+	a.LastSync, b.LastSync = nil, nil
+	return a != b
+}

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -181,4 +182,24 @@ func TestBuildChart(t *testing.T) {
 	if len(keys) != 1 || keys[0] != (Key{Cluster: "c", Namespace: "hanzo", Name: "api"}) {
 		t.Errorf("ChartRowKeys = %v, want the Deployment's", keys)
 	}
+}
+
+// One Application listing 10,000 App CRs (a large universe-crs): what an
+// Application change costs (the view is rebuilt once), and a row's lookup.
+func BenchmarkCDView10k(b *testing.B) {
+	a := &CDApplication{Group: "apps.hanzo.ai", Namespace: "hanzo-cd", Name: "universe-crs"}
+	for i := range 10000 {
+		a.Resources = append(a.Resources, CDResource{Group: "hanzo.ai", Kind: "App", Namespace: "hanzo", Name: fmt.Sprintf("app-%05d", i), Status: "Synced"})
+	}
+	b.Run("rebuild", func(b *testing.B) {
+		for b.Loop() {
+			NewCDView("", []*CDApplication{a})
+		}
+	})
+	v := NewCDView("", []*CDApplication{a})
+	b.Run("row", func(b *testing.B) {
+		for b.Loop() {
+			GitSyncOf(v, "hanzo.ai", "App", "hanzo", "app-04711")
+		}
+	})
 }
