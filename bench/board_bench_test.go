@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -255,6 +256,9 @@ func syncingLine(screen string) string {
 	return ""
 }
 
+// churnRuns numbers the churn phases of this process.
+var churnRuns atomic.Int64
+
 // boardChurn patches 20 App tags a second for the phase; every fourth
 // patch is to an App on screen, and its latency is until the new tag shows.
 func boardChurn(b *testing.B, p *ptyProgram, f *fleetEnv, r *boardResult, measure bool) {
@@ -267,6 +271,7 @@ func boardChurn(b *testing.B, p *ptyProgram, f *fleetEnv, r *boardResult, measur
 	var wg sync.WaitGroup
 	var errs []error
 	total := int(r.Phase.Seconds() * churnRate)
+	run := int(churnRuns.Add(1))
 	tick := time.NewTicker(time.Second / churnRate)
 	defer tick.Stop()
 	for seq := range total {
@@ -277,7 +282,7 @@ func boardChurn(b *testing.B, p *ptyProgram, f *fleetEnv, r *boardResult, measur
 			ci, i = (seq/4)%len(f.clusters), (seq/4/len(f.clusters))%visibleApps
 		}
 		ns, name := f.nss[i%len(f.nss)], appName(i)
-		tag := fmt.Sprintf("v9.%d.0", seq)
+		tag := fmt.Sprintf("v%d.%d.0", 9+run, seq) // unique across runs on one fleet
 		var w *screenWaiter
 		if onScreen {
 			w = p.when(func(s string) bool { return strings.Contains(s, tag+"→") })
