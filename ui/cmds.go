@@ -10,13 +10,9 @@ import (
 )
 
 // coalesceDelay spaces snapshots at least this far apart: bursts of watch
-// events become at most ~30 frames per second. A change after a quiet spell
-// waits only settleDelay, long enough for the rest of a burst (a watch storm
-// delivers a thousand events in a few milliseconds) to make one frame.
-const (
-	coalesceDelay = 33 * time.Millisecond
-	settleDelay   = 8 * time.Millisecond
-)
+// events become at most ~30 frames per second, while a change after a quiet
+// spell is shown at once.
+const coalesceDelay = 33 * time.Millisecond
 
 type (
 	// snapshotMsg carries a fresh snapshot taken off the event loop.
@@ -44,9 +40,9 @@ func takeSnapshot(src Source) tea.Cmd {
 }
 
 // waitForChange blocks until the source signals, then snapshots once
-// settleDelay has passed and coalesceDelay since the previous snapshot
-// (taken at prev): further signals meanwhile collapse into the capacity-1
-// channel. It returns nil (no message) when ctx ends.
+// coalesceDelay has passed since the previous snapshot (taken at prev):
+// further signals meanwhile collapse into the capacity-1 channel. It returns
+// nil (no message) when ctx ends.
 func waitForChange(ctx context.Context, src Source, prev time.Time) tea.Cmd {
 	return func() tea.Msg {
 		select {
@@ -54,7 +50,7 @@ func waitForChange(ctx context.Context, src Source, prev time.Time) tea.Cmd {
 			return nil
 		case <-src.Changed():
 		}
-		if wait := max(time.Until(prev.Add(coalesceDelay)), settleDelay); wait > 0 {
+		if wait := time.Until(prev.Add(coalesceDelay)); wait > 0 {
 			t := time.NewTimer(wait)
 			defer t.Stop()
 			select {
