@@ -113,18 +113,5 @@ func ChartGitSync(cd CDView, a *CDApplication, k Key) GitSync {
 	if g := GitSyncOf(cd, "apps", "Deployment", k.Namespace, k.Name); g.State != GitNotManaged {
 		return g
 	}
-	g := GitSync{Application: a.Group + "/" + a.Namespace + "/" + a.Name, Revision: ShortRevision(a.Revision), Path: a.Path, Health: a.Health}
-	if a.Operation.Phase != "" {
-		op := a.Operation
-		g.LastSync = &op
-	}
-	switch a.SyncStatus {
-	case "Synced":
-		g.State = GitSynced
-	case "OutOfSync":
-		g.State = GitOutOfSync
-	default:
-		g.State, g.Why = GitUnknown, "the Application reports no sync status"
-	}
-	return g
+	return gitSyncFrom(a, a.SyncStatus, a.Health, "the Application reports no sync status")
 }

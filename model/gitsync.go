@@ -151,22 +151,7 @@ func GitSyncOf(cd CDView, group, kind, ns, name string) GitSync {
 		return GitSync{State: GitUnknown, Why: cd.Why}
 	}
 	if hit, ok := cd.index[cdKey{group, kind, ns, name}]; ok {
-		a, r := hit.app, hit.res
-		g := GitSync{Application: a.Group + "/" + a.Namespace + "/" + a.Name,
-			Revision: ShortRevision(a.Revision), Path: a.Path, Health: r.Health}
-		if a.Operation.Phase != "" {
-			op := a.Operation
-			g.LastSync = &op
-		}
-		switch r.Status {
-		case "Synced":
-			g.State = GitSynced
-		case "OutOfSync":
-			g.State = GitOutOfSync
-		default:
-			g.State, g.Why = GitUnknown, "the Application reports no sync status for it"
-		}
-		return g
+		return gitSyncFrom(hit.app, hit.res.Status, hit.res.Health, "the Application reports no sync status for it")
 	}
 	if cd.capped {
 		return GitSync{State: GitUnknown, Why: GitWhyNotCounted}
@@ -184,4 +169,24 @@ func (v CDView) GitChanged(old CDView, group, kind, ns, name string) bool {
 	}
 	a.LastSync, b.LastSync = nil, nil
 	return a != b
+}
+
+// gitSyncFrom is what an Application says of one object (its status.resources
+// entry) or, for a chart row, of itself.
+func gitSyncFrom(a *CDApplication, status, health, noStatus string) GitSync {
+	g := GitSync{Application: a.Group + "/" + a.Namespace + "/" + a.Name,
+		Revision: ShortRevision(a.Revision), Path: a.Path, Health: health}
+	if a.Operation.Phase != "" {
+		op := a.Operation
+		g.LastSync = &op
+	}
+	switch status {
+	case "Synced":
+		g.State = GitSynced
+	case "OutOfSync":
+		g.State = GitOutOfSync
+	default:
+		g.State, g.Why = GitUnknown, noStatus
+	}
+	return g
 }
