@@ -68,15 +68,6 @@ func (s *scope) run(ctx context.Context) {
 	}
 }
 
-func (s *scope) hasSynced() bool {
-	for _, inf := range s.inf {
-		if !inf.HasSynced() {
-			return false
-		}
-	}
-	return true
-}
-
 func newCluster(f *Fleet, cc ClusterClients) *cluster {
 	c := &cluster{name: cc.Name, clients: cc, fleet: f, settled: make(chan struct{}),
 		scopes: map[string]*scope{}, stable: map[model.Key][]model.Container{},
