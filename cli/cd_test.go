@@ -9,9 +9,6 @@ import (
 	"testing"
 	"time"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-
 	"github.com/hanzoai/driftboard/internal/testcluster"
 	"github.com/hanzoai/driftboard/model"
 	"github.com/hanzoai/driftboard/watch"
@@ -21,31 +18,8 @@ import (
 // the given sync status (and kv as Synced).
 func setIAMSync(t *testing.T, c *testcluster.Cluster, status, revision string) {
 	t.Helper()
-	ctx := context.Background()
-	apps := c.AdminDynamic().Resource(testcluster.HanzoCDApplicationsGVR).Namespace("hanzo-cd")
-	res := func(name, st string) any {
-		return map[string]any{"group": "hanzo.ai", "version": "v1", "kind": "App", "namespace": "hanzo", "name": name, "status": st}
-	}
-	st := map[string]any{
-		"sync": map[string]any{"status": "OutOfSync", "revision": revision},
-		"operationState": map[string]any{"phase": "Succeeded", "message": "successfully synced",
-			"finishedAt": "2026-12-01T07:00:00Z"},
-		"resources": []any{res("iam", status), res("kv", "Synced")},
-	}
-	got, err := apps.Get(ctx, "universe-crs", metav1.GetOptions{})
-	if err == nil {
-		got.Object["status"] = st
-		_, err = apps.Update(ctx, got, metav1.UpdateOptions{})
-	} else {
-		_, err = apps.Create(ctx, &unstructured.Unstructured{Object: map[string]any{
-			"apiVersion": "apps.hanzo.ai/v1alpha1", "kind": "Application",
-			"metadata": map[string]any{"name": "universe-crs", "namespace": "hanzo-cd"},
-			"spec":     map[string]any{"source": map[string]any{"path": "infra/k8s/operator/crs"}},
-			"status":   st,
-		}}, metav1.CreateOptions{})
-	}
-	if err != nil {
-		t.Fatalf("write Application universe-crs: %v", err)
+	if err := c.PutUniverseCRs(context.Background(), revision, map[string]string{"iam": status, "kv": "Synced"}); err != nil {
+		t.Fatal(err)
 	}
 }
 
