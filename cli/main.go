@@ -53,6 +53,7 @@ func Run(ctx context.Context, args []string, s Streams) int {
 	// Everything on stderr (errors, warnings, notices, -v logs, prompts) is
 	// for a person: no control character from outside reaches it raw.
 	s.Err = termtext.NewWriter(s.Err)
+	defer startProfiles(s.Getenv, s.Err)()
 	app := newApp(s)
 	defer app.close()
 	root := app.rootCommand()
