@@ -1,0 +1,83 @@
+package kube
+
+import (
+	"context"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/hanzoai/driftboard/internal/testcluster"
+	"github.com/hanzoai/driftboard/model"
+)
+
+// One cluster whose API server is frozen from the start (SIGSTOP: it accepts
+// connections and answers nothing) never delays another cluster's rows: the
+// live cluster's row is on the board while the frozen one has not synced,
+// and the frozen one's rows follow once it answers again.
+func TestLiveFrozenClusterNeverDelaysTheOthers(t *testing.T) {
+	live := testcluster.Start(t, testcluster.Options{})
+	frozen := testcluster.Start(t, testcluster.Options{})
+	for _, c := range []*testcluster.Cluster{live, frozen} {
+		c.CreateNamespaces("hanzo")
+		seed(t, c, "hanzo", "iam", "iam", "v1.0.0", 1)
+	}
+	pid := frozen.APIServerPID()
+	must(t, syscall.Kill(pid, syscall.SIGSTOP))
+	resumed := false
+	resume := func() {
+		if !resumed {
+			resumed = true
+			must(t, syscall.Kill(pid, syscall.SIGCONT))
+		}
+	}
+	t.Cleanup(resume)
+
+	var clients []ClusterClients
+	for name, c := range map[string]*testcluster.Cluster{"live": live, "frozen": frozen} {
+		cc, err := NewClusterClients(name, c.AdminConfig(), ConnectOptions{})
+		must(t, err)
+		clients = append(clients, cc)
+	}
+	f := NewFleet(FleetOptions{}, clients...)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	f.Start(ctx)
+
+	liveRow := model.Key{Cluster: "live", Namespace: "hanzo", Name: "iam"}
+	frozenRow := model.Key{Cluster: "frozen", Namespace: "hanzo", Name: "iam"}
+	s := waitFleet(t, f, "the live cluster's row while the other is frozen", func(s *model.Snapshot) bool {
+		return findRow(s, liveRow) != nil
+	})
+	if r := findRow(s, frozenRow); r != nil {
+		t.Fatalf("a row of the frozen cluster is on the board: %+v", r)
+	}
+	for _, c := range s.Clusters {
+		if c.Name == "frozen" && c.Phase == model.ConnLive {
+			t.Fatalf("the frozen cluster is said to be live: %+v", c)
+		}
+	}
+
+	resume()
+	waitFleet(t, f, "the frozen cluster's row once it answers", func(s *model.Snapshot) bool {
+		r := findRow(s, frozenRow)
+		return r != nil && !r.Offline && findRow(s, liveRow) != nil
+	})
+}
+
+// waitFleet waits (on change signals) until the fleet's snapshot matches.
+func waitFleet(t *testing.T, f *Fleet, what string, ok func(*model.Snapshot) bool) *model.Snapshot {
+	t.Helper()
+	deadline := time.After(60 * time.Second)
+	for {
+		s := f.Snapshot()
+		if ok(s) {
+			return s
+		}
+		select {
+		case <-f.Changed():
+		case <-time.After(time.Second):
+		case <-deadline:
+			t.Fatalf("%s: never seen in 60 s; clusters %+v", what, s.Clusters)
+		}
+	}
+}
