@@ -23,9 +23,13 @@ import (
 //	DRIFTBOARD_BENCH_BOARD_N         Apps (and Deployments) per cluster (default 10000)
 //	DRIFTBOARD_BENCH_BOARD_CLUSTERS  real API servers (default 1; 5 with N=5000 is the many-clusters case)
 //	DRIFTBOARD_BENCH_SECONDS         length of the idle and of the churn phase (default 60)
+//	DRIFTBOARD_BENCH_BOARD_GROW      one cluster only: then grow it to this many Apps and time
+//	                                 the start again, for linearity (default 3 × N up to N = 10000;
+//	                                 "off": none)
 const (
 	boardNEnv        = "DRIFTBOARD_BENCH_BOARD_N"
 	boardClustersEnv = "DRIFTBOARD_BENCH_BOARD_CLUSTERS"
+	boardGrowEnv     = "DRIFTBOARD_BENCH_BOARD_GROW"
 	visibleApps      = 8 // the first names by name sort: on screen in every cluster up to 5
 )
 
@@ -100,6 +104,8 @@ type boardResult struct {
 	P50, P99, Max                time.Duration // patch sent → the new tag on screen
 	APIPeakBoard, APIPeakKubectl float64       // API server peak RSS (MiB), cluster 1
 	OneClusterFull               time.Duration // with several clusters: the board of cluster 1 alone
+	GrownTo                      int           // one cluster grown to this many Apps afterwards (0: not)
+	GrownFull, GrownCPU          time.Duration // its start → full board, and the CPU to get there
 	Phase                        time.Duration
 }
 
@@ -120,6 +126,9 @@ func BenchmarkBoard(b *testing.B) {
 			r.OneClusterFull = oneClusterFull(b, bin, f)
 		}
 		runBoard(b, bin, f, &r)
+		if grow := growTo(k, n); grow > n {
+			growFleet(b, bin, f, grow, &r)
+		}
 		reportBoard(b, r)
 		b.Log(r.table())
 		recordBoard(r)
@@ -151,6 +160,33 @@ func oneClusterFull(b *testing.B, bin string, f *fleetEnv) time.Duration {
 		return strings.Contains(s, n+"/"+n+" shown") && !strings.Contains(s, "syncing")
 	})
 	return at.Sub(p.started)
+}
+
+// growTo is the size the single cluster grows to after the main run (0: none).
+func growTo(clusters, n int) int {
+	if clusters != 1 || os.Getenv(boardGrowEnv) == "off" {
+		return 0
+	}
+	def := 0
+	if n <= 10000 {
+		def = 3 * n
+	}
+	return envInt(boardGrowEnv, def)
+}
+
+// growFleet seeds the cluster up to grow Apps and times the board's start
+// again: the start's cost should grow linearly with the fleet.
+func growFleet(b *testing.B, bin string, f *fleetEnv, grow int, r *boardResult) {
+	begin := time.Now()
+	seedRange(b, f.clusters[0], f.nss, f.perCluster, grow)
+	b.Logf("grew the cluster to %d Apps + Deployments in %s", grow, time.Since(begin).Round(time.Second))
+	p := startPTY(b, bin, boardArgs(f), isolatedEnv(b))
+	defer p.stop()
+	n := strconv.Itoa(grow)
+	at := p.await(b, "full board after growing", 10*time.Minute, func(s string) bool {
+		return strings.Contains(s, n+"/"+n+" shown") && !strings.Contains(s, "syncing")
+	})
+	r.GrownTo, r.GrownFull, r.GrownCPU = grow, at.Sub(p.started), processCPU(p.pid())
 }
 
 func boardArgs(f *fleetEnv) []string {

@@ -38,6 +38,12 @@ func (r boardResult) table() string {
 			fmt.Sprintf("ratio %.2f× (target ≤ 1.3×)", r.FullBoard.Seconds()/r.OneClusterFull.Seconds()))
 	}
 	row("CPU used to get there", sec(r.StartCPU), "")
+	if r.GrownTo > 0 {
+		row(fmt.Sprintf("  grown to %d: start → full board (CPU)", r.GrownTo),
+			fmt.Sprintf("%s (%s)", sec(r.GrownFull), sec(r.GrownCPU)),
+			fmt.Sprintf("%.2f× the time at %d (target ≤ %.1f×)", r.GrownFull.Seconds()/r.FullBoard.Seconds(),
+				r.Clusters*r.PerCluster, 1.03*float64(r.GrownTo)/float64(r.Clusters*r.PerCluster)))
+	}
 	row("RSS after sync", fmt.Sprintf("%.0f MiB", r.RSSSynced), "")
 	row("idle CPU per minute", sec(r.IdleCPU), "≤ 0.10 s")
 	row("LIST / WATCH requests while idle", fmt.Sprintf("%d / %d", r.IdleLists, r.IdleWatches), "0 LISTs")

@@ -112,6 +112,12 @@ func readyStatus(d *appsv1.Deployment) appsv1.DeploymentStatus {
 // statuses are written directly.
 func seedFleet(tb testing.TB, c *testcluster.Cluster, nss []string, n int) {
 	tb.Helper()
+	seedRange(tb, c, nss, 0, n)
+}
+
+// seedRange seeds Apps number from to to-1 (names svc-<from>…).
+func seedRange(tb testing.TB, c *testcluster.Cluster, nss []string, from, to int) {
+	tb.Helper()
 	cfg := c.AdminConfig()
 	cfg.QPS, cfg.Burst = 5000, 5000
 	dyn, err := dynamic.NewForConfig(cfg)
@@ -125,6 +131,7 @@ func seedFleet(tb testing.TB, c *testcluster.Cluster, nss []string, n int) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var next atomic.Int64
+	next.Store(int64(from))
 	var firstErr error
 	var once sync.Once
 	var wg sync.WaitGroup
@@ -132,7 +139,7 @@ func seedFleet(tb testing.TB, c *testcluster.Cluster, nss []string, n int) {
 		wg.Go(func() {
 			for {
 				i := int(next.Add(1) - 1)
-				if i >= n || ctx.Err() != nil {
+				if i >= to || ctx.Err() != nil {
 					return
 				}
 				if err := seedOne(ctx, dyn, kc, nss[i%len(nss)], appName(i)); err != nil {
