@@ -12,11 +12,14 @@ import (
 // headerDelay is how stale the header's figures may get when a snapshot
 // changed nothing else on screen (a row far off screen): at most one frame
 // per headerDelay for such changes, while a change to a shown row, the
-// cursor or a cluster's state is drawn at once.
+// cursor or a cluster's state is drawn at once. Any frame drawn meanwhile
+// carries the fresh header, so under a churn that keeps changing shown rows
+// the header never costs a frame of its own.
 const headerDelay = time.Second
 
-// headerDueMsg ends a deferral: the next View draws the header afresh.
-type headerDueMsg struct{}
+// headerDueMsg ends a deferral (at is when its timer fired): the header is
+// drawn afresh unless a frame drawn since the deferral already showed it.
+type headerDueMsg struct{ at time.Time }
 
 // frameCache is the last frame drawn and what it showed besides the
 // header's figures (counts, rows shown, the update time).
@@ -24,7 +27,15 @@ type frameCache struct {
 	view  tea.View
 	valid bool
 	due   bool // a headerDueMsg is on its way
-	shown shownState
+	// staleSince is when the first snapshot not yet drawn arrived (zero:
+	// the frame on screen shows the latest snapshot's header).
+	staleSince time.Time
+	shown      shownState
+}
+
+// headerDue arms the header's timer for d.
+func headerDue(d time.Duration) tea.Cmd {
+	return tea.Tick(d, func(at time.Time) tea.Msg { return headerDueMsg{at: at} })
 }
 
 // shownState is what a snapshot may change on screen, besides the header's
@@ -73,9 +84,16 @@ func (m *Model) plainBoard() bool {
 // after a snapshot that changed only the header's figures on a plain board;
 // then the header catches up within headerDelay.
 func (m *Model) afterUpdate(msg tea.Msg, wasPlain bool) tea.Cmd {
-	if _, ok := msg.(headerDueMsg); ok {
+	if due, ok := msg.(headerDueMsg); ok {
 		m.frame.due = false
-		m.frame.valid = false
+		switch since := m.frame.staleSince; {
+		case since.IsZero(): // a frame drawn meanwhile showed it
+		case due.at.Sub(since) < headerDelay: // stale again since that frame: not for long yet
+			m.frame.due = true
+			return headerDue(headerDelay - due.at.Sub(since))
+		default:
+			m.frame.valid = false
+		}
 		return nil
 	}
 	_, snap := msg.(snapshotMsg)
@@ -84,11 +102,14 @@ func (m *Model) afterUpdate(msg tea.Msg, wasPlain bool) tea.Cmd {
 		return nil
 	}
 	if m.shownNow().same(m.frame.shown) {
+		if m.frame.staleSince.IsZero() {
+			m.frame.staleSince = m.snapAt
+		}
 		if m.frame.due {
 			return nil
 		}
 		m.frame.due = true
-		return tea.Tick(headerDelay, func(time.Time) tea.Msg { return headerDueMsg{} })
+		return headerDue(headerDelay)
 	}
 	m.frame.valid = false
 	return nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -40,7 +41,7 @@ func TestOffScreenChangeDefersOnlyTheHeader(t *testing.T) {
 	if cmd == nil {
 		t.Fatal("no header refresh was scheduled after a deferred change")
 	}
-	m.Update(headerDueMsg{})
+	m.Update(headerDueMsg{at: time.Now().Add(headerDelay)})
 	after := plainView(m)
 	if summaryOf(after) == summaryOf(before) {
 		t.Fatalf("the header did not catch up after headerDueMsg: %s", summaryOf(after))
@@ -52,6 +53,62 @@ func TestOffScreenChangeDefersOnlyTheHeader(t *testing.T) {
 	m.Update(snapshotMsg{src.Snapshot()})
 	if got := plainView(m); !strings.Contains(got, "v7.7.7") {
 		t.Fatalf("a change to a shown row is not on the next frame:\n%s", got)
+	}
+}
+
+// TestDrawnFrameSatisfiesTheHeader: a frame drawn for a shown row carries
+// the fresh header, so a header deferral pending since before it draws
+// nothing more; a change deferred after that frame is drawn a full
+// headerDelay after it arrived, not before and not later.
+func TestDrawnFrameSatisfiesTheHeader(t *testing.T) {
+	src := newStoreSource()
+	rows := bigFleet(500)
+	src.upsert(rows...)
+	dark := true
+	m := newModel(context.Background(), src, nil, nil, Options{Now: fixedNow, DarkBackground: &dark})
+	t.Cleanup(m.cancel)
+	m.Update(tea.WindowSizeMsg{Width: 160, Height: 30})
+	m.Update(snapshotMsg{src.Snapshot()})
+	m.board.cycleSort() // by name: svc-00000 first, svc-00499 far below
+	m.Update(snapshotMsg{src.Snapshot()})
+	plainView(m)
+
+	far := rows[499]
+	far.Drift.Severity = drift.SeverityRed
+	src.upsert(far)
+	if _, cmd := m.Update(snapshotMsg{src.Snapshot()}); cmd == nil || !m.frame.valid {
+		t.Fatalf("an off-screen change was not deferred (valid %v, timer %v)", m.frame.valid, cmd != nil)
+	}
+	near := rows[0]
+	near.DeclaredTag = "v7.7.7"
+	src.upsert(near)
+	m.Update(snapshotMsg{src.Snapshot()})
+	drawn := plainView(m)
+	if !strings.Contains(drawn, "v7.7.7") || !strings.Contains(summaryOf(drawn), "✖ 72 red") {
+		t.Fatalf("the shown row's frame lacks the row or the fresh header:\n%s", drawn)
+	}
+	if _, cmd := m.Update(headerDueMsg{at: time.Now().Add(headerDelay)}); !m.frame.valid || cmd != nil {
+		t.Fatalf("the header's timer redrew a frame already drawn with it (valid %v, timer %v)", m.frame.valid, cmd != nil)
+	}
+
+	// Stale again after that frame: drawn headerDelay after it arrived.
+	far.Drift.Severity = drift.SeverityYellow
+	src.upsert(far)
+	if _, cmd := m.Update(snapshotMsg{src.Snapshot()}); cmd == nil || !m.frame.valid {
+		t.Fatalf("a second off-screen change was not deferred (valid %v, timer %v)", m.frame.valid, cmd != nil)
+	}
+	since := m.frame.staleSince
+	time.Sleep(2 * time.Millisecond) // a later change keeps the first one's deadline
+	other := rows[498]
+	other.Phase = "Pending"
+	src.upsert(other)
+	m.Update(snapshotMsg{src.Snapshot()})
+	if _, cmd := m.Update(headerDueMsg{at: since.Add(headerDelay / 2)}); !m.frame.valid || cmd == nil {
+		t.Fatalf("half a delay after the change: want no frame yet and the timer re-armed (valid %v, timer %v)", m.frame.valid, cmd != nil)
+	}
+	m.Update(headerDueMsg{at: since.Add(headerDelay)})
+	if got := summaryOf(plainView(m)); !strings.Contains(got, "✖ 71 red") {
+		t.Fatalf("the header did not catch up a full delay after the change: %s", got)
 	}
 }
 

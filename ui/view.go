@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -29,6 +30,7 @@ func (m *Model) View() tea.View {
 	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = "driftboard"
 	m.frame.view, m.frame.valid, m.frame.shown = v, true, m.shownNow()
+	m.frame.staleSince = time.Time{}
 	return v
 }
 
