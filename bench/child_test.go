@@ -75,18 +75,18 @@ func runChild() int {
 		return 2
 	}
 	snap := f.Snapshot()
-	for len(snap.Rows) < rows {
+	for snap.Len() < rows {
 		select {
 		case <-f.Changed():
 			snap = f.Snapshot()
 		case <-wctx.Done():
-			fmt.Fprintf(os.Stderr, "child: %d rows after sync, want %d\n", len(snap.Rows), rows)
+			fmt.Fprintf(os.Stderr, "child: %d rows after sync, want %d\n", snap.Len(), rows)
 			return 2
 		}
 	}
 	elapsed := time.Since(begin)
 	pprof.StopCPUProfile()
-	out.printf("synced %d %d", len(snap.Rows), elapsed.Nanoseconds())
+	out.printf("synced %d %d", snap.Len(), elapsed.Nanoseconds())
 
 	go followTags(f, snap, out)
 	in := bufio.NewScanner(os.Stdin)
@@ -111,9 +111,9 @@ func followTags(f *kube.Fleet, prev *model.Snapshot, out *childOut) {
 	for range f.Changed() {
 		snap := f.Snapshot()
 		now := time.Now().UnixNano()
-		if len(snap.Rows) == len(prev.Rows) {
-			for i, r := range snap.Rows {
-				p := prev.Rows[i]
+		if snap.Len() == prev.Len() {
+			for i, r := range snap.Rows() {
+				p := prev.Rows()[i]
 				if r != p && r.Key() == p.Key() && r.DeclaredTag != p.DeclaredTag {
 					out.printf("seen %s/%s %s %d", r.Namespace, r.App, r.DeclaredTag, now)
 				}

@@ -24,7 +24,7 @@ func (a *app) completeAppNames(cmd *cobra.Command, args []string, toComplete str
 		return cobra.AppendActiveHelp(nil, "could not list Apps from the cluster"), cobra.ShellCompDirectiveNoFileComp
 	}
 	var names []string
-	for _, r := range snap.Rows {
+	for r := range snap.All() {
 		name := r.App
 		if strings.Contains(toComplete, "/") { // NAMESPACE/APP
 			name = r.Namespace + "/" + r.App

@@ -25,7 +25,7 @@ func (a *app) withDigests(ctx context.Context, fl *kube.Fleet, row *model.AppVie
 			select {
 			case <-wait.Done():
 			case <-fl.Changed():
-				for _, v := range fl.Snapshot().Rows {
+				for v := range fl.Snapshot().All() {
 					if v.Key() == r.Key() {
 						r.Release = v.Release
 					}

@@ -138,7 +138,7 @@ func clusterErrors(states []model.ClusterState) error {
 
 func pendingReleases(s *model.Snapshot) int {
 	n := 0
-	for _, r := range s.Rows {
+	for r := range s.All() {
 		if r.Release.State == model.ReleasePending {
 			n++
 		}

@@ -102,7 +102,7 @@ func (a *app) runList(ctx context.Context, cmd *cobra.Command, o listOptions) er
 	if snap == nil {
 		return syncErr
 	}
-	rows := model.Select(snap.Rows, q, by)
+	rows := model.Select(snap.Rows(), q, by)
 	out := cmd.OutOrStdout()
 	switch o.output {
 	case "json":

@@ -98,7 +98,7 @@ func (a *app) runRestartSet(ctx context.Context, out io.Writer, args []string, o
 		return syncErr
 	}
 	by, _ := model.ParseSortKey("name")
-	rows := model.Select(snap.Rows, q, by)
+	rows := model.Select(snap.Rows(), q, by)
 	if len(rows) == 0 {
 		return joinErr(fmt.Errorf("no App matches %q (on the namespaces you may read)", o.set.query), syncErr)
 	}

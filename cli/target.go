@@ -154,7 +154,7 @@ func (a *app) findApp(ctx context.Context, t appTarget, as *actor) (*kube.Fleet,
 	if snap == nil {
 		return nil, nil, syncErr
 	}
-	row, err := t.find(snap.Rows)
+	row, err := t.find(snap.Rows())
 	if err != nil {
 		return nil, nil, joinErr(err, syncErr)
 	}

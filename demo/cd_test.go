@@ -14,7 +14,7 @@ func TestDemoGitStateAndChartRows(t *testing.T) {
 	_, snap := startDemo(t, Options{Seed: 1, Speed: 1})
 	states := map[model.GitState]int{}
 	charts, unrolledCharts := 0, 0
-	for _, r := range snap.Rows {
+	for _, r := range snap.Rows() {
 		states[r.Git.State]++
 		if r.Kind == model.KindChart {
 			charts++

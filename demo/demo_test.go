@@ -27,7 +27,7 @@ func startDemo(t *testing.T, opts Options) (*Demo, *model.Snapshot) {
 		t.Fatalf("WaitSynced: %v", err)
 	}
 	want := len(d.sim.plan.apps) + chartServices*len(clusterNames)
-	snap := waitSnapshot(t, d, 30*time.Second, func(s *model.Snapshot) bool { return len(s.Rows) == want },
+	snap := waitSnapshot(t, d, 30*time.Second, func(s *model.Snapshot) bool { return s.Len() == want },
 		fmt.Sprintf("%d rows", want))
 	return d, snap
 }
@@ -43,7 +43,7 @@ func waitSnapshot(t *testing.T, d *Demo, timeout time.Duration, ok func(*model.S
 		}
 		select {
 		case <-deadline:
-			t.Fatalf("timed out after %v waiting for %s (last snapshot: %d rows)", timeout, what, len(s.Rows))
+			t.Fatalf("timed out after %v waiting for %s (last snapshot: %d rows)", timeout, what, s.Len())
 		case <-d.Fleet().Changed():
 		case <-time.After(50 * time.Millisecond):
 		}
@@ -51,7 +51,7 @@ func waitSnapshot(t *testing.T, d *Demo, timeout time.Duration, ok func(*model.S
 }
 
 func findRow(s *model.Snapshot, k model.Key) *model.AppView {
-	for _, r := range s.Rows {
+	for _, r := range s.Rows() {
 		if r.Key() == k {
 			return r
 		}
@@ -61,7 +61,7 @@ func findRow(s *model.Snapshot, k model.Key) *model.AppView {
 
 func TestFleetShowsEveryDriftKindAndReleaseState(t *testing.T) {
 	_, snap := startDemo(t, Options{Seed: 7, Speed: 4})
-	if n := len(snap.Rows); n < 140 || n > 160 {
+	if n := snap.Len(); n < 140 || n > 160 {
 		t.Errorf("rows = %d, want about 150", n)
 	}
 	kinds := map[drift.DriftKind]int{}
@@ -72,7 +72,7 @@ func TestFleetShowsEveryDriftKindAndReleaseState(t *testing.T) {
 	clusters := map[string]int{}
 	crKinds := map[string]int{}
 	var problems []string
-	for _, r := range snap.Rows {
+	for _, r := range snap.Rows() {
 		for _, f := range r.Drift.Flags {
 			kinds[f.Kind]++
 		}
@@ -90,7 +90,7 @@ func TestFleetShowsEveryDriftKindAndReleaseState(t *testing.T) {
 		}
 	}
 	t.Logf("%d rows; drift kinds %v; release states %v; health %v; rollouts %v; severities %v",
-		len(snap.Rows), kinds, states, health, rollouts, snap.Summary.ByDrift)
+		snap.Len(), kinds, states, health, rollouts, snap.Summary.ByDrift)
 	for _, k := range drift.Kinds {
 		if kinds[k] == 0 {
 			t.Errorf("no row shows drift kind %s (kinds seen: %v)", k, kinds)

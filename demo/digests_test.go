@@ -20,7 +20,7 @@ func TestFloatingTagShowsDigestDrift(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	var differ, agree, floating int
-	for _, r := range snap.Rows {
+	for _, r := range snap.Rows() {
 		// Declared and running the same floating tag: a tag comparison sees nothing move.
 		if !hasFlag(r, drift.DriftFloatingRunning) || r.DeclaredTag != r.RunningTag || !r.Workload.Found || r.Workload.Available == 0 {
 			continue

@@ -23,7 +23,7 @@ func TestDemoLogsAndEvents(t *testing.T) {
 	defer cancel()
 	find := func(app string, ok func(*model.AppView) bool) model.Key {
 		t.Helper()
-		for _, r := range snap.Rows {
+		for _, r := range snap.Rows() {
 			if r.App == app && ok(r) {
 				return r.Key()
 			}

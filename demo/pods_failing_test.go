@@ -14,7 +14,7 @@ func TestDemoNamesFailingPods(t *testing.T) {
 	reasons := map[string]int{}
 	waitSnapshot(t, d, 30*time.Second, func(s *model.Snapshot) bool {
 		clear(reasons)
-		for _, r := range s.Rows {
+		for _, r := range s.Rows() {
 			for _, p := range r.Problems {
 				if p.Kind == model.ProblemPodsFailing && len(p.Pods) > 0 {
 					reasons[p.Reason]++
@@ -24,7 +24,7 @@ func TestDemoNamesFailingPods(t *testing.T) {
 		return reasons["CrashLoopBackOff"] > 0 && reasons["ImagePullBackOff"] > 0
 	}, "rows naming crash-looping and unpullable pods")
 	running, _ := d.Fleet().PodWatches()
-	rows := len(d.Fleet().Snapshot().Rows)
+	rows := d.Fleet().Snapshot().Len()
 	t.Logf("pods-failing by reason %v; %d pod watches for %d rows", reasons, running, rows)
 	if running == 0 || running >= rows/2 {
 		t.Errorf("%d pod watches for %d rows: want only the unready or rolling ones", running, rows)

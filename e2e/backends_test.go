@@ -98,7 +98,7 @@ func waitApp(t *testing.T, f *kube.Fleet, k model.Key, what string, ok func(*mod
 	var got *model.AppView
 	waitBoard(t, f, 90*time.Second, what, func(s *model.Snapshot) bool {
 		got = nil
-		for _, r := range s.Rows {
+		for _, r := range s.Rows() {
 			if r.Key() == k {
 				got = r
 			}
@@ -138,7 +138,7 @@ func demoBackend(t *testing.T) backend {
 
 // healthyApp is a plain, rolled-out, drift-free Deployment App on cluster demo.
 func healthyApp(s *model.Snapshot) *model.AppView {
-	for _, r := range s.Rows {
+	for _, r := range s.Rows() {
 		if r.Cluster == "demo" && r.Kind == "App" && r.Workload.Kind == model.KindDeployment && r.Workload.Found &&
 			r.Workload.OwnedByApp && r.Workload.Rollout == model.RolloutComplete && len(r.Problems) == 0 &&
 			drift.IsSemverTag(r.DeclaredTag) && r.RunningTag == r.DeclaredTag && !r.Env.IsProduction() {

@@ -43,11 +43,11 @@ func FuzzObjectToRow(f *testing.F) {
 		s := model.NewStore()
 		s.Upsert(row)
 		snap := s.Snapshot()
-		if len(snap.Rows) != 1 || snap.Summary.Total != 1 {
-			t.Fatalf("store of one row: %d rows, total %d", len(snap.Rows), snap.Summary.Total)
+		if snap.Len() != 1 || snap.Summary.Total != 1 {
+			t.Fatalf("store of one row: %d rows, total %d", snap.Len(), snap.Summary.Total)
 		}
 		if q, err := model.ParseQuery(query); err == nil {
-			_ = model.Select(snap.Rows, q, model.SortSeverity)
+			_ = model.Select(snap.Rows(), q, model.SortSeverity)
 		}
 	})
 }

@@ -71,12 +71,12 @@ func describe(s *model.Snapshot) string {
 		cl = append(cl, fmt.Sprintf("%s %s since %s (%s)", c.Name, c.Phase, c.Since.Format(time.TimeOnly), c.Reason))
 	}
 	stale := 0
-	for _, r := range s.Rows {
+	for _, r := range s.Rows() {
 		if r.Offline {
 			stale++
 		}
 	}
-	return fmt.Sprintf("%d rows (%d stale), clusters [%s]", len(s.Rows), stale, strings.Join(cl, "; "))
+	return fmt.Sprintf("%d rows (%d stale), clusters [%s]", s.Len(), stale, strings.Join(cl, "; "))
 }
 
 func phaseOf(s *model.Snapshot) model.ConnPhase {
@@ -131,7 +131,7 @@ func truth(t *testing.T, c *testcluster.Cluster) map[model.Key]fact {
 func boardFacts(s *model.Snapshot) (map[model.Key]fact, []model.Key) {
 	out := map[model.Key]fact{}
 	var dups []model.Key
-	for _, r := range s.Rows {
+	for _, r := range s.Rows() {
 		if _, dup := out[r.Key()]; dup {
 			dups = append(dups, r.Key())
 		}
@@ -166,7 +166,7 @@ func converged(want map[model.Key]fact) func(*model.Snapshot) bool {
 		if phaseOf(s) != model.ConnLive {
 			return false
 		}
-		for _, r := range s.Rows {
+		for _, r := range s.Rows() {
 			if r.Offline {
 				return false
 			}

@@ -40,7 +40,7 @@ func TestHostileAppOnTheBoard(t *testing.T) {
 	}
 	f := startFleet(t, c.AdminConfig(), kube.FleetOptions{})
 	waitBoard(t, f, 90*time.Second, "the hostile row whole", func(s *model.Snapshot) bool {
-		return len(s.Rows) == 1 && s.Rows[0].Workload.RestartedBy == want.RestartedBy && s.Rows[0].Org == want.Org
+		return s.Len() == 1 && s.Rows()[0].Workload.RestartedBy == want.RestartedBy && s.Rows()[0].Org == want.Org
 	})
 
 	for _, noColor := range []bool{false, true} {

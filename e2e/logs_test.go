@@ -50,7 +50,7 @@ func TestLogViewAgainstAPIServer(t *testing.T) {
 	}
 	f := startFleet(t, c.AdminConfig(), kube.FleetOptions{})
 	waitBoard(t, f, 90*time.Second, "iam ready", func(s *model.Snapshot) bool {
-		for _, r := range s.Rows {
+		for _, r := range s.Rows() {
 			if r.Key() == key("hanzo", "iam") {
 				return r.Workload.Found && r.Workload.Ready == 1
 			}

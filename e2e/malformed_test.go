@@ -104,14 +104,14 @@ func TestThousandMalformedAppsAmongGoodOnes(t *testing.T) {
 
 	f := startFleet(t, c.AdminConfig(), kube.FleetOptions{})
 	snap := waitBoard(t, f, 60*time.Second, "every App on the board", func(s *model.Snapshot) bool {
-		return len(s.Rows) >= nBad+nGood
+		return s.Len() >= nBad+nGood
 	})
-	if len(snap.Rows) != nBad+nGood {
-		t.Fatalf("%d rows, want %d", len(snap.Rows), nBad+nGood)
+	if snap.Len() != nBad+nGood {
+		t.Fatalf("%d rows, want %d", snap.Len(), nBad+nGood)
 	}
 	seen := map[model.Key]bool{}
 	wrong := 0
-	for _, r := range snap.Rows {
+	for _, r := range snap.Rows() {
 		if seen[r.Key()] {
 			t.Errorf("row %s twice", r.Key())
 		}

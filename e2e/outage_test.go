@@ -81,7 +81,7 @@ func TestOutagesAndExpiredWatchesConverge(t *testing.T) {
 		snap := waitBoard(t, f, 60*time.Second, "the board to notice the outage", func(s *model.Snapshot) bool {
 			return phaseOf(s) == model.ConnReconnecting
 		})
-		for _, r := range snap.Rows {
+		for _, r := range snap.Rows() {
 			if !r.Offline {
 				t.Fatalf("row %s is shown live while the cluster is %s", r.Key(), phaseOf(snap))
 			}
@@ -182,7 +182,7 @@ func appRelists(t *testing.T, c *testcluster.Cluster, t0 time.Time) int {
 }
 
 func findRow(s *model.Snapshot, k model.Key) *model.AppView {
-	for _, r := range s.Rows {
+	for _, r := range s.Rows() {
 		if r.Key() == k {
 			return r
 		}

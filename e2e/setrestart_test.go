@@ -48,7 +48,7 @@ func TestBoardSetRestart(t *testing.T) {
 	f := startFleet(t, c.AdminConfig(), kube.FleetOptions{})
 	waitBoard(t, f, 60*time.Second, "13 settled rows, frozen paused", func(s *model.Snapshot) bool {
 		n := 0
-		for _, r := range s.Rows {
+		for _, r := range s.Rows() {
 			if r.Workload.Rollout == model.RolloutComplete || r.App == "frozen" && r.Workload.Paused {
 				n++
 			}

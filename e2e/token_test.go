@@ -57,7 +57,7 @@ func TestTokenExpiryDuringSession(t *testing.T) {
 	cfg.Wrap(func(rt http.RoundTripper) http.RoundTripper { return bearer{next: rt, token: &token} })
 	f := startFleet(t, rest.CopyConfig(cfg), kube.FleetOptions{})
 	waitBoard(t, f, 30*time.Second, "the board live as alice", func(s *model.Snapshot) bool {
-		return phaseOf(s) == model.ConnLive && len(s.Rows) == 10
+		return phaseOf(s) == model.ConnLive && s.Len() == 10
 	})
 
 	time.Sleep(time.Until(expiry) + time.Second)
@@ -71,7 +71,7 @@ func TestTokenExpiryDuringSession(t *testing.T) {
 		}
 		return false
 	})
-	for _, r := range snap.Rows {
+	for _, r := range snap.Rows() {
 		if !r.Offline {
 			t.Fatalf("row %s shown live with an expired token", r.Key())
 		}

@@ -75,8 +75,8 @@ func BenchmarkRebuild10000DirtyRows(b *testing.B) {
 		for _, k := range keys {
 			f.markDirty(k)
 		}
-		if s := f.Snapshot(); len(s.Rows) != len(keys) {
-			b.Fatalf("%d rows", len(s.Rows))
+		if s := f.Snapshot(); s.Len() != len(keys) {
+			b.Fatalf("%d rows", s.Len())
 		}
 	}
 }

@@ -47,8 +47,8 @@ func TestFleetRunsOnClientFakes(t *testing.T) {
 	if err := f.WaitSynced(ctx); err != nil {
 		t.Fatal(err)
 	}
-	snap := waitSnapshot(ctx, t, f, func(s *model.Snapshot) bool { return len(s.Rows) == 1 })
-	r := snap.Rows[0]
+	snap := waitSnapshot(ctx, t, f, func(s *model.Snapshot) bool { return s.Len() == 1 })
+	r := snap.Rows()[0]
 	if r.RunningTag != "v1.0.0" || !r.Workload.Found || !r.Workload.OwnedByApp || r.Offline {
 		t.Errorf("row %+v", r)
 	}
@@ -84,7 +84,7 @@ func waitSnapshot(ctx context.Context, t testing.TB, f *Fleet, ok func(*model.Sn
 		select {
 		case <-f.Changed():
 		case <-ctx.Done():
-			t.Fatalf("snapshot never matched: %v; last: %d rows, clusters %+v", ctx.Err(), len(s.Rows), s.Clusters)
+			t.Fatalf("snapshot never matched: %v; last: %d rows, clusters %+v", ctx.Err(), s.Len(), s.Clusters)
 			return nil
 		}
 	}

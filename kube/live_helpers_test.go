@@ -67,7 +67,7 @@ func key(ns, name string) model.Key {
 }
 
 func findRow(s *model.Snapshot, k model.Key) *model.AppView {
-	for _, r := range s.Rows {
+	for _, r := range s.Rows() {
 		if r.Key() == k {
 			return r
 		}
@@ -146,7 +146,7 @@ func createRawApp(t *testing.T, c *testcluster.Cluster, ns, name string, spec an
 
 func rowKeys(s *model.Snapshot) map[model.Key]string {
 	out := map[model.Key]string{}
-	for _, r := range s.Rows {
+	for _, r := range s.Rows() {
 		out[r.Key()] = r.DeclaredTag
 	}
 	return out

@@ -195,9 +195,9 @@ func TestLiveTenantUser(t *testing.T) {
 
 	f := startFleet(t, user, FleetOptions{Principal: principal(acmeAdmin)})
 	snap := waitCluster(t, f, "rows", func(st model.ClusterState, s *model.Snapshot) bool {
-		return st.Phase == model.ConnLive && len(s.Rows) == 2
+		return st.Phase == model.ConnLive && s.Len() == 2
 	})
-	for _, r := range snap.Rows {
+	for _, r := range snap.Rows() {
 		if r.Namespace != "tenant-acme" {
 			t.Errorf("restricted user sees %s", r.Key())
 		}
@@ -257,9 +257,9 @@ func TestLiveNamespaceListingUser(t *testing.T) {
 
 	f := startFleet(t, c.UserConfig("dave"), FleetOptions{})
 	snap := waitCluster(t, f, "rows", func(st model.ClusterState, s *model.Snapshot) bool {
-		return st.Phase == model.ConnLive && len(s.Rows) == 1
+		return st.Phase == model.ConnLive && s.Len() == 1
 	})
-	if r := snap.Rows[0]; r.Key() != key("tenant-acme", "shop") {
+	if r := snap.Rows()[0]; r.Key() != key("tenant-acme", "shop") {
 		t.Errorf("row %s", r.Key())
 	}
 	if n := snap.Clusters[0].Notices; len(n) != 1 || !strings.Contains(n[0], "not readable") {

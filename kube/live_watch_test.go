@@ -93,7 +93,7 @@ func TestLiveMalformedAppsBecomeErrorRows(t *testing.T) {
 		createRawApp(t, c, "hanzo", name, spec)
 	}
 	f := startFleet(t, c.AdminConfig(), FleetOptions{})
-	snap := waitCluster(t, f, "all rows", func(_ model.ClusterState, s *model.Snapshot) bool { return len(s.Rows) == len(bad)+1 })
+	snap := waitCluster(t, f, "all rows", func(_ model.ClusterState, s *model.Snapshot) bool { return s.Len() == len(bad)+1 })
 	for name := range bad {
 		r := findRow(snap, key("hanzo", name))
 		if r == nil || !r.HasProblem(model.ProblemMalformed) {
@@ -118,7 +118,7 @@ func TestLiveMalformedAppsBecomeErrorRows(t *testing.T) {
 		}
 	}
 	waitCluster(t, startFleetNoWait(t, c.AdminConfig()), "crd missing", func(st model.ClusterState, s *model.Snapshot) bool {
-		return st.Phase == model.ConnFailed && strings.Contains(st.Reason, "App CRD not installed") && len(s.Rows) == 0
+		return st.Phase == model.ConnFailed && strings.Contains(st.Reason, "App CRD not installed") && s.Len() == 0
 	})
 }
 
@@ -132,14 +132,14 @@ func TestLiveAPIServerRestart(t *testing.T) {
 	}
 	f := startFleet(t, c.AdminConfig(), FleetOptions{})
 	waitCluster(t, f, "seeded", func(st model.ClusterState, s *model.Snapshot) bool {
-		return st.Phase == model.ConnLive && len(s.Rows) == 20
+		return st.Phase == model.ConnLive && s.Len() == 20
 	})
 
 	c.StopAPIServer()
 	snap := waitCluster(t, f, "stale", func(st model.ClusterState, s *model.Snapshot) bool {
 		return st.Phase == model.ConnReconnecting
 	})
-	for _, r := range snap.Rows {
+	for _, r := range snap.Rows() {
 		if !r.Offline {
 			t.Fatalf("row %s shown live while the cluster is %s", r.Key(), snap.Clusters[0].Phase)
 		}
@@ -174,7 +174,7 @@ func TestLiveAPIServerRestart(t *testing.T) {
 	snap = waitCluster(t, f, "live again with every change", func(st model.ClusterState, s *model.Snapshot) bool {
 		return st.Phase == model.ConnLive && cmp.Equal(want, rowKeys(s))
 	})
-	for _, r := range snap.Rows {
+	for _, r := range snap.Rows() {
 		if r.Offline {
 			t.Errorf("row %s still stale while live", r.Key())
 		}

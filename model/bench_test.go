@@ -93,7 +93,7 @@ func BenchmarkSnapshot(b *testing.B) {
 
 func BenchmarkSelect(b *testing.B) {
 	s, _ := benchStore(b)
-	rows := s.Snapshot().Rows
+	rows := s.Snapshot().Rows()
 	for _, tc := range []struct{ name, q string }{
 		{"all-by-severity", ""},
 		{"text", "svc-0"},

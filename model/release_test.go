@@ -51,7 +51,7 @@ func TestStoreCountsRowsWaitingOnRelease(t *testing.T) {
 	if snap.Summary.WaitingOnRelease != 0 {
 		t.Errorf("after the answers: WaitingOnRelease = %d, want 0", snap.Summary.WaitingOnRelease)
 	}
-	if diff := cmp.Diff(snap.Summary, Summarize(snap.Rows)); diff != "" {
+	if diff := cmp.Diff(snap.Summary, Summarize(snap.Rows())); diff != "" {
 		t.Errorf("store summary ≠ Summarize (-store +summarize):\n%s", diff)
 	}
 }

@@ -20,15 +20,18 @@ type Summary struct {
 	WaitingOnRelease int `json:"waitingOnRelease"`
 }
 
-// Snapshot is an immutable view of the fleet. Rows are sorted by Key and are
-// never mutated after publication, so a snapshot may be shared freely.
+// Snapshot is an immutable view of the fleet. Its rows (Len, All, Find,
+// Rows) are sorted by Key and never mutated after publication, so a
+// snapshot may be shared freely.
 type Snapshot struct {
 	Version  uint64         `json:"version"`
-	Rows     []*AppView     `json:"rows"`
 	Summary  Summary        `json:"summary"`
 	Clusters []ClusterState `json:"clusters"`
 	Releases ReleaseChecks  `json:"releases"`
 	TakenAt  time.Time      `json:"takenAt"` // newest observation it contains (the store has no clock)
+
+	tree *rowTree  // a store's rows (a copy-on-write copy); nil when made by hand
+	list *lazyRows // the rows as a slice, made on first use
 
 	// The rows changed since journalFrom, for a View to follow the store
 	// change by change; shared with the store, which only ever appends.
@@ -41,9 +44,9 @@ type Snapshot struct {
 // readers may use it concurrently. Rows are replaced, never mutated.
 type Store struct {
 	mu       sync.Mutex
-	rows     []*AppView // sorted by Key
-	counts   [3]int     // by severity rank; an unknown severity counts as ok
-	waiting  int        // rows waiting on a release check
+	rows     *rowTree // sorted by Key; snapshots hold copy-on-write copies
+	counts   [3]int   // by severity rank; an unknown severity counts as ok
+	waiting  int      // rows waiting on a release check
 	releases ReleaseChecks
 	offline  map[string]bool // clusters whose watch is down
 	clusters []ClusterState
@@ -57,7 +60,9 @@ type Store struct {
 var storeIDs atomic.Uint64
 
 // NewStore returns an empty store.
-func NewStore() *Store { return &Store{offline: map[string]bool{}, id: storeIDs.Add(1)} }
+func NewStore() *Store {
+	return &Store{rows: newRowTree(), offline: map[string]bool{}, id: storeIDs.Add(1)}
+}
 
 func compareKeys(a, b Key) int {
 	if c := cmp.Compare(a.Cluster, b.Cluster); c != 0 {
@@ -67,10 +72,6 @@ func compareKeys(a, b Key) int {
 		return c
 	}
 	return cmp.Compare(a.Name, b.Name)
-}
-
-func (s *Store) find(k Key) (int, bool) {
-	return slices.BinarySearchFunc(s.rows, k, func(v *AppView, k Key) int { return compareKeys(v.Key(), k) })
 }
 
 func sevIndex(v *AppView) int { return max(v.Drift.Severity.Rank(), 0) }
@@ -99,7 +100,21 @@ func (s *Store) changed() {
 }
 
 // changedRow journals a row change under the version changed() is about to give.
-func (s *Store) changedRow(k Key) { s.journal.add(s.version+1, k, len(s.rows)) }
+func (s *Store) changedRow(k Key) { s.journal.add(s.version+1, k, s.rows.Len()) }
+
+// put stores row in place of the one with its key, if any, and counts it.
+func (s *Store) put(row *AppView) {
+	if old, replaced := s.rows.Set(rowItem{key: row.Key(), v: row}); replaced {
+		s.uncount(old.v)
+	}
+	s.counts[sevIndex(row)]++
+	if row.WaitsOnRelease() {
+		s.waiting++
+	}
+	if row.ObservedAt.After(s.latest) {
+		s.latest = row.ObservedAt
+	}
+}
 
 // Upsert stores a copy of v. A row of a cluster marked offline is stored
 // offline. DriftSince is Build's, from the cluster: the store never
@@ -111,21 +126,8 @@ func (s *Store) Upsert(v AppView) {
 	if s.offline[row.Cluster] {
 		row.Offline = true
 	}
-	i, found := s.find(row.Key())
-	if found {
-		s.uncount(s.rows[i])
-		s.rows[i] = row
-	} else {
-		s.rows = slices.Insert(s.rows, i, row)
-	}
+	s.put(row)
 	s.changedRow(row.Key())
-	s.counts[sevIndex(row)]++
-	if row.WaitsOnRelease() {
-		s.waiting++
-	}
-	if row.ObservedAt.After(s.latest) {
-		s.latest = row.ObservedAt
-	}
 	s.changed()
 }
 
@@ -133,12 +135,11 @@ func (s *Store) Upsert(v AppView) {
 func (s *Store) Delete(k Key) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	i, found := s.find(k)
+	old, found := s.rows.Delete(rowItem{key: k})
 	if !found {
 		return
 	}
-	s.uncount(s.rows[i])
-	s.rows = slices.Delete(s.rows, i, i+1)
+	s.uncount(old.v)
 	s.changedRow(k)
 	s.changed()
 }
@@ -154,16 +155,22 @@ func (s *Store) SetOffline(cluster string, offline bool) {
 	} else {
 		delete(s.offline, cluster)
 	}
-	lo, _ := slices.BinarySearchFunc(s.rows, cluster, func(v *AppView, c string) int { return cmp.Compare(v.Cluster, c) })
-	touched := false
-	for i := lo; i < len(s.rows) && s.rows[i].Cluster == cluster; i++ {
-		if s.rows[i].Offline != offline {
-			cp := *s.rows[i]
-			cp.Offline = offline
-			s.rows[i] = &cp
-			touched = true
-			s.changedRow(cp.Key())
+	var flip []*AppView // rows change after the scan: the tree is not written while read
+	s.rows.Ascend(rowItem{key: Key{Cluster: cluster}}, func(it rowItem) bool {
+		if it.key.Cluster != cluster {
+			return false
 		}
+		if it.v.Offline != offline {
+			flip = append(flip, it.v)
+		}
+		return true
+	})
+	touched := len(flip) > 0
+	for _, r := range flip {
+		cp := *r
+		cp.Offline = offline
+		s.rows.Set(rowItem{key: cp.Key(), v: &cp})
+		s.changedRow(cp.Key())
 	}
 	if touched {
 		s.changed()
@@ -186,7 +193,7 @@ func (s *Store) SetClusters(cs []ClusterState) {
 }
 
 // Snapshot returns the current immutable view. It is cached until the next
-// change, and a rebuild only copies the row pointers.
+// change; a new one is O(1) (a copy-on-write copy of the rows' tree).
 func (s *Store) Snapshot() *Snapshot {
 	if snap := s.snap.Load(); snap != nil {
 		return snap
@@ -198,8 +205,9 @@ func (s *Store) Snapshot() *Snapshot {
 	}
 	snap := &Snapshot{
 		Version: s.version,
-		Rows:    slices.Clone(s.rows),
-		Summary: Summary{Total: len(s.rows), ByDrift: map[drift.DriftSeverity]int{
+		tree:    s.rows.Copy(),
+		list:    &lazyRows{},
+		Summary: Summary{Total: s.rows.Len(), ByDrift: map[drift.DriftSeverity]int{
 			drift.SeverityOK:     s.counts[0],
 			drift.SeverityYellow: s.counts[1],
 			drift.SeverityRed:    s.counts[2],
@@ -211,9 +219,6 @@ func (s *Store) Snapshot() *Snapshot {
 		store:       s.id,
 		journal:     s.journal.entries,
 		journalFrom: s.journal.from,
-	}
-	if snap.Rows == nil {
-		snap.Rows = []*AppView{}
 	}
 	if snap.Clusters == nil {
 		snap.Clusters = []ClusterState{}

@@ -30,9 +30,9 @@ func TestUpsertManyIsUpsertOneByOne(t *testing.T) {
 			}
 			many.UpsertMany(batch)
 			a, b := one.Snapshot(), many.Snapshot()
-			if !reflect.DeepEqual(a.Rows, b.Rows) || !reflect.DeepEqual(a.Summary, b.Summary) || !a.TakenAt.Equal(b.TakenAt) {
+			if !reflect.DeepEqual(a.Rows(), b.Rows()) || !reflect.DeepEqual(a.Summary, b.Summary) || !a.TakenAt.Equal(b.TakenAt) {
 				t.Fatalf("seed %d step %d: batch differs from one by one\none:  %v %+v\nmany: %v %+v",
-					seed, step, keysOf(a.Rows), a.Summary, keysOf(b.Rows), b.Summary)
+					seed, step, keysOf(a.Rows()), a.Summary, keysOf(b.Rows()), b.Summary)
 			}
 		}
 	}

@@ -19,7 +19,7 @@ func row(cluster, ns, name string, sev drift.DriftSeverity, minutes int) AppView
 
 func keys(s *Snapshot) []string {
 	out := []string{}
-	for _, r := range s.Rows {
+	for _, r := range s.Rows() {
 		out = append(out, r.Key().String())
 	}
 	return out
@@ -49,7 +49,7 @@ func TestStoreOrderAndSummary(t *testing.T) {
 	if diff := cmp.Diff(Summary{Total: 3, ByDrift: map[drift.DriftSeverity]int{"ok": 2, "yellow": 1, "red": 0}}, snap.Summary); diff != "" {
 		t.Errorf("summary (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff(snap.Summary, Summarize(snap.Rows)); diff != "" {
+	if diff := cmp.Diff(snap.Summary, Summarize(snap.Rows())); diff != "" {
 		t.Errorf("Summarize disagrees with the store (-store +summarize):\n%s", diff)
 	}
 	if snap.Version != 6 {
@@ -70,10 +70,10 @@ func TestStoreSnapshotIsCachedAndImmutable(t *testing.T) {
 	if s.Snapshot() != first {
 		t.Error("an unchanged store rebuilt its snapshot")
 	}
-	if first.Rows[0].Phase != "" {
+	if first.Rows()[0].Phase != "" {
 		t.Error("Upsert kept the caller's value instead of a copy")
 	}
-	kept := first.Rows[0]
+	kept := first.Rows()[0]
 	s.Upsert(row("a", "hanzo", "iam", drift.SeverityRed, 1))
 	s.Upsert(row("a", "hanzo", "new", drift.SeverityRed, 1))
 	s.SetOffline("a", true)
@@ -81,8 +81,8 @@ func TestStoreSnapshotIsCachedAndImmutable(t *testing.T) {
 	if second == first || second.Version <= first.Version {
 		t.Error("a changed store returned the old snapshot")
 	}
-	if len(first.Rows) != 1 || first.Rows[0] != kept || kept.Drift.Severity != drift.SeverityOK || kept.Offline {
-		t.Errorf("an older snapshot changed under its reader: %+v", first.Rows)
+	if first.Len() != 1 || first.Rows()[0] != kept || kept.Drift.Severity != drift.SeverityOK || kept.Offline {
+		t.Errorf("an older snapshot changed under its reader: %+v", first.Rows())
 	}
 }
 
@@ -93,14 +93,14 @@ func TestStoreDriftSince(t *testing.T) {
 	k := Key{"a", "hanzo", "iam"}
 	s := NewStore()
 	s.Upsert(row(k.Cluster, k.Namespace, k.Name, drift.SeverityRed, 5))
-	if got := s.Snapshot().Rows[0].DriftSince; got != nil {
+	if got := s.Snapshot().Rows()[0].DriftSince; got != nil {
 		t.Errorf("drifting row without a known start: DriftSince = %v, want nil (not the time it was first seen)", got)
 	}
 	at := t0.Add(-time.Hour)
 	v := row(k.Cluster, k.Namespace, k.Name, drift.SeverityRed, 9)
 	v.DriftSince = &at
 	s.Upsert(v)
-	if got := s.Snapshot().Rows[0].DriftSince; got == nil || !got.Equal(at) {
+	if got := s.Snapshot().Rows()[0].DriftSince; got == nil || !got.Equal(at) {
 		t.Errorf("DriftSince = %v, want Build's %v", got, at)
 	}
 	if b, _ := json.Marshal(row(k.Cluster, k.Namespace, k.Name, drift.SeverityRed, 1)); !strings.Contains(string(b), `"driftSince":null`) {
@@ -119,7 +119,7 @@ func TestStoreStaleAndClusters(t *testing.T) {
 	s.Upsert(row("b", "hanzo", "late", "ok", 1)) // arrives while the cluster is stale
 	stale := func(snap *Snapshot) []bool {
 		out := []bool{}
-		for _, r := range snap.Rows {
+		for _, r := range snap.Rows() {
 			out = append(out, r.Offline)
 		}
 		return out
@@ -167,12 +167,12 @@ func TestStoreConcurrentReaders(t *testing.T) {
 				default:
 				}
 				snap := s.Snapshot()
-				if snap.Summary.Total != len(snap.Rows) {
-					t.Errorf("torn snapshot: total %d, rows %d", snap.Summary.Total, len(snap.Rows))
+				if snap.Summary.Total != snap.Len() {
+					t.Errorf("torn snapshot: total %d, rows %d", snap.Summary.Total, snap.Len())
 					return
 				}
-				for i := 1; i < len(snap.Rows); i++ {
-					if compareKeys(snap.Rows[i-1].Key(), snap.Rows[i].Key()) >= 0 {
+				for i := 1; i < snap.Len(); i++ {
+					if compareKeys(snap.Rows()[i-1].Key(), snap.Rows()[i].Key()) >= 0 {
 						t.Errorf("snapshot not sorted at %d", i)
 						return
 					}
@@ -198,10 +198,10 @@ func TestStoreConcurrentReaders(t *testing.T) {
 	close(done)
 	wg.Wait()
 	snap := s.Snapshot()
-	if len(snap.Rows) != len(want) || snap.Summary.Total != len(want) || snap.Summary.ByDrift[drift.SeverityYellow] != len(want) {
-		t.Fatalf("final snapshot: %d rows, summary %+v; want %d yellow rows", len(snap.Rows), snap.Summary, len(want))
+	if snap.Len() != len(want) || snap.Summary.Total != len(want) || snap.Summary.ByDrift[drift.SeverityYellow] != len(want) {
+		t.Fatalf("final snapshot: %d rows, summary %+v; want %d yellow rows", snap.Len(), snap.Summary, len(want))
 	}
-	for _, r := range snap.Rows {
+	for _, r := range snap.Rows() {
 		if !want[r.Key()] || r.Offline != offline {
 			t.Errorf("row %s: present %v offline %v; want present, offline %v", r.Key(), want[r.Key()], r.Offline, offline)
 		}

@@ -45,7 +45,7 @@ func (v *View) Sync(snap *Snapshot) (changes []ViewChange, rebuilt bool) {
 	if ok {
 		journal, ok = snap.changesSince(v.store, v.version)
 	}
-	if !ok || len(journal) > len(snap.Rows) {
+	if !ok || len(journal) > snap.Len() {
 		v.rebuild(snap)
 		return nil, true
 	}
@@ -78,7 +78,7 @@ func (v *View) Sync(snap *Snapshot) (changes []ViewChange, rebuilt bool) {
 func (v *View) rebuild(snap *Snapshot) {
 	v.tree = btree.NewBTreeGOptions(compareItemsLess, btree.Options{NoLocks: true})
 	v.members = make(map[Key]sortItem)
-	for _, r := range snap.Rows {
+	for r := range snap.All() {
 		if v.matches(r) {
 			it := itemFor(r, v.by)
 			v.tree.Set(it)

@@ -34,7 +34,7 @@ func randomRow(rnd *rand.Rand) AppView {
 
 // reference is the straightforward view: filter and sort everything.
 func reference(snap *Snapshot, q Query, by SortKey, keep func(*AppView) bool) []*AppView {
-	rows := Select(snap.Rows, q, by)
+	rows := Select(snap.Rows(), q, by)
 	return slices.DeleteFunc(rows, func(r *AppView) bool { return keep != nil && !keep(r) })
 }
 
@@ -59,7 +59,7 @@ func checkView(t *testing.T, step int, v *View, snap *Snapshot, q Query, by Sort
 			t.Fatalf("step %d: Index(%v) = %d, %v; want %d", step, r.Key(), j, ok, i)
 		}
 	}
-	for _, r := range snap.Rows {
+	for _, r := range snap.Rows() {
 		if _, ok := v.Index(r.Key()); ok != slices.Contains(want, r) {
 			t.Fatalf("step %d: Index(%v) says in view = %v", step, r.Key(), ok)
 		}

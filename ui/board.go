@@ -52,7 +52,7 @@ func (b *board) setSnapshot(s *model.Snapshot) {
 	if s == nil {
 		return
 	}
-	if b.snap != nil && s.Version == b.snap.Version && len(s.Rows) == len(b.snap.Rows) {
+	if b.snap != nil && s.Version == b.snap.Version && s.Len() == b.snap.Len() {
 		b.snap = s
 		return
 	}

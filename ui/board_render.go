@@ -52,7 +52,7 @@ func (b *board) renderTable(sb *strings.Builder, st *styles, width, height int, 
 	body := height - 1
 	if b.rowCount() == 0 {
 		msg := "no apps yet"
-		if b.snap != nil && len(b.snap.Rows) > 0 {
+		if b.snap != nil && b.snap.Len() > 0 {
 			msg = "no apps match the filter (esc clears it)"
 		}
 		writeCell(sb, "  "+msg, width)

@@ -33,7 +33,7 @@ type jumpDialog struct {
 func (m *Model) openJump() tea.Cmd {
 	d := &jumpDialog{known: map[string][]string{}, saved: m.opts.SavedFilters, keys: m.keys}
 	if s := m.board.snap; s != nil {
-		for _, r := range s.Rows {
+		for r := range s.All() {
 			for term, v := range map[string]string{"cluster": r.Cluster, "env": string(r.Env), "namespace": r.Namespace} {
 				if v != "" && !slices.Contains(d.known[term], v) {
 					d.known[term] = append(d.known[term], v)

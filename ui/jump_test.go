@@ -45,9 +45,9 @@ func TestJumpPrompt(t *testing.T) {
 
 	// ctx: the cluster term.
 	press(m, ":")
-	typeText(m, "ctx "+m.board.snap.Rows[0].Cluster)
+	typeText(m, "ctx "+m.board.snap.Rows()[0].Cluster)
 	press(m, "enter")
-	if got := shownApps(m); len(got) != len(fleet()) || m.filter.text() != "cluster:"+m.board.snap.Rows[0].Cluster {
+	if got := shownApps(m); len(got) != len(fleet()) || m.filter.text() != "cluster:"+m.board.snap.Rows()[0].Cluster {
 		t.Errorf(":ctx shows %v with filter %q", got, m.filter.text())
 	}
 
@@ -59,7 +59,7 @@ func TestJumpPrompt(t *testing.T) {
 		t.Errorf("unknown jump:\n%s", v)
 	}
 	press(m, "esc")
-	if m.dialogs.top() != nil || m.filter.text() != "cluster:"+m.board.snap.Rows[0].Cluster {
+	if m.dialogs.top() != nil || m.filter.text() != "cluster:"+m.board.snap.Rows()[0].Cluster {
 		t.Errorf("esc: dialog %v, filter %q; want closed, filter unchanged", m.dialogs.top(), m.filter.text())
 	}
 }

@@ -40,7 +40,7 @@ func (s *marks) rows(snap *model.Snapshot) []*model.AppView {
 	}
 	var out []*model.AppView
 	seen := map[model.Key]bool{}
-	for _, r := range snap.Rows {
+	for r := range snap.All() {
 		if s.set[r.Key()] {
 			out = append(out, r)
 			seen[r.Key()] = true

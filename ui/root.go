@@ -34,7 +34,9 @@ type emptySource struct{}
 
 func (emptySource) Changed() <-chan struct{} { return nil }
 func (emptySource) Snapshot() *model.Snapshot {
-	return &model.Snapshot{Rows: []*model.AppView{}, Summary: model.Summarize(nil)}
+	s := model.NewSnapshot(nil)
+	s.Summary = model.Summarize(nil)
+	return s
 }
 
 func newModel(ctx context.Context, src Source, r Restarter, id Identity, opts Options) *Model {

@@ -48,9 +48,9 @@ func (t *Tracker) Observe(snap *model.Snapshot, now time.Time) []Event {
 		}
 	}
 
-	seen := make(map[model.Key]bool, len(snap.Rows))
+	seen := make(map[model.Key]bool, snap.Len())
 	var shown []*model.AppView // matching rows of the first snapshot, for its summary
-	for _, row := range snap.Rows {
+	for row := range snap.All() {
 		if !t.known[row.Cluster] {
 			continue // its cluster has not synced: nothing is observed yet
 		}

@@ -24,7 +24,8 @@ func row(cluster, ns, app, declared, running string, sev drift.DriftSeverity, fl
 }
 
 func snap(version uint64, clusters map[string]model.ConnPhase, rows ...*model.AppView) *model.Snapshot {
-	s := &model.Snapshot{Version: version, Rows: rows}
+	s := model.NewSnapshot(rows)
+	s.Version = version
 	for _, name := range []string{"a", "b"} {
 		if p, ok := clusters[name]; ok {
 			s.Clusters = append(s.Clusters, model.ClusterState{Name: name, Phase: p})
