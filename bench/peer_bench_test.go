@@ -30,7 +30,7 @@ func BenchmarkPeer(b *testing.B) {
 		b.Fatal(err)
 	}
 	f := startFleet(b, 1, envInt(boardNEnv, 10000))
-	total := "[" + strconv.Itoa(f.total()) + "]" // k9s's title: apps(all)[10000]
+	total := "[" + grouped(f.total()) + "]" // k9s's title: apps(all)[10,000]
 	peer := tool{name: "k9s", bin: k9s, args: []string{"--kubeconfig", f.kubeconfig, "--readonly", "-A", "-c", "apps.hanzo.ai"},
 		agent: "k9s", full: func(s string) bool { return strings.Contains(s, total) }}
 	for b.Loop() {
@@ -68,4 +68,21 @@ func peerTable(k9s, board boardResult) string {
 	row("patch → on screen p50 / p99", "n/a (no tag column)",
 		fmt.Sprintf("%d / %d ms", board.P50.Milliseconds(), board.P99.Milliseconds()), "")
 	return b.String()
+}
+
+// grouped writes n with thousands separators, as k9s's titles do.
+func grouped(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+func TestGroupedAsK9sTitles(t *testing.T) {
+	for n, want := range map[int]string{7: "7", 999: "999", 1000: "1,000", 10000: "10,000", 250000: "250,000", 1234567: "1,234,567"} {
+		if got := grouped(n); got != want {
+			t.Errorf("grouped(%d) = %q, want %q", n, got, want)
+		}
+	}
 }
