@@ -200,3 +200,39 @@ func (c cpuMeter) report() {
 		c.b.ReportMetric(float64(processCPU()-c.start)/float64(c.b.N), "cpu-ns/op")
 	}
 }
+
+// BenchmarkChurnFrame10k is one frame under churn on a board of 10,000
+// sorted by name: n App changes (a quarter of them to shown rows) reach the
+// store, one snapshot is applied and the frame is drawn, as the board does
+// for each coalesced batch of watch events.
+func BenchmarkChurnFrame10k(b *testing.B) {
+	for _, n := range []int{4, 40, 400} {
+		b.Run(fmt.Sprintf("changes=%d", n), func(b *testing.B) {
+			m := benchModel(b, 10_000, "")
+			m.board.cycleSort() // by name: svc-00000… on screen
+			m.Update(snapshotMsg{m.src.Snapshot()})
+			rows := bigFleet(10_000)
+			src := m.src.(*storeSource)
+			b.ReportAllocs()
+			cpu := startCPU(b)
+			seq := 0
+			for b.Loop() {
+				batch := make([]model.AppView, 0, n)
+				for j := range n {
+					i := (seq*7919 + j*104729) % len(rows)
+					if j%4 == 0 {
+						i = seq % 8 // shown
+					}
+					r := rows[i]
+					r.DeclaredTag = fmt.Sprintf("v9.%d.%d", seq, j)
+					batch = append(batch, r)
+				}
+				seq++
+				src.upsert(batch...)
+				m.Update(snapshotMsg{src.Snapshot()})
+				_ = m.View()
+			}
+			cpu.report()
+		})
+	}
+}

@@ -41,6 +41,7 @@ type board struct {
 	height int // visible rows
 	top    int // screen line of the first row (for clicks)
 	keys   keyMap
+	rows   rowCache // the shown rows' lines, kept between frames
 }
 
 func newBoard(keys keyMap) board {

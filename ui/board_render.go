@@ -70,6 +70,7 @@ func (b *board) renderTable(sb *strings.Builder, st *styles, width, height int, 
 		})
 	}
 	end := b.offset + len(visible)
+	b.rows.begin(layoutOf(st, width, cols))
 	var line strings.Builder
 	for i := b.offset; i < b.offset+body; i++ {
 		if i > b.offset {
@@ -80,41 +81,19 @@ func (b *board) renderTable(sb *strings.Builder, st *styles, width, height int, 
 			continue
 		}
 		r := visible[i-b.offset]
-		selected := i == b.cursor
-		fl := d.inFlight[r.Key()]
-		plainRow := selected || r.Offline // whole-line style; no inner colours
-		line.Reset()
-		markGlyph := " "
-		if d.marked[r.Key()] {
-			markGlyph = markedGlyph
+		selected, marked := i == b.cursor, d.marked[r.Key()]
+		render := func() string {
+			line.Reset()
+			writeRow(&line, st, cols, width-used, r, selected, marked, d.inFlight[r.Key()], d.spinner)
+			return line.String()
 		}
-		switch {
-		case selected:
-			line.WriteString(st.selected.pre)
-			line.WriteString("›" + markGlyph)
-		case fl != nil:
-			line.WriteString(d.spinner)
-			line.WriteString(markGlyph)
-		default:
-			if r.Offline {
-				line.WriteString(st.faint.pre)
-			}
-			line.WriteString(" " + markGlyph)
+		if d.inFlight[r.Key()] != nil { // the spinner turns: never cached
+			sb.WriteString(render())
+			continue
 		}
-		for ci, c := range cols {
-			if ci > 0 {
-				line.WriteByte(' ')
-			}
-			writeColumn(&line, st, c, r, fl, !plainRow)
-		}
-		writeSpaces(&line, width-used)
-		if selected {
-			line.WriteString(st.selected.post)
-		} else if r.Offline {
-			line.WriteString(st.faint.post)
-		}
-		sb.WriteString(line.String())
+		sb.WriteString(b.rows.line(r, selected, marked, render))
 	}
+	b.rows.end()
 }
 
 func writeColumn(b *strings.Builder, st *styles, c placed, r *model.AppView, fl *inflight, coloured bool) {

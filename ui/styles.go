@@ -56,6 +56,7 @@ var (
 
 // styles is every style of the board, built once per background/profile.
 type styles struct {
+	gen   uint64 // tells this set of styles from any other (row lines cached under it)
 	plain bool
 	dark  bool
 
@@ -90,7 +91,7 @@ func newStyles(dark, plain bool) styles {
 	red, yellow, green := c("#B42318", "#FF6B6B"), c("#8A5A00", "#F2C94C"), c("#1A7F37", "#56D364")
 	muted, accent := c("#57606A", "#8B949E"), c("#0550AE", "#79C0FF")
 
-	st := styles{plain: plain, dark: dark}
+	st := styles{gen: stylesGen.Add(1), plain: plain, dark: dark}
 	st.sev = [4]wrap{wrapOf(fg(green)), wrapOf(fg(yellow).Bold(true)), wrapOf(fg(red).Bold(true)), wrapOf(fg(muted))}
 	st.health = map[model.Health]wrap{
 		model.HealthGreen: wrapOf(fg(green)), model.HealthYellow: wrapOf(fg(yellow)),

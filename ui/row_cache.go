@@ -1,0 +1,108 @@
+package ui
+
+import (
+	"strings"
+	"sync/atomic"
+
+	"github.com/hanzoai/driftboard/model"
+)
+
+// rowCache keeps each shown row's finished line between frames, so a frame
+// under churn writes only the rows that changed. A snapshot's rows are
+// immutable (a changed row is a new *AppView), so a line is reused while its
+// row pointer, the cursor and mark on it, and the layout are the same; rows
+// with a restart in flight carry the spinner and are never cached. Only the
+// rows of the last frame are kept.
+type rowCache struct {
+	layout      rowLayout
+	lines, next map[*model.AppView]cachedRow
+	rendered    int // lines rendered, not reused (tests count them)
+}
+
+// rowLayout is what every line depends on: a new one drops the cache.
+type rowLayout struct {
+	styles uint64       // styles.gen: theme, colour profile, plain
+	width  int          // the padding to the terminal's width
+	cols   [numCols]int // each column's width (0: not shown), in fixed order
+}
+
+type cachedRow struct {
+	selected, marked bool
+	line             string
+}
+
+// stylesGen numbers every styles value built, for rowLayout.
+var stylesGen atomic.Uint64
+
+// begin starts a frame with layout l.
+func (c *rowCache) begin(l rowLayout) {
+	if c.lines == nil || l != c.layout {
+		c.lines = map[*model.AppView]cachedRow{}
+		c.layout = l
+	}
+	if c.next == nil {
+		c.next = map[*model.AppView]cachedRow{}
+	}
+}
+
+// line is r's line: the cached one when still right, else render's.
+func (c *rowCache) line(r *model.AppView, selected, marked bool, render func() string) string {
+	if e, ok := c.lines[r]; ok && e.selected == selected && e.marked == marked {
+		c.next[r] = e
+		return e.line
+	}
+	c.rendered++
+	e := cachedRow{selected: selected, marked: marked, line: render()}
+	c.next[r] = e
+	return e.line
+}
+
+// end keeps only this frame's rows.
+func (c *rowCache) end() {
+	clear(c.lines)
+	c.lines, c.next = c.next, c.lines
+}
+
+// layoutOf is the layout of cols at width under st.
+func layoutOf(st *styles, width int, cols []placed) rowLayout {
+	l := rowLayout{styles: st.gen, width: width}
+	for _, c := range cols {
+		l.cols[c.id] = c.width
+	}
+	return l
+}
+
+// writeRow renders one row's line: gutter (cursor, spinner, mark), each
+// column, the padding to width.
+func writeRow(line *strings.Builder, st *styles, cols []placed, pad int, r *model.AppView, selected, marked bool, fl *inflight, spinner string) {
+	plainRow := selected || r.Offline // whole-line style; no inner colours
+	markGlyph := " "
+	if marked {
+		markGlyph = markedGlyph
+	}
+	switch {
+	case selected:
+		line.WriteString(st.selected.pre)
+		line.WriteString("›" + markGlyph)
+	case fl != nil:
+		line.WriteString(spinner)
+		line.WriteString(markGlyph)
+	default:
+		if r.Offline {
+			line.WriteString(st.faint.pre)
+		}
+		line.WriteString(" " + markGlyph)
+	}
+	for ci, c := range cols {
+		if ci > 0 {
+			line.WriteByte(' ')
+		}
+		writeColumn(line, st, c, r, fl, !plainRow)
+	}
+	writeSpaces(line, pad)
+	if selected {
+		line.WriteString(st.selected.post)
+	} else if r.Offline {
+		line.WriteString(st.faint.post)
+	}
+}
