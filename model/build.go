@@ -70,6 +70,17 @@ func Build(app AppObject, wl *Workload, rel Release, now time.Time) AppView {
 		v.Drift = driftOf(v, rel)
 		return v
 	}
+	if wl != nil && wl.Pending != "" && class.MakesWorkload() { // not listed yet is not missing
+		v.Workload = WorkloadView{Kind: wl.Kind, Name: wl.Name, Pending: wl.Pending}
+		v.Health = HealthSyncing
+		platformState(app, class, &v)
+		v.Drift = driftOf(v, rel) // no running tag: un-rolled and floating-running cannot be said
+		v.DriftSince = driftSince(app, v.Drift, rel)
+		return v
+	}
+	if wl != nil && wl.Pending != "" {
+		wl = nil // a role that makes no workload has none to wait for
+	}
 	v.Workload = workloadView(app, class, wl, declared, imageOK, &v)
 	platformState(app, class, &v)
 	if wl != nil {

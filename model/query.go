@@ -37,7 +37,7 @@ var queryKeys = map[string][]string{
 	"env":     {"main", "test", "dev"},
 	"ns":      nil, // glob
 	"org":     nil, // glob
-	"health":  {"green", "yellow", "red", "unknown", "offline"},
+	"health":  {"green", "yellow", "red", "unknown", "syncing", "offline"},
 	"cluster": nil, // glob
 	"role":    nil, // glob
 	"rollout": {"complete", "progressing", "stuck", "paused", "none"},

@@ -22,6 +22,11 @@ func (r Release) Unknown() bool { return !r.Checked() && r.State != ReleaseOff }
 // was not checked: its release flags are withheld until it is.
 func (v *AppView) WaitsOnRelease() bool { return v.DeclaredTag != "" && v.Release.Unknown() }
 
+// WaitsOnWorkload reports whether the row's workload is not listed yet (its
+// cluster syncs): its running tag, health and the drift flags that need
+// them are unknown, not absent.
+func (v *AppView) WaitsOnWorkload() bool { return v.Workload.Pending != "" }
+
 // ReleaseChecks is the release reader's own state, for the board's header.
 type ReleaseChecks struct {
 	Off          bool      `json:"off"`

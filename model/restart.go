@@ -65,6 +65,9 @@ func PlanRestart(r *AppView) RestartPlan {
 	if w.Unreadable != "" {
 		p.Blocked = unreadableBlock(w.Unreadable)
 	}
+	if w.Pending != "" {
+		p.Blocked = pendingBlock(w.Pending)
+	}
 	p.NotFixed, p.Warnings = restartCaveats(r, p)
 	return p
 }
@@ -84,6 +87,9 @@ func WorkloadRestartBlock(key Key, role string, wl *Workload) string {
 	if wl != nil && wl.Unreadable != "" {
 		return unreadableBlock(wl.Unreadable)
 	}
+	if wl != nil && wl.Pending != "" {
+		return pendingBlock(wl.Pending)
+	}
 	if wl == nil {
 		return restartBlock(key.Namespace, key.Name, role, ExpectedKind(role), false, false)
 	}
@@ -94,6 +100,12 @@ func WorkloadRestartBlock(key Key, role string, wl *Workload) string {
 // read: it may well exist, but nothing about it can be checked.
 func unreadableBlock(why string) string {
 	return "Restart refused: " + why + "; the workload may exist, but this identity cannot check it."
+}
+
+// pendingBlock refuses a restart of a workload not listed yet: whether it
+// exists, and what it runs, is not known until its cluster has synced.
+func pendingBlock(why string) string {
+	return "Restart refused: " + why + "; try again when the cluster is live."
 }
 
 func restartBlock(ns, name, role string, kind WorkloadKind, found, paused bool) string {

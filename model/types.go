@@ -115,6 +115,10 @@ type Workload struct {
 	// not read the workload's kind in the namespace: "cannot read
 	// Deployments in hanzo (forbidden)". Not "not found".
 	Unreadable string
+	// Pending is set, alone with Kind and Name, while the workload's kind
+	// has not been listed yet (its cluster is still syncing): nothing about
+	// it is known, so it is neither missing nor healthy, and says why.
+	Pending string
 }
 
 // ReleaseState says how much the release facts of a row can be trusted.
@@ -158,6 +162,8 @@ const (
 	HealthYellow  Health = "yellow"
 	HealthRed     Health = "red"
 	HealthUnknown Health = ""
+	// HealthSyncing: the workload is not listed yet (its cluster syncs).
+	HealthSyncing Health = "syncing"
 )
 
 // RolloutState summarises the workload's rollout.
@@ -193,8 +199,12 @@ type WorkloadView struct {
 	// "route-only", "unknown role"); "" when the role makes one.
 	None string `json:"none,omitempty"`
 	// Unreadable: the identity may not read this kind here; health unknown.
-	Unreadable string   `json:"unreadable,omitempty"`
-	Digests    []string `json:"runningDigests,omitempty"`
+	Unreadable string `json:"unreadable,omitempty"`
+	// Pending: not listed yet while the cluster syncs; health, running tag
+	// and the drift flags that need it (un-rolled, floating-running) are
+	// unknown until it is.
+	Pending string   `json:"pending,omitempty"`
+	Digests []string `json:"runningDigests,omitempty"`
 }
 
 // AppView is one row on the drift board. The first fields are the design
