@@ -108,6 +108,8 @@ func writeDetail(w io.Writer, r *model.AppView, now time.Time) error {
 		}
 	} else if wl.Unreadable != "" {
 		p("Workload:", wl.Unreadable+"; health unknown")
+	} else if wl.Pending != "" {
+		p("Workload:", wl.Pending+"; health and running tag unknown")
 	} else if wl.None != "" {
 		p("Workload:", fmt.Sprintf("none by design (role %s: %s)", dash(r.Role), wl.None))
 	} else {

@@ -10,7 +10,8 @@ import (
 
 // Snapshot rebuilds the rows whose objects changed since the last call and
 // returns the store's immutable snapshot. Rows of a cluster that has not
-// synced yet wait, so a half-listed cluster never shows missing workloads.
+// synced yet are provisional: built from the Apps seen so far, with the
+// workloads not listed yet pending (never missing); the sync rebuilds them.
 func (f *Fleet) Snapshot() *model.Snapshot {
 	f.buildMu.Lock()
 	defer f.buildMu.Unlock()
@@ -21,9 +22,10 @@ func (f *Fleet) Snapshot() *model.Snapshot {
 		f.store.SetClusters(states)
 		f.lastStates = states
 	}
-	// Offline first, so rows upserted below inherit it.
+	// Offline first, so rows upserted below inherit it. A syncing cluster's
+	// rows are provisional, not offline: they say what is pending.
 	for _, st := range states {
-		offline := st.Phase != model.ConnLive
+		offline := st.Phase != model.ConnLive && st.Phase != model.ConnSyncing
 		if f.offlineSet[st.Name] != offline {
 			f.store.SetOffline(st.Name, offline)
 			f.offlineSet[st.Name] = offline
@@ -50,15 +52,16 @@ func (f *Fleet) Snapshot() *model.Snapshot {
 	}
 
 	now := f.opts.Now()
-	var waiting []model.Key
 	var built []model.AppView // stored in one pass: a first sync is not n insertions
 	for k := range dirty {
 		c := f.byName[k.Cluster]
 		if c == nil {
 			continue
 		}
-		if !c.isSynced() {
-			waiting = append(waiting, k)
+		if !c.isSynced() { // the sync marks every row again (endProvisional)
+			if v, ok := f.provisionalRow(c, k, now); ok {
+				built = append(built, v)
+			}
 			continue
 		}
 		if v, ok := f.rebuild(c, k, now); ok {
@@ -66,13 +69,6 @@ func (f *Fleet) Snapshot() *model.Snapshot {
 		}
 	}
 	f.store.UpsertMany(built)
-	if len(waiting) > 0 {
-		f.mu.Lock()
-		for _, k := range waiting {
-			f.dirty[k] = struct{}{}
-		}
-		f.mu.Unlock()
-	}
 	return f.store.Snapshot()
 }
 
@@ -142,18 +138,24 @@ func (c *cluster) observe(k model.Key) (model.AppObject, *model.Workload, bool) 
 	}
 	app := ae.App
 	app.NamespaceLabels = c.namespaceLabelsOf(k.Namespace)
+	return app, c.observeWorkload(s, k, app), true
+}
+
+// observeWorkload is the App's same-name workload from the caches: nil when
+// there is none, or unreadable.
+func (c *cluster) observeWorkload(s *scope, k model.Key, app model.AppObject) *model.Workload {
 	we := c.workloadEntry(s, k, app.Role)
 	if we == nil {
 		if model.ClassOfApp(app).MakesWorkload() {
 			if u := c.unreadable(s, k.Namespace, k.Name, model.ExpectedKind(app.Role)); u != nil {
-				return app, u, true
+				return u
 			}
 		}
-		return app, nil, true
+		return nil
 	}
 	wl := c.workload(s, k, we)
 	wl.OwnedByApp = we.OwnerUID != "" && we.OwnerUID == app.UID
-	return app, wl, true
+	return wl
 }
 
 // workload is the cached workload with what its pods run and which of its

@@ -29,6 +29,8 @@ type cluster struct {
 	nsLabels *nsLabels                       // namespaces' labels, nil when not readable
 	cd       *cdWatch                        // CD Applications; nil until set up
 
+	prov *provisional // Apps seen while syncing, shown before the sync ends
+
 	pods podWatches // pods of workloads that roll out or are unready
 	// follow is set in per-namespace mode when namespaces can be listed:
 	// namespaces created later get their scope (nsfollow.go).
@@ -48,6 +50,9 @@ type scope struct {
 func (c *cluster) newScope(ns string, allowed map[string]bool) (*scope, error) {
 	s := &scope{ns: ns, inf: map[string]cache.SharedIndexInformer{}, podsAllowed: allowed["pods"]}
 	for _, spec := range c.specsFor(ns, allowed) {
+		if spec.what == "apps" || spec.what == "services" {
+			spec.transform = c.seeingTransform(spec.transform) // rows while the lists stream (provisional.go)
+		}
 		inf, err := c.newInformer(spec)
 		if err != nil {
 			return nil, err
@@ -70,7 +75,7 @@ func (s *scope) run(ctx context.Context) {
 
 func newCluster(f *Fleet, cc ClusterClients) *cluster {
 	c := &cluster{name: cc.Name, clients: cc, fleet: f, settled: make(chan struct{}),
-		scopes: map[string]*scope{}, stable: map[model.Key][]model.Container{},
+		scopes: map[string]*scope{}, prov: newProvisional(), stable: map[model.Key][]model.Container{},
 		pods: podWatches{byKey: map[model.Key]*podWatch{}, waiting: map[model.Key]bool{}, max: f.opts.MaxPodWatches}}
 	c.conn = newConnState(cc.Name, f.opts.Now, f.signal, cc.Notices)
 	return c
@@ -144,6 +149,7 @@ func (c *cluster) run(ctx context.Context) {
 	c.pods.start(ctx)
 	for _, s := range scopes {
 		s.run(ctx)
+		go c.whenWorkloadsListed(ctx, s)
 		for _, expect := range s.expect {
 			go expect(ctx)
 		}
@@ -158,6 +164,7 @@ func (c *cluster) run(ctx context.Context) {
 	c.mu.Lock()
 	c.synced = true
 	c.mu.Unlock()
+	c.endProvisional()
 	c.conn.markSynced()
 	c.markSettled()
 	c.fleet.signal()

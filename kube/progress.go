@@ -35,6 +35,7 @@ func (c *cluster) countList(obj runtime.Object) {
 		return
 	}
 	if n := meta.LenList(obj); n > 0 {
+		c.seeList(obj)
 		c.conn.progress.listed.Add(int64(n))
 		c.fleet.signal()
 	}

@@ -87,3 +87,24 @@ func TestPlanRestartPending(t *testing.T) {
 		t.Errorf("WorkloadRestartBlock %q, want the pending reason", why)
 	}
 }
+
+// TestSummaryPendingIsNotOK: a row with no flag known yet because its
+// workload is not listed counts as waiting, not ok, in the store and in
+// Summarize; once built from its workload it counts as ok again.
+func TestSummaryPendingIsNotOK(t *testing.T) {
+	t.Parallel()
+	s := NewStore()
+	pending := Build(baseApp(), pendingWorkload(KindDeployment), foundRelease(), t0)
+	s.UpsertMany([]AppView{pending})
+	sum := s.Snapshot().Summary
+	if sum.WaitingOnWorkload != 1 || sum.ByDrift[drift.SeverityOK] != 0 {
+		t.Errorf("store summary %+v: want 1 waiting on its workload, 0 ok", sum)
+	}
+	if got := Summarize(s.Snapshot().Rows()); got.WaitingOnWorkload != 1 || got.ByDrift[drift.SeverityOK] != 0 {
+		t.Errorf("Summarize %+v: want 1 waiting on its workload, 0 ok", got)
+	}
+	s.Upsert(Build(baseApp(), baseWorkload(), foundRelease(), t0))
+	if sum := s.Snapshot().Summary; sum.WaitingOnWorkload != 0 || sum.ByDrift[drift.SeverityOK] != 1 {
+		t.Errorf("after the sync %+v: want 1 ok", sum)
+	}
+}

@@ -18,6 +18,9 @@ type Summary struct {
 	// release flags are withheld): not read yet, rate-limited, failed, not
 	// looked up.
 	WaitingOnRelease int `json:"waitingOnRelease"`
+	// WaitingOnWorkload counts rows with no drift flag known yet because
+	// their workload is not listed (the cluster syncs): not counted as ok.
+	WaitingOnWorkload int `json:"waitingOnWorkload,omitempty"`
 }
 
 // Snapshot is an immutable view of the fleet. Its rows (Len, All, Find,
@@ -45,7 +48,7 @@ type Snapshot struct {
 type Store struct {
 	mu       sync.Mutex
 	rows     *rowTree // sorted by Key; snapshots hold copy-on-write copies
-	counts   [3]int   // by severity rank; an unknown severity counts as ok
+	counts   [4]int   // by severity rank (an unknown severity counts as ok), then ok but waiting on the workload
 	waiting  int      // rows waiting on a release check
 	releases ReleaseChecks
 	offline  map[string]bool // clusters whose watch is down
@@ -74,7 +77,13 @@ func compareKeys(a, b Key) int {
 	return cmp.Compare(a.Name, b.Name)
 }
 
-func sevIndex(v *AppView) int { return max(v.Drift.Severity.Rank(), 0) }
+func sevIndex(v *AppView) int {
+	i := max(v.Drift.Severity.Rank(), 0)
+	if i == 0 && v.WaitsOnWorkload() {
+		return 3 // no flag known yet: not ok
+	}
+	return i
+}
 
 func (s *Store) uncount(v *AppView) {
 	s.counts[sevIndex(v)]--
@@ -211,7 +220,7 @@ func (s *Store) Snapshot() *Snapshot {
 			drift.SeverityOK:     s.counts[0],
 			drift.SeverityYellow: s.counts[1],
 			drift.SeverityRed:    s.counts[2],
-		}, WaitingOnRelease: s.waiting},
+		}, WaitingOnRelease: s.waiting, WaitingOnWorkload: s.counts[3]},
 		Clusters: slices.Clone(s.clusters),
 		Releases: s.releases,
 		TakenAt:  s.latest,
@@ -237,7 +246,11 @@ func Summarize(rows []*AppView) Summary {
 		if sev.Rank() < 0 {
 			sev = drift.SeverityOK
 		}
-		sum.ByDrift[sev]++
+		if sevIndex(v) == 3 {
+			sum.WaitingOnWorkload++
+		} else {
+			sum.ByDrift[sev]++
+		}
 		if v.WaitsOnRelease() {
 			sum.WaitingOnRelease++
 		}

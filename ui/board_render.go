@@ -100,7 +100,7 @@ func writeColumn(b *strings.Builder, st *styles, c placed, r *model.AppView, fl 
 	w := c.width
 	switch c.id {
 	case colSeverity:
-		st.writeSeverity(b, sevIndex(r.Drift.Severity), w, coloured)
+		st.writeSeverity(b, rowSev(r), w, coloured)
 	case colApp:
 		writeCell(b, r.App, w)
 	case colEnv:
@@ -175,6 +175,9 @@ func gitCell(g model.GitSync) string {
 
 func tagsCell(r *model.AppView) string {
 	d, run := r.DeclaredTag, r.RunningTag
+	if r.WaitsOnWorkload() {
+		run = "?" // not listed yet: unknown, not none
+	}
 	switch {
 	case d == run && d != "":
 		return d
@@ -194,6 +197,8 @@ func rolloutCell(r *model.AppView, fl *inflight) string {
 			return "restarting…"
 		case w.Unreadable != "":
 			return "unreadable"
+		case w.Pending != "":
+			return "pending"
 		case w.None != "":
 			return "none (" + w.None + ")"
 		}

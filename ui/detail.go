@@ -109,7 +109,7 @@ func (m *Model) detailLines(r *model.AppView, width int) []string {
 	kv := func(k, v string) { add(wrapText(st.dim.Render(fmt.Sprintf("%-16s", k))+safe(v), width)...) }
 	text := func(s string) { add(wrapText(safe(s), width)...) } // a whole line of outside text
 
-	sev := sevIndex(r.Drift.Severity)
+	sev := rowSev(r)
 	add(st.sev[sev].pre + sevLabel[sev] + st.sev[sev].post + "  " + st.title.Render(safe(r.App)) +
 		st.dim.Render(safe(fmt.Sprintf("  %s · %s/%s · cluster %s", r.Kind, r.Namespace, r.App, orDash(r.Cluster)))))
 	if r.Offline {
@@ -135,7 +135,7 @@ func (m *Model) detailLines(r *model.AppView, width int) []string {
 	add(m.digestLines(r, width)...)
 
 	section("Drift")
-	if len(r.Drift.Flags) == 0 {
+	if len(r.Drift.Flags) == 0 && !r.WaitsOnWorkload() {
 		add(st.okText.Render("✓ no drift"))
 	}
 	for _, f := range r.Drift.Flags {
@@ -153,6 +153,10 @@ func (m *Model) detailLines(r *model.AppView, width int) []string {
 		add(wrapText(st.sev[sevUnknown].pre+"? release not checked"+st.sev[sevUnknown].post+
 			"  no-release, zero-assets and stale are withheld until it is.", width)...)
 	}
+	if r.WaitsOnWorkload() {
+		add(wrapText(st.sev[sevUnknown].pre+"? workload not listed yet"+st.sev[sevUnknown].post+
+			"  un-rolled and floating-running are unknown until the cluster has synced.", width)...)
+	}
 
 	add(m.gitLines(r, width)...)
 
@@ -161,6 +165,8 @@ func (m *Model) detailLines(r *model.AppView, width int) []string {
 	switch {
 	case !w.Found && w.Unreadable != "":
 		kv("workload", w.Unreadable+"; health unknown")
+	case !w.Found && w.Pending != "":
+		kv("workload", orDash(string(w.Kind))+" "+orDash(w.Name)+": "+w.Pending+"; health and running tag unknown")
 	case !w.Found && w.None != "":
 		kv("workload", "none by design (role "+orDash(r.Role)+": "+w.None+")")
 	case !w.Found:
@@ -225,9 +231,13 @@ func (m *Model) detailLines(r *model.AppView, width int) []string {
 }
 
 func (m *Model) tagTable(r *model.AppView, width int) []string {
+	spec, running := r.Workload.SpecTag, r.RunningTag
+	if r.WaitsOnWorkload() {
+		spec, running = "?", "?" // not listed yet: unknown, not none
+	}
 	cells := [][2]string{
-		{"declared (App)", r.DeclaredTag}, {"workload spec", r.Workload.SpecTag},
-		{"running", r.RunningTag}, {"latest release", r.LatestTag},
+		{"declared (App)", r.DeclaredTag}, {"workload spec", spec},
+		{"running", running}, {"latest release", r.LatestTag},
 	}
 	colW := max(12, min(22, (width-2)/4))
 	var h, v strings.Builder

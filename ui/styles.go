@@ -33,6 +33,16 @@ const (
 	sevUnknown
 )
 
+// rowSev is the row's severity as shown: a row whose workload is not
+// listed yet and has no flag is unknown, not ok (un-rolled is not known).
+func rowSev(r *model.AppView) int {
+	i := sevIndex(r.Drift.Severity)
+	if i == sevOK && r.WaitsOnWorkload() {
+		return sevUnknown
+	}
+	return i
+}
+
 func sevIndex(s drift.DriftSeverity) int {
 	switch s {
 	case drift.SeverityOK:
@@ -95,7 +105,7 @@ func newStyles(dark, plain bool) styles {
 	st.sev = [4]wrap{wrapOf(fg(green)), wrapOf(fg(yellow).Bold(true)), wrapOf(fg(red).Bold(true)), wrapOf(fg(muted))}
 	st.health = map[model.Health]wrap{
 		model.HealthGreen: wrapOf(fg(green)), model.HealthYellow: wrapOf(fg(yellow)),
-		model.HealthRed: wrapOf(fg(red)), model.HealthUnknown: wrapOf(fg(muted)),
+		model.HealthRed: wrapOf(fg(red)), model.HealthUnknown: wrapOf(fg(muted)), model.HealthSyncing: wrapOf(fg(muted)),
 	}
 	st.warn = wrapOf(fg(yellow).Bold(true))
 	st.faint = wrapOf(lipgloss.NewStyle().Faint(true))
