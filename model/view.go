@@ -12,9 +12,12 @@ type View struct {
 	by   SortKey
 	keep func(*AppView) bool // further filters (nil: none)
 
-	tree    *btree.BTreeG[sortItem]
-	members map[Key]sortItem // the rows in the view, as indexed
-	store   uint64           // the store and version it reflects
+	tree *btree.BTreeG[sortItem]
+	// at is the snapshot the view reflects: a row is in the view when it is
+	// in at and matches, indexed as itemFor makes it (no per-row map: a
+	// snapshot is immutable and O(1) to keep).
+	at      *Snapshot
+	store   uint64 // the store and version it reflects
 	version uint64
 	built   bool
 }
@@ -49,43 +52,56 @@ func (v *View) Sync(snap *Snapshot) (changes []ViewChange, rebuilt bool) {
 		v.rebuild(snap)
 		return nil, true
 	}
+	var done map[Key]bool // a key journaled twice is brought up to date once
+	if len(journal) > 1 {
+		done = make(map[Key]bool, len(journal))
+	}
 	for _, c := range journal {
-		old, had := v.members[c.key]
+		if done != nil {
+			if done[c.key] {
+				continue
+			}
+			done[c.key] = true
+		}
+		old := v.member(c.key)
 		cur := snap.Find(c.key)
 		if cur != nil && !v.matches(cur) {
 			cur = nil
 		}
-		switch {
-		case had && old.v == cur:
-			continue // journaled twice, or changed back
-		case had:
-			v.tree.Delete(old)
-			delete(v.members, c.key)
+		if old == cur {
+			continue // changed back, or not in the view before or after
+		}
+		if old != nil {
+			v.tree.Delete(itemFor(old, v.by))
 		}
 		if cur != nil {
-			it := itemFor(cur, v.by)
-			v.tree.Set(it)
-			v.members[c.key] = it
+			v.tree.Set(itemFor(cur, v.by))
 		}
-		if had || cur != nil {
-			changes = append(changes, ViewChange{Old: old.v, New: cur})
-		}
+		changes = append(changes, ViewChange{Old: old, New: cur})
 	}
-	v.store, v.version = snap.store, snap.Version
+	v.at, v.store, v.version = snap, snap.store, snap.Version
 	return changes, false
 }
 
 func (v *View) rebuild(snap *Snapshot) {
 	v.tree = btree.NewBTreeGOptions(compareItemsLess, btree.Options{NoLocks: true})
-	v.members = make(map[Key]sortItem)
 	for r := range snap.All() {
 		if v.matches(r) {
-			it := itemFor(r, v.by)
-			v.tree.Set(it)
-			v.members[r.Key()] = it
+			v.tree.Set(itemFor(r, v.by))
 		}
 	}
-	v.store, v.version, v.built = snap.store, snap.Version, true
+	v.at, v.store, v.version, v.built = snap, snap.store, snap.Version, true
+}
+
+// member is the row with key k as the view holds it, or nil.
+func (v *View) member(k Key) *AppView {
+	if v.at == nil {
+		return nil
+	}
+	if r := v.at.Find(k); r != nil && v.matches(r) {
+		return r
+	}
+	return nil
 }
 
 func compareItemsLess(a, b sortItem) bool { return compareItems(a, b) < 0 }
@@ -113,10 +129,11 @@ func (v *View) At(i int) *AppView {
 // Index returns the position of the row with key k, if it is in the view
 // (a binary search over positions: O(log² n)).
 func (v *View) Index(k Key) (int, bool) {
-	it, ok := v.members[k]
-	if !ok {
+	r := v.member(k)
+	if r == nil {
 		return 0, false
 	}
+	it := itemFor(r, v.by)
 	lo, hi := 0, v.tree.Len()
 	for lo < hi {
 		mid := int(uint(lo+hi) >> 1)

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -83,6 +84,7 @@ func runViewDifferential(t *testing.T, seed uint64, steps int) {
 	q, by := viewQuery(t, ""), SortKey(0)
 	var keep func(*AppView) bool
 	v := NewView(q, by, keep)
+	shown := map[*AppView]int{} // the view's rows as its changes tell them
 	for step := range steps {
 		switch op := rnd.IntN(100); {
 		case op < 45:
@@ -115,8 +117,40 @@ func runViewDifferential(t *testing.T, seed uint64, steps int) {
 		if rnd.IntN(3) == 0 || (step/60)%4 == 3 {
 			continue
 		}
-		v.Sync(st.Snapshot())
+		changes, rebuilt := v.Sync(st.Snapshot())
 		checkView(t, step, v, st.Snapshot(), q, by, keep)
+		checkChanges(t, step, v, shown, changes, rebuilt)
+	}
+}
+
+// checkChanges applies a sync's changes to shown (what a figure kept over
+// the view's rows counts) and compares it with the view: each row leaves
+// once and enters once, so shown never counts a row twice or lacks one.
+func checkChanges(t *testing.T, step int, v *View, shown map[*AppView]int, changes []ViewChange, rebuilt bool) {
+	t.Helper()
+	if rebuilt {
+		clear(shown)
+		for _, r := range v.Rows() {
+			shown[r]++
+		}
+		return
+	}
+	for _, c := range changes {
+		if c.Old != nil {
+			if shown[c.Old]--; shown[c.Old] == 0 {
+				delete(shown, c.Old)
+			}
+		}
+		if c.New != nil {
+			shown[c.New]++
+		}
+	}
+	want := map[*AppView]int{}
+	for _, r := range v.Rows() {
+		want[r]++
+	}
+	if !maps.Equal(shown, want) {
+		t.Fatalf("step %d: the changes tell %d rows (%v), the view holds %d", step, len(shown), shown, len(want))
 	}
 }
 
