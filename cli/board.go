@@ -48,11 +48,15 @@ func (a *app) runBoard(cmd *cobra.Command, _ []string) error {
 }
 
 // returnSyncGarbage gives the memory the first sync used (whole list
-// responses, decode buffers) back to the system once the caches hold the
-// fleet: the board then idles at its working size, not at the sync's peak.
+// responses, decode buffers, building every row) back to the system once
+// the caches hold the fleet and the rows are built, and sets the steady
+// state's GC target: the board then idles at its working size, not at the
+// sync's peak.
 func returnSyncGarbage(ctx context.Context, fl *kube.Fleet) {
 	_ = fl.WaitSynced(ctx) // a cluster that failed has settled too
 	if ctx.Err() == nil {
+		fl.Snapshot() // the rows the UI would build next, built now, so their garbage goes too
+		useSteadyGC()
 		debug.FreeOSMemory()
 	}
 }
