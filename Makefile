@@ -42,6 +42,7 @@ FUZZTIME_UI ?= 3000x
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzComputeDrift$$' -fuzztime $(FUZZTIME) ./drift
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeApp$$' -fuzztime $(FUZZTIME) ./kube
+	$(GO) test -run '^$$' -fuzz '^FuzzFastDecodeApp$$' -fuzztime $(FUZZTIME) ./kube
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeCDApplication$$' -fuzztime $(FUZZTIME) ./kube
 	$(GO) test -run '^$$' -fuzz '^FuzzParseQuery$$' -fuzztime $(FUZZTIME) ./model
 	$(GO) test -run '^$$' -fuzz '^FuzzBuild$$' -fuzztime $(FUZZTIME) ./model

@@ -143,8 +143,9 @@ func contextNames(raw *clientcmdapi.Config, opts ConnectOptions) ([]string, erro
 	return []string{raw.CurrentContext}, nil
 }
 
-// NewClusterClients makes the typed client (protobuf, for built-in kinds)
-// and the dynamic client (JSON, for Apps) of one cluster.
+// NewClusterClients makes the typed client (protobuf, for built-in kinds),
+// the hanzo.ai/v1 client (JSON decoded in one parse, for Apps) and the
+// dynamic client (for Hanzo CD's Applications) of one cluster.
 func NewClusterClients(name string, cfg *rest.Config, opts ConnectOptions) (ClusterClients, error) {
 	cfg = rest.CopyConfig(cfg)
 	cfg.QPS, cfg.Burst = opts.QPS, opts.Burst
@@ -157,9 +158,17 @@ func NewClusterClients(name string, cfg *rest.Config, opts ConnectOptions) (Clus
 	if cfg.UserAgent == "" {
 		cfg.UserAgent = "driftboard"
 	}
-	dyn, err := dynamic.NewForConfig(cfg) // dynamic forces JSON itself
+	hc, err := rest.HTTPClientFor(cfg)
+	if err != nil {
+		return ClusterClients{}, fmt.Errorf("cluster %s: http client: %w", name, err)
+	}
+	dyn, err := dynamic.NewForConfigAndClient(cfg, hc) // dynamic forces JSON itself
 	if err != nil {
 		return ClusterClients{}, fmt.Errorf("cluster %s: dynamic client: %w", name, err)
+	}
+	apps, err := newAppsClient(name, cfg, hc) // the same transport as the dynamic client's
+	if err != nil {
+		return ClusterClients{}, fmt.Errorf("cluster %s: %w", name, err)
 	}
 	pb := rest.CopyConfig(cfg)
 	pb.ContentType = "application/vnd.kubernetes.protobuf"
@@ -168,5 +177,5 @@ func NewClusterClients(name string, cfg *rest.Config, opts ConnectOptions) (Clus
 	if err != nil {
 		return ClusterClients{}, fmt.Errorf("cluster %s: client: %w", name, err)
 	}
-	return ClusterClients{Name: name, Kube: kube, Dynamic: dyn}, nil
+	return ClusterClients{Name: name, Kube: kube, Dynamic: dyn, apps: apps}, nil
 }

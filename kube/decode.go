@@ -6,9 +6,7 @@ import (
 	"math"
 	"time"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/hanzoai/driftboard/model"
 )
@@ -233,22 +231,15 @@ func (d *decoder) list(m map[string]any, key, path string, limit int) []any {
 	return l
 }
 
-// transformApp is the App/Service informers' transform: the unstructured
-// object becomes a decoded appEntry right away and the map is dropped.
+// transformApp is the App/Service informers' transform: entries come
+// decoded from their source; an unstructured object (a hand-fed store)
+// is decoded here.
 func transformApp(cluster string) func(any) (any, error) {
 	return func(obj any) (any, error) {
 		u, ok := obj.(*unstructured.Unstructured)
 		if !ok {
 			return obj, nil // already decoded, or a tombstone
 		}
-		app := DecodeApp(cluster, u.Object)
-		app.TagSetAt = tagSetAt(u.GetManagedFields())
-		// The cache key must be the real one even when metadata was odd.
-		e := &appEntry{App: app}
-		e.ObjectMeta = metav1.ObjectMeta{
-			Name: u.GetName(), Namespace: u.GetNamespace(),
-			UID: types.UID(u.GetUID()), ResourceVersion: u.GetResourceVersion(),
-		}
-		return e, nil
+		return appEntryOf(cluster, u), nil
 	}
 }

@@ -40,6 +40,9 @@ type ClusterClients struct {
 	// Identity is who the clients act as; a restart is refused unless it
 	// is the IAM identity (when the fleet has a Principal).
 	Identity model.ClusterIdentity
+	// apps lists and watches Apps and Services on a real API server; nil
+	// for fake clients, which are read through Dynamic instead.
+	apps *appsClient
 }
 
 // ReleaseSource tells what GitHub knows about a repo's releases.

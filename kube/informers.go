@@ -167,21 +167,25 @@ func (c *cluster) specsFor(ns string, allowed map[string]bool) []informerSpec {
 		if !allowed[r.Resource] {
 			continue
 		}
-		ri := dyn.Resource(r).Namespace(ns)
+		src, unsupported := c.appSource(r, ns), unsupportedDyn
+		if c.clients.apps != nil {
+			unsupported = false // a real API server's REST client
+		}
 		spec := informerSpec{
-			what: r.Resource, example: &unstructuredExample,
-			lw: lw(r.Resource, unsupportedDyn,
+			what: r.Resource, example: &appEntryExample,
+			lw: lw(r.Resource, unsupported,
 				func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
 					o.LabelSelector = sel
-					obj, err := ri.List(ctx, o)
-					if err == nil {
-						c.countList(obj)
+					l, err := src.list(ctx, o)
+					if err != nil {
+						return nil, err
 					}
-					return obj, err
+					c.countList(l)
+					return l, nil
 				},
 				func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
 					o.LabelSelector = sel
-					w, err := ri.Watch(ctx, o)
+					w, err := src.watch(ctx, o)
 					if err == nil {
 						w = c.countWatch(w)
 					}
@@ -191,7 +195,13 @@ func (c *cluster) specsFor(ns string, allowed map[string]bool) []informerSpec {
 		}
 		if ns == "" && sel == "" { // the server counts only unfiltered lists
 			spec.expect = func(ctx context.Context) {
-				c.countExpected(ctx, func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return ri.List(ctx, o) })
+				c.countExpected(ctx, func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
+					l, err := src.list(ctx, o)
+					if err != nil {
+						return nil, err
+					}
+					return l, nil
+				})
 			}
 		}
 		specs = append(specs, spec)
@@ -227,8 +237,18 @@ func (c *cluster) specsFor(ns string, allowed map[string]bool) []informerSpec {
 	return specs
 }
 
+// appSource is the scope's Apps (or Services): through the hanzo.ai/v1
+// client on a real API server, through the dynamic client on a fake one.
+func (c *cluster) appSource(r schema.GroupVersionResource, ns string) appSource {
+	if c.clients.apps != nil {
+		return restApps{c: c.clients.apps, resource: r.Resource, namespace: ns}
+	}
+	return dynamicApps{cluster: c.name, ri: c.clients.Dynamic.Resource(r).Namespace(ns)}
+}
+
 // Example objects tell each reflector what its list and watch return.
 var (
+	appEntryExample     appEntry
 	unstructuredExample unstructured.Unstructured
 	deploymentExample   appsv1.Deployment
 	statefulSetExample  appsv1.StatefulSet
