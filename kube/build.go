@@ -52,7 +52,7 @@ func (f *Fleet) Snapshot() *model.Snapshot {
 	}
 
 	now := f.opts.Now()
-	var built []model.AppView // stored in one pass: a first sync is not n insertions
+	built := make([]model.AppView, 0, len(dirty)) // stored in one pass, under one lock
 	for k := range dirty {
 		c := f.byName[k.Cluster]
 		if c == nil {

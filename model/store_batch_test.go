@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"runtime"
 	"testing"
+	"time"
 )
 
 // TestUpsertManyIsUpsertOneByOne: a batch leaves the store exactly as the
@@ -34,6 +36,41 @@ func TestUpsertManyIsUpsertOneByOne(t *testing.T) {
 				t.Fatalf("seed %d step %d: batch differs from one by one\none:  %v %+v\nmany: %v %+v",
 					seed, step, keysOf(a.Rows()), a.Summary, keysOf(b.Rows()), b.Summary)
 			}
+		}
+	}
+}
+
+// TestUpsertManyKeepsNoBatch: the store copies a batch's rows, so a caller
+// may reuse its slice, and a replaced row is freed even while the rows
+// stored with it stay current (rows kept inside one batch array would keep
+// every replaced row of the batch alive).
+func TestUpsertManyKeepsNoBatch(t *testing.T) {
+	s := NewStore()
+	defer runtime.KeepAlive(s) // the store and its current rows stay live throughout
+	batch := make([]AppView, 100)
+	for i := range batch {
+		batch[i] = AppView{Cluster: "c", Namespace: "ns", App: fmt.Sprintf("a%03d", i), Phase: "Running"}
+	}
+	s.UpsertMany(batch)
+	batch[1].Phase = "reused by the caller"
+	if got := s.Snapshot().Find(Key{"c", "ns", "a001"}).Phase; got != "Running" {
+		t.Fatalf("the caller's later write shows in the store: phase %q", got)
+	}
+	freed := make(chan struct{})
+	first := s.Snapshot().Find(Key{"c", "ns", "a000"})
+	runtime.SetFinalizer(first, func(*AppView) { close(freed) })
+	first = nil
+	s.Upsert(AppView{Cluster: "c", Namespace: "ns", App: "a000", Phase: "Updated"}) // a001 … a099 stay current
+	s.Snapshot()
+	for deadline := time.Now().Add(5 * time.Second); ; {
+		runtime.GC()
+		select {
+		case <-freed:
+			return
+		case <-time.After(10 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("a replaced row is still reachable while the rows of its batch stay current")
 		}
 	}
 }
