@@ -55,7 +55,7 @@ func (a *app) runBoard(cmd *cobra.Command, _ []string) error {
 func returnSyncGarbage(ctx context.Context, fl *kube.Fleet) {
 	_ = fl.WaitSynced(ctx) // a cluster that failed has settled too
 	if ctx.Err() == nil {
-		fl.Snapshot() // the rows the UI would build next, built now, so their garbage goes too
+		fl.Snapshot() // the rows the UI would build next, built now, so their garbage (the provisional rows' too) goes
 		useSteadyGC()
 		debug.FreeOSMemory()
 	}

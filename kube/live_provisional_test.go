@@ -140,9 +140,8 @@ func waitFor(t *testing.T, f *Fleet, what string, ok func(*model.Snapshot) bool)
 		if ok(last) {
 			return last
 		}
-		select {
+		select { // on change signals only: a row marked without one would never show
 		case <-f.Changed():
-		case <-time.After(200 * time.Millisecond): // a re-mark may come from a poll of HasSynced
 		case <-ctx.Done():
 			t.Fatalf("%s: never; last snapshot has %d rows, clusters %+v", what, last.Len(), last.Clusters)
 		}

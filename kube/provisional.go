@@ -138,7 +138,7 @@ func (c *cluster) noteSeen(e *appEntry) {
 	}
 	k := model.Key{Cluster: c.name, Namespace: e.Namespace, Name: e.Name}
 	if c.prov.put(k, e) {
-		c.fleet.markDirty(k)
+		c.fleet.markDirty(k) // a signal is cheap: the board takes at most ~30 snapshots a second
 	}
 }
 
