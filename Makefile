@@ -43,6 +43,8 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzComputeDrift$$' -fuzztime $(FUZZTIME) ./drift
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeApp$$' -fuzztime $(FUZZTIME) ./kube
 	$(GO) test -run '^$$' -fuzz '^FuzzFastDecodeApp$$' -fuzztime $(FUZZTIME) ./kube
+	$(GO) test -run '^$$' -fuzz '^FuzzFrameReader$$' -fuzztime $(FUZZTIME) ./kube
+	$(GO) test -run '^$$' -fuzz '^FuzzFastDecodeAppList$$' -fuzztime $(FUZZTIME) ./kube
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeCDApplication$$' -fuzztime $(FUZZTIME) ./kube
 	$(GO) test -run '^$$' -fuzz '^FuzzParseQuery$$' -fuzztime $(FUZZTIME) ./model
 	$(GO) test -run '^$$' -fuzz '^FuzzBuild$$' -fuzztime $(FUZZTIME) ./model

@@ -10,9 +10,11 @@ import (
 
 	"github.com/valyala/fastjson"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
+	utiljson "k8s.io/apimachinery/pkg/util/json"
 )
 
 // appSerializer is the hanzo.ai/v1 client's NegotiatedSerializer: JSON
@@ -202,17 +204,22 @@ func (st *appStream) decodeList(data []byte, into *appList) error {
 	if err != nil {
 		return fmt.Errorf("app list: %w", err)
 	}
-	*into = appList{}
-	for _, k := range []struct {
-		key string
-		dst any
-	}{{"kind", &into.Kind}, {"apiVersion", &into.APIVersion}, {"metadata", &into.ListMeta}} {
-		if raw, ok := top[k.key]; ok {
-			if err := json.Unmarshal(raw, k.dst); err != nil {
-				return fmt.Errorf("app list %s: %w", k.key, err)
-			}
+	// The list's own fields read as UnstructuredList reads them.
+	rest := map[string]any{}
+	for k, raw := range top {
+		if k == "items" {
+			continue
 		}
+		var v any
+		if err := utiljson.Unmarshal(raw, &v); err != nil {
+			return fmt.Errorf("app list %s: %w", k, err)
+		}
+		rest[k] = v
 	}
+	u := unstructured.Unstructured{Object: rest}
+	*into = appList{TypeMeta: metav1.TypeMeta{Kind: u.GetKind(), APIVersion: u.GetAPIVersion()}}
+	into.ResourceVersion, into.Continue = u.GetResourceVersion(), u.GetContinue()
+	into.RemainingItemCount = u.GetRemainingItemCount()
 	items, err := walkArray(top["items"])
 	if err != nil {
 		return fmt.Errorf("app list items: %w", err)

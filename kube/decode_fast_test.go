@@ -188,3 +188,88 @@ func BenchmarkDecodeAppWatchEvent(b *testing.B) {
 		})
 	}
 }
+
+// The watch framer splits a stream into the same events encoding/json's
+// decoder does (strings with braces, quotes and backslashes, events split
+// across reads of any size).
+func FuzzFrameReader(f *testing.F) {
+	f.Add(`{"a":"}\"{\\"}`+"\n"+`{"b":[{"c":"]\\\\"}]}`, uint8(1))
+	f.Add(string(fixtureEvent(f))+string(fixtureEvent(f)), uint8(7))
+	f.Fuzz(func(t *testing.T, stream string, chunk uint8) {
+		var want []string
+		dec := json.NewDecoder(strings.NewReader(stream))
+		for {
+			var raw json.RawMessage
+			if err := dec.Decode(&raw); err != nil {
+				if err != io.EOF {
+					return // not a clean stream of values
+				}
+				break
+			}
+			if raw[0] != '{' {
+				return // events are objects
+			}
+			want = append(want, string(raw))
+		}
+		fr := jsonFramer{}.NewFrameReader(io.NopCloser(strings.NewReader(stream)))
+		size := int(chunk%64) + 1
+		for i := 0; ; i++ {
+			var frame []byte
+			buf := make([]byte, size)
+			n, err := fr.Read(buf)
+			for err == io.ErrShortBuffer {
+				frame = append(frame, buf[:n]...)
+				n, err = fr.Read(buf)
+			}
+			frame = append(frame, buf[:n]...)
+			if err == io.EOF && len(frame) == 0 {
+				if i != len(want) {
+					t.Fatalf("%d frames, want %d", i, len(want))
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("frame %d: %v", i, err)
+			}
+			if i >= len(want) || string(frame) != want[i] {
+				t.Fatalf("frame %d = %q, want %q", i, frame, want)
+			}
+		}
+	})
+}
+
+// A LIST page decodes to the entries UnstructuredList's items decode to
+// (an item without kind and apiVersion takes the list's).
+func FuzzFastDecodeAppList(f *testing.F) {
+	f.Add(`{"kind":"ServiceList","apiVersion":"hanzo.ai/v1","metadata":{"resourceVersion":"7","continue":"x","remainingItemCount":3},"items":[` +
+		string(fixtureApp(f)) + `,{"metadata":{"name":"b"}},{"kind":5,"metadata":{"name":"c"}}]}`)
+	f.Add(`{"kind":"AppList","items":null,"metadata":{"resourceVersion":5}}`)
+	f.Fuzz(func(t *testing.T, doc string) {
+		st := &appStream{dec: appDecoder{cluster: "c"}}
+		var got appList
+		gotErr := st.decodeList([]byte(doc), &got)
+		ul := &unstructured.UnstructuredList{}
+		if err := runtime.DecodeInto(unstructured.UnstructuredJSONScheme, []byte(doc), ul); err != nil {
+			return
+		}
+		if gotErr != nil {
+			t.Fatalf("UnstructuredList reads it, decodeList fails: %v", gotErr)
+		}
+		if got.Kind != ul.GetKind() || got.ResourceVersion != ul.GetResourceVersion() || got.Continue != ul.GetContinue() ||
+			!cmp.Equal(got.RemainingItemCount, ul.GetRemainingItemCount()) {
+			t.Errorf("list meta %+v %+v, want %q %q %q %v", got.TypeMeta, got.ListMeta, ul.GetKind(), ul.GetResourceVersion(), ul.GetContinue(), ul.GetRemainingItemCount())
+		}
+		if len(got.Items) != len(ul.Items) {
+			t.Fatalf("%d items, want %d", len(got.Items), len(ul.Items))
+		}
+		for i := range ul.Items {
+			want := appEntryOf("c", &ul.Items[i])
+			if diff := cmp.Diff(want.App, got.Items[i].App); diff != "" {
+				t.Errorf("item %d (-unstructured +fast):\n%s", i, diff)
+			}
+			if diff := cmp.Diff(want.ObjectMeta, got.Items[i].ObjectMeta); diff != "" {
+				t.Errorf("item %d key (-unstructured +fast):\n%s", i, diff)
+			}
+		}
+	})
+}

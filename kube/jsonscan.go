@@ -237,19 +237,28 @@ func (f *frameReader) Read(p []byte) (int, error) {
 // belongs to the current event (all of it, unless the event ends in it).
 func (f *frameReader) scan(chunk []byte) int {
 	for i := 0; i < len(chunk); i++ {
-		c := chunk[i]
 		if f.inStr {
-			switch {
-			case f.escaped:
+			if f.escaped {
 				f.escaped = false
-			case c == '\\':
-				f.escaped = true
-			case c == '"':
-				f.inStr = false
+				continue
 			}
+			// Jump to the string's next quote or backslash.
+			q := bytes.IndexByte(chunk[i:], '"')
+			if q < 0 {
+				q = len(chunk) - i
+			}
+			if b := bytes.IndexByte(chunk[i:i+q], '\\'); b >= 0 {
+				i += b
+				f.escaped = true
+				continue
+			}
+			if i += q; i == len(chunk) {
+				return len(chunk)
+			}
+			f.inStr = false
 			continue
 		}
-		switch c {
+		switch chunk[i] {
 		case '"':
 			f.inStr = true
 		case '{', '[':
