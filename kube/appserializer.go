@@ -156,7 +156,7 @@ func (st *appStream) eventObject(typ string, obj *fastjson.Value) (runtime.Objec
 		if err != nil {
 			return nil, errSlowPath
 		}
-		meta, err := st.dec.pruned(o, shape{"metadata": keep("resourceVersion", "annotations")})
+		meta, err := st.dec.pruned(o, bookmarkShape)
 		if err != nil {
 			return nil, err
 		}
@@ -181,6 +181,9 @@ func (st *appStream) slowEventObject(typ string, raw []byte) (runtime.Object, er
 	}
 	return nil, nil // the watch decoder rejects the type
 }
+
+// bookmarkShape is what the reflector reads of a BOOKMARK.
+var bookmarkShape = shape{"metadata": keep("resourceVersion", "annotations")}
 
 func bookmarkOf(obj map[string]any) *appEntry {
 	meta, _ := obj["metadata"].(map[string]any)

@@ -56,6 +56,20 @@ var (
 	lastApplied = "kubectl.kubernetes.io/last-applied-configuration"
 )
 
+// shapeKeys maps every key a shape names to itself.
+var shapeKeys = func() map[string]string {
+	out := map[string]string{}
+	var add func(s shape)
+	add = func(s shape) {
+		for k, sub := range s {
+			out[k] = k
+			add(sub)
+		}
+	}
+	add(appShape)
+	return out
+}()
+
 // errSlowPath: the fast decoder cannot vouch for this input.
 var errSlowPath = errors.New("app json: needs the API machinery's decoder")
 
@@ -167,7 +181,7 @@ func (d *appDecoder) pruned(o *fastjson.Object, s shape) (map[string]any, error)
 		}
 		var x any
 		x, err = d.value(v, sub)
-		m[string(k)] = x
+		m[shapeKeys[string(k)]] = x // the shape's own string: no copy of the key
 	})
 	return m, err
 }
