@@ -8,6 +8,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/rest"
 
@@ -27,34 +29,34 @@ func TestLiveAppsDecodedInOneParse(t *testing.T) {
 	}
 	createRawApp(t, c, "team-a", "bad", map[string]any{"replicas": "three", "image": map[string]any{"tag": 7}})
 	patchApp(t, c, "team-b", "svc-001", `{"spec":{"image":{"tag":"v1.1.0"}}}`)
+	c.InstallServiceCRD()
+	_, err := c.AdminDynamic().Resource(servicesGVR).Namespace("team-b").Create(ctxT(t), &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "hanzo.ai/v1", "kind": "Service", "metadata": map[string]any{"name": "gateway", "namespace": "team-b"},
+		"spec": map[string]any{"image": map[string]any{"repository": "ghcr.io/hanzoai/gateway", "tag": "v3.0.0"}},
+	}}, metav1.CreateOptions{})
+	must(t, err)
 	f := startFleet(t, c.AdminConfig(), FleetOptions{})
 	cl := f.clusters[0]
 	if cl.clients.apps == nil {
 		t.Fatal("NewClusterClients made no hanzo.ai/v1 client for a real cluster")
 	}
-	if n := cl.clients.apps.decoded.Load(); n < 8 {
-		t.Fatalf("the hanzo.ai/v1 client decoded %d Apps in the first sync, want all 8", n)
+	if n := cl.clients.apps.decoded.Load(); n < 9 {
+		t.Fatalf("the hanzo.ai/v1 client decoded %d Apps and Services in the first sync, want all 9", n)
 	}
 	sameAsDynamic := func(what string) {
 		t.Helper()
-		list, err := c.AdminDynamic().Resource(appsGVR).List(ctxT(t), metav1.ListOptions{})
-		must(t, err)
-		for i := range list.Items {
-			u := &list.Items[i]
-			want := appEntryOf(testClusterName, u)
-			got, _ := cl.scopeFor(u.GetNamespace()).get("apps", u.GetNamespace(), u.GetName()).(*appEntry)
-			if got == nil {
-				t.Fatalf("%s: %s/%s not cached", what, u.GetNamespace(), u.GetName())
-			}
-			if diff := cmp.Diff(want.App, got.App); diff != "" {
-				t.Errorf("%s: %s/%s (-dynamic +cached):\n%s", what, u.GetNamespace(), u.GetName(), diff)
-			}
-			if got.ObjectMeta.ResourceVersion != u.GetResourceVersion() || got.ObjectMeta.UID != u.GetUID() {
-				t.Errorf("%s: %s/%s cache key %+v", what, u.GetNamespace(), u.GetName(), got.ObjectMeta)
+		for _, r := range []schema.GroupVersionResource{appsGVR, servicesGVR} {
+			list, err := c.AdminDynamic().Resource(r).List(ctxT(t), metav1.ListOptions{})
+			must(t, err)
+			for i := range list.Items {
+				sameEntry(t, what, r.Resource, cl, &list.Items[i])
 			}
 		}
 	}
 	sameAsDynamic("first sync")
+	if e, _ := cl.scopeFor("team-b").get("services", "team-b", "gateway").(*appEntry); e == nil || e.App.Kind != "Service" || e.App.ImageTag != "v3.0.0" {
+		t.Errorf("the Service's entry: %+v", e)
+	}
 	if r := findRow(f.Snapshot(), key("team-a", "bad")); r == nil || !r.HasProblem(model.ProblemMalformed) {
 		t.Errorf("malformed App's row: %+v", r)
 	}
@@ -117,5 +119,22 @@ func TestLiveAppWatchTooOldResourceVersion(t *testing.T) {
 		}
 	case <-time.After(30 * time.Second):
 		t.Fatal("no event in 30 s")
+	}
+}
+
+// sameEntry: the cached entry of u equals what the dynamic client's object
+// decodes to.
+func sameEntry(t *testing.T, what, resource string, cl *cluster, u *unstructured.Unstructured) {
+	t.Helper()
+	want := appEntryOf(testClusterName, u)
+	got, _ := cl.scopeFor(u.GetNamespace()).get(resource, u.GetNamespace(), u.GetName()).(*appEntry)
+	if got == nil {
+		t.Fatalf("%s: %s %s/%s not cached", what, resource, u.GetNamespace(), u.GetName())
+	}
+	if diff := cmp.Diff(want.App, got.App); diff != "" {
+		t.Errorf("%s: %s/%s (-dynamic +cached):\n%s", what, u.GetNamespace(), u.GetName(), diff)
+	}
+	if got.ObjectMeta.ResourceVersion != u.GetResourceVersion() || got.ObjectMeta.UID != u.GetUID() {
+		t.Errorf("%s: %s/%s cache key %+v", what, u.GetNamespace(), u.GetName(), got.ObjectMeta)
 	}
 }
