@@ -26,7 +26,7 @@ type entryMeta struct {
 
 func trimmedMeta(m metav1.Object) metav1.ObjectMeta {
 	return metav1.ObjectMeta{
-		Name: m.GetName(), Namespace: m.GetNamespace(),
+		Name: m.GetName(), Namespace: intern(m.GetNamespace()),
 		UID: m.GetUID(), ResourceVersion: m.GetResourceVersion(),
 	}
 }
@@ -137,10 +137,10 @@ func truncate(s string, n int) string {
 	return s[:n] + "…"
 }
 
-func deploymentConditions(cs []appsv1.DeploymentCondition) []model.Condition {
+func deploymentConditions(name string, cs []appsv1.DeploymentCondition) []model.Condition {
 	out := make([]model.Condition, 0, len(cs))
 	for _, c := range cs {
-		out = append(out, model.Condition{Type: string(c.Type), Status: string(c.Status), Reason: c.Reason, Message: truncate(c.Message, maxMessage)})
+		out = append(out, keptCondition(string(c.Type), string(c.Status), c.Reason, c.Message, name))
 	}
 	return out
 }
@@ -154,7 +154,7 @@ func transformDeployment(obj any) (any, error) {
 		entryMeta: entryMeta{ObjectMeta: trimmedMeta(d)},
 		OwnerUID:  appOwnerUID(d),
 		Selector:  selectorString(d.Spec.Selector),
-		Revision:  d.Annotations[revisionAnnotation],
+		Revision:  intern(d.Annotations[revisionAnnotation]),
 		W: model.Workload{
 			Kind: model.KindDeployment, Name: d.Name, UID: string(d.UID),
 			Generation: d.Generation, ObservedGeneration: d.Status.ObservedGeneration,
@@ -164,7 +164,7 @@ func transformDeployment(obj any) (any, error) {
 			Paused:              d.Spec.Paused,
 			Containers:          containersOf(&d.Spec.Template.Spec),
 			TemplateAnnotations: templateAnnotations(d.Spec.Template.Annotations),
-			Conditions:          deploymentConditions(d.Status.Conditions),
+			Conditions:          deploymentConditions(d.Name, d.Status.Conditions),
 		},
 		StatusReplicas: d.Status.Replicas,
 	}
@@ -178,7 +178,7 @@ func transformStatefulSet(obj any) (any, error) {
 	}
 	conds := make([]model.Condition, 0, len(s.Status.Conditions))
 	for _, c := range s.Status.Conditions {
-		conds = append(conds, model.Condition{Type: string(c.Type), Status: string(c.Status), Reason: c.Reason, Message: truncate(c.Message, maxMessage)})
+		conds = append(conds, keptCondition(string(c.Type), string(c.Status), c.Reason, c.Message, s.Name))
 	}
 	paused := false // StatefulSets cannot be paused; a partition holds pods back instead
 	e := &workloadEntry{
