@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/hanzoai/driftboard/drift"
@@ -95,9 +96,20 @@ func TestRowsAppearWhileTheListsStream(t *testing.T) {
 	snap = waitFor(t, f, "the synced board", func(s *model.Snapshot) bool {
 		return s.Clusters[0].Phase == model.ConnLive && s.Len() == len(all) && findRow(s, key("hanzo", "svc-003")) == nil
 	})
+	cl := f.clusters[0]
 	for _, r := range snap.Rows() {
 		if r.WaitsOnWorkload() || r.Health == model.HealthSyncing {
 			t.Errorf("%s still pending after the sync: %+v", r.App, r.Workload)
+		}
+		// A row the sync did not rebuild (built final while syncing) is what
+		// a rebuild from the caches gives.
+		if fresh, ok := f.rebuild(cl, r.Key(), r.ObservedAt); !ok {
+			t.Errorf("%s is on the board but not in the caches", r.App)
+		} else if diff := cmp.Diff(fresh, *r); diff != "" {
+			t.Errorf("%s after the sync differs from a rebuild (-rebuild +board):\n%s", r.App, diff)
+		}
+		if r.Git.Why == model.GitWhyNotSynced {
+			t.Errorf("%s keeps the git state of a syncing cluster: %+v", r.App, r.Git)
 		}
 		if r.App == "svc-999" {
 			if !r.HasProblem(model.ProblemNoWorkload) {

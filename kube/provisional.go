@@ -1,11 +1,9 @@
 package kube
 
 import (
-	"context"
 	"fmt"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -26,10 +24,14 @@ type provisional struct {
 	mu       sync.Mutex
 	apps     map[model.Key]*appEntry
 	services map[model.Key]*appEntry
+	// final holds the rows built as the sync will build them (workloads
+	// listed, no CD to wait for), by the entry they were built from: the
+	// sync rebuilds only the others.
+	final map[model.Key]*appEntry
 }
 
 func newProvisional() *provisional {
-	p := &provisional{apps: map[model.Key]*appEntry{}, services: map[model.Key]*appEntry{}}
+	p := &provisional{apps: map[model.Key]*appEntry{}, services: map[model.Key]*appEntry{}, final: map[model.Key]*appEntry{}}
 	p.open.Store(true)
 	return p
 }
@@ -114,6 +116,27 @@ func (p *provisional) close() []model.Key {
 	return keys
 }
 
+// builtFinal records that row k was built from e as the sync would build it
+// (e nil: it was not).
+func (p *provisional) builtFinal(k model.Key, e *appEntry) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if e == nil {
+		delete(p.final, k)
+	} else {
+		p.final[k] = e
+	}
+}
+
+// takeFinal returns and forgets the rows built final.
+func (p *provisional) takeFinal() map[model.Key]*appEntry {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	f := p.final
+	p.final = map[model.Key]*appEntry{}
+	return f
+}
+
 // entryOf is a listed or watched App as the cache holds it: already decoded,
 // or decoded now from the unstructured object.
 func (c *cluster) entryOf(obj any) *appEntry {
@@ -180,13 +203,36 @@ func (c *cluster) seeList(obj runtime.Object) {
 	}
 }
 
-// endProvisional is called once the cluster has synced: every row it showed
-// and every cached App is rebuilt from the caches (a row whose App vanished
-// meanwhile goes).
+// endProvisional is called once the cluster has synced: every row is rebuilt
+// from the caches (a row whose App vanished meanwhile goes), but those built
+// already as the sync would build them, from the entry the cache holds.
 func (c *cluster) endProvisional() {
-	keys := c.prov.close()
-	keys = append(keys, c.appKeys()...)
+	var keys []model.Key
+	for _, k := range c.prov.close() {
+		if c.cachedEntry(k) == nil { // its App is gone: the rebuild deletes the row
+			keys = append(keys, k)
+		}
+	}
+	final := c.prov.takeFinal()
+	for _, k := range c.appKeys() { // a row built final from the entry the cache holds stays
+		if e := final[k]; e == nil || c.cachedEntry(k) != e {
+			keys = append(keys, k)
+		}
+	}
 	c.fleet.markDirtyKeys(keys)
+}
+
+// cachedEntry is the App (else the Service) the cache holds for k.
+func (c *cluster) cachedEntry(k model.Key) *appEntry {
+	s := c.scopeFor(k.Namespace)
+	if s == nil {
+		return nil
+	}
+	if e, ok := s.get("apps", k.Namespace, k.Name).(*appEntry); ok {
+		return e
+	}
+	e, _ := s.get("services", k.Namespace, k.Name).(*appEntry)
+	return e
 }
 
 // markDirtyKeys rebuilds rows ks at the next snapshot.
@@ -197,84 +243,4 @@ func (f *Fleet) markDirtyKeys(ks []model.Key) {
 	}
 	f.mu.Unlock()
 	f.signal()
-}
-
-// provisionalRow builds row k of a syncing cluster from the App seen so far
-// (ok false: none seen yet). Its workload is taken from the cache once that
-// scope's workload lists are complete, and is pending until then.
-func (f *Fleet) provisionalRow(c *cluster, k model.Key, now time.Time) (model.AppView, bool) {
-	app, wl, ok := c.observeSyncing(k)
-	if !ok { // not seen yet, or its App is gone from a complete cache
-		f.store.Delete(k)
-		return model.AppView{}, false
-	}
-	return model.Build(app, wl, f.release(app), now), true // git state: unknown until synced
-}
-
-func (c *cluster) observeSyncing(k model.Key) (model.AppObject, *model.Workload, bool) {
-	s := c.scopeFor(k.Namespace)
-	if s == nil {
-		return model.AppObject{}, nil, false
-	}
-	var ae *appEntry
-	for _, what := range []string{"apps", "services"} {
-		if s.synced(what) { // the cache is complete: it is the truth (a deleted App is gone)
-			ae, _ = s.get(what, k.Namespace, k.Name).(*appEntry)
-		} else {
-			ae = c.prov.getKind(what, k)
-		}
-		if ae != nil {
-			break
-		}
-	}
-	if ae == nil {
-		return model.AppObject{}, nil, false
-	}
-	app := ae.App
-	app.NamespaceLabels = c.namespaceLabelsOf(k.Namespace)
-	if s.synced("deployments") && s.synced("statefulsets") && s.synced("replicasets") {
-		return app, c.observeWorkload(s, k, app), true
-	}
-	kind := model.ExpectedKind(app.Role)
-	if model.ClassOfApp(app).MakesWorkload() {
-		if u := c.unreadable(s, k.Namespace, k.Name, kind); u != nil {
-			return app, u, true
-		}
-	}
-	return app, &model.Workload{Kind: kind, Name: k.Name, Pending: pendingWords(kind, s.ns)}, true
-}
-
-// pendingWords says why a workload is not known yet.
-func pendingWords(kind model.WorkloadKind, ns string) string {
-	what := "Workloads"
-	if kind != model.KindNone {
-		what = string(kind) + "s"
-	}
-	if ns != "" {
-		what += " in " + ns
-	}
-	return what + " not listed yet (cluster syncing)"
-}
-
-// synced reports whether the scope's informer of what has its first list
-// complete; an informer not run (not allowed) has nothing to wait for.
-func (s *scope) synced(what string) bool {
-	inf, ok := s.inf[what]
-	return !ok || inf.HasSynced()
-}
-
-// whenWorkloadsListed marks the provisional rows of scope s again once its
-// workload lists are complete, so they show their workloads before the
-// whole cluster has synced.
-func (c *cluster) whenWorkloadsListed(ctx context.Context, s *scope) {
-	var syncs []cache.InformerSynced
-	for _, what := range []string{"deployments", "statefulsets", "replicasets"} {
-		if inf, ok := s.inf[what]; ok {
-			syncs = append(syncs, inf.HasSynced)
-		}
-	}
-	if !cache.WaitForCacheSync(ctx.Done(), syncs...) || !c.prov.open.Load() {
-		return
-	}
-	c.fleet.markDirtyKeys(c.prov.keysIn(s.ns))
 }

@@ -1,0 +1,115 @@
+package kube
+
+import (
+	"context"
+	"time"
+
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/hanzoai/driftboard/model"
+)
+
+// The rows of a syncing cluster (see provisional.go).
+
+// provisionalRow builds row k of a syncing cluster from the App seen so far
+// (ok false: none seen yet). Its workload is taken from the cache once that
+// scope's workload lists are complete, and is pending until then.
+func (f *Fleet) provisionalRow(c *cluster, k model.Key, now time.Time) (model.AppView, bool) {
+	app, wl, ae, final := c.observeSyncing(k)
+	if ae == nil { // not seen yet, or its App is gone from a complete cache
+		c.prov.builtFinal(k, nil)
+		f.store.Delete(k)
+		return model.AppView{}, false
+	}
+	v := model.Build(app, wl, f.release(app), now)
+	if final = final && c.cdSettled(); !final {
+		c.prov.builtFinal(k, nil) // git state unknown until synced
+		return v, true
+	}
+	// Built as rebuild would: the sync need not build it again.
+	v.Git = c.gitSync(app)
+	sel := ""
+	if we := c.workloadEntry(c.scopeFor(k.Namespace), k, app.Role); we != nil {
+		sel = we.Selector
+	}
+	c.wantPods(k, sel, v.WantsPodWatch())
+	c.prov.builtFinal(k, ae)
+	return v, true
+}
+
+// cdSettled reports whether the rows' git state is what it will be once
+// synced: no CD Application kind is watched here.
+func (c *cluster) cdSettled() bool {
+	w := c.cdWatch()
+	return w != nil && w.why != ""
+}
+
+// observeSyncing is observe for a syncing cluster: the App seen so far
+// (ae nil: none), its workload, pending until listed, and whether the
+// workload is as the sync will see it (final).
+func (c *cluster) observeSyncing(k model.Key) (app model.AppObject, wl *model.Workload, ae *appEntry, final bool) {
+	s := c.scopeFor(k.Namespace)
+	if s == nil {
+		return model.AppObject{}, nil, nil, false
+	}
+	for _, what := range []string{"apps", "services"} {
+		if s.synced(what) { // the cache is complete: it is the truth (a deleted App is gone)
+			ae, _ = s.get(what, k.Namespace, k.Name).(*appEntry)
+		} else {
+			ae = c.prov.getKind(what, k)
+		}
+		if ae != nil {
+			break
+		}
+	}
+	if ae == nil {
+		return model.AppObject{}, nil, nil, false
+	}
+	app = ae.App
+	app.NamespaceLabels = c.namespaceLabelsOf(k.Namespace)
+	if s.synced("deployments") && s.synced("statefulsets") && s.synced("replicasets") {
+		return app, c.observeWorkload(s, k, app), ae, true
+	}
+	kind := model.ExpectedKind(app.Role)
+	if model.ClassOfApp(app).MakesWorkload() {
+		if u := c.unreadable(s, k.Namespace, k.Name, kind); u != nil {
+			return app, u, ae, false
+		}
+	}
+	return app, &model.Workload{Kind: kind, Name: k.Name, Pending: pendingWords(kind, s.ns)}, ae, false
+}
+
+// pendingWords says why a workload is not known yet.
+func pendingWords(kind model.WorkloadKind, ns string) string {
+	what := "Workloads"
+	if kind != model.KindNone {
+		what = string(kind) + "s"
+	}
+	if ns != "" {
+		what += " in " + ns
+	}
+	return what + " not listed yet (cluster syncing)"
+}
+
+// synced reports whether the scope's informer of what has its first list
+// complete; an informer not run (not allowed) has nothing to wait for.
+func (s *scope) synced(what string) bool {
+	inf, ok := s.inf[what]
+	return !ok || inf.HasSynced()
+}
+
+// whenWorkloadsListed marks the provisional rows of scope s again once its
+// workload lists are complete, so they show their workloads before the
+// whole cluster has synced.
+func (c *cluster) whenWorkloadsListed(ctx context.Context, s *scope) {
+	var syncs []cache.InformerSynced
+	for _, what := range []string{"deployments", "statefulsets", "replicasets"} {
+		if inf, ok := s.inf[what]; ok {
+			syncs = append(syncs, inf.HasSynced)
+		}
+	}
+	if !cache.WaitForCacheSync(ctx.Done(), syncs...) || !c.prov.open.Load() {
+		return
+	}
+	c.fleet.markDirtyKeys(c.prov.keysIn(s.ns))
+}
