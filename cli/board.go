@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"runtime/debug"
 	"time"
 
@@ -42,7 +43,10 @@ func (a *app) runBoard(cmd *cobra.Command, _ []string) error {
 	opts := boardOptions(eff, a.opts.noColor)
 	opts.OpenURL = a.pageOpener()
 	opts.ExitReport = a.streams.Err
-	if err := ui.Run(ctx, fl, fl, id, opts); err != nil {
+	err = ui.Run(ctx, fl, fl, id, opts)
+	writeHeapProfile(a.streams.Getenv, a.streams.Err) // while the fleet is still held
+	runtime.KeepAlive(fl)
+	if err != nil {
 		return fmt.Errorf("board: %w", err)
 	}
 	return nil

@@ -6,13 +6,14 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+	"sync/atomic"
 )
 
 // Environment variables that profile a whole run (go tool pprof <binary> <file>):
 // the way to see where the board's time and memory go on a real fleet.
 const (
 	cpuProfileEnv  = "DRIFTBOARD_CPUPROFILE"  // CPU, from start to exit
-	heapProfileEnv = "DRIFTBOARD_HEAPPROFILE" // live heap at exit, after a GC
+	heapProfileEnv = "DRIFTBOARD_HEAPPROFILE" // live heap as the board quits (else at exit), after a GC
 )
 
 // startProfiles starts what the environment asks for; stop writes it out.
@@ -35,16 +36,27 @@ func startProfiles(getenv func(string) string, stderr io.Writer) (stop func()) {
 			pprof.StopCPUProfile()
 			_ = cpu.Close()
 		}
-		if path := getenv(heapProfileEnv); path != "" {
-			runtime.GC()
-			f, err := os.Create(path)
-			if err == nil {
-				err = pprof.Lookup("heap").WriteTo(f, 0)
-				_ = f.Close()
-			}
-			if err != nil {
-				fmt.Fprintf(stderr, "%s: %v\n", heapProfileEnv, err)
-			}
-		}
+		writeHeapProfile(getenv, stderr)
+	}
+}
+
+var heapProfileWritten atomic.Bool
+
+// writeHeapProfile writes the live heap once per run, after a GC. The
+// board writes it as it quits, while its fleet is still live (at exit the
+// caches are already released and the profile shows none of them).
+func writeHeapProfile(getenv func(string) string, stderr io.Writer) {
+	path := getenv(heapProfileEnv)
+	if path == "" || !heapProfileWritten.CompareAndSwap(false, true) {
+		return
+	}
+	runtime.GC()
+	f, err := os.Create(path)
+	if err == nil {
+		err = pprof.Lookup("heap").WriteTo(f, 0)
+		_ = f.Close()
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", heapProfileEnv, err)
 	}
 }
