@@ -104,6 +104,8 @@ type boardResult struct {
 	P50, P99, Max                time.Duration // patch sent → the new tag on screen
 	APIPeakBoard, APIPeakKubectl float64       // API server peak RSS (MiB), cluster 1
 	OneClusterFull               time.Duration // with several clusters: the board of cluster 1 alone
+	OneClusterCPU                startCPU      // and the CPU its start used
+	Start                        startCPU      // the CPU the start used beside the board's own
 	GrownTo                      int           // one cluster grown to this many Apps afterwards (0: not)
 	GrownFull, GrownCPU          time.Duration // its start → full board, and the CPU to get there
 	Phase                        time.Duration
@@ -123,7 +125,7 @@ func BenchmarkBoard(b *testing.B) {
 		r := boardResult{Clusters: k, PerCluster: n, Phase: phaseLength()}
 		r.APIPeakKubectl = kubectlPeak(b, f.clusters[0])
 		if k > 1 {
-			r.OneClusterFull = oneClusterFull(b, bin, f)
+			r.OneClusterFull, r.OneClusterCPU = oneClusterFull(b, bin, f)
 		}
 		runBoard(b, bin, f, &r)
 		if grow := growTo(k, n); grow > n {
@@ -150,16 +152,17 @@ func kubectlPeak(b *testing.B, c *testcluster.Cluster) float64 {
 }
 
 // oneClusterFull is start → full board for cluster 1 alone, the baseline
-// of the many-clusters target.
-func oneClusterFull(b *testing.B, bin string, f *fleetEnv) time.Duration {
+// of the many-clusters target, and the CPU that start used.
+func oneClusterFull(b *testing.B, bin string, f *fleetEnv) (time.Duration, startCPU) {
 	args := []string{"--kubeconfig", f.kubeconfig, "--context", "c1", "--releases", "off", "--readonly"}
+	w := startCPUWindow(f.clusters[:1])
 	p := startPTY(b, bin, args, isolatedEnv(b))
 	defer p.stop()
 	n := strconv.Itoa(f.perCluster)
 	at := p.await(b, "full board of one cluster", 10*time.Minute, func(s string) bool {
 		return strings.Contains(s, n+"/"+n+" shown") && !strings.Contains(s, "syncing")
 	})
-	return at.Sub(p.started)
+	return at.Sub(p.started), w.since(p.pid())
 }
 
 // growTo is the size the single cluster grows to after the main run (0: none).
@@ -229,6 +232,7 @@ func runBoard(b *testing.B, bin string, f *fleetEnv, r *boardResult) {
 func runTool(b *testing.B, t tool, f *fleetEnv, r *boardResult) {
 	api := f.clusters[0].APIServerPID()
 	_ = resetPeakRSS(api)
+	w := startCPUWindow(f.clusters)
 	p := startPTY(b, t.bin, t.args, isolatedEnv(b))
 	var syncingMu sync.Mutex
 	lastSyncing := ""
@@ -250,6 +254,7 @@ func runTool(b *testing.B, t tool, f *fleetEnv, r *boardResult) {
 	r.APIPeakBoard = rssMiB(api, "VmHWM")
 	pid := p.pid()
 	r.StartCPU, r.RSSSynced = processCPU(pid), rssMiB(pid, "VmRSS")
+	r.Start = w.since(pid)
 	perMinute := func(d time.Duration) time.Duration {
 		return time.Duration(float64(d) * float64(time.Minute) / float64(r.Phase))
 	}

@@ -38,6 +38,10 @@ func (r boardResult) table() string {
 			fmt.Sprintf("ratio %.2f× (target ≤ 1.3×)", r.FullBoard.Seconds()/r.OneClusterFull.Seconds()))
 	}
 	row("CPU used to get there", sec(r.StartCPU), "")
+	row("  where the start's CPU went", r.Start.String(), "")
+	if r.OneClusterFull > 0 {
+		row("  … with one cluster alone", r.OneClusterCPU.String(), "")
+	}
 	if r.GrownTo > 0 {
 		row(fmt.Sprintf("  grown to %d: start → full board (CPU)", r.GrownTo),
 			fmt.Sprintf("%s (%s)", sec(r.GrownFull), sec(r.GrownCPU)),
