@@ -45,8 +45,16 @@ func TestLiveFrozenClusterNeverDelaysTheOthers(t *testing.T) {
 
 	liveRow := model.Key{Cluster: "live", Namespace: "hanzo", Name: "iam"}
 	frozenRow := model.Key{Cluster: "frozen", Namespace: "hanzo", Name: "iam"}
-	s := waitFleet(t, f, "the live cluster's row while the other is frozen", func(s *model.Snapshot) bool {
+	waitFleet(t, f, "the live cluster's row while the other is frozen", func(s *model.Snapshot) bool {
 		return findRow(s, liveRow) != nil
+	})
+	// Not only a row seen on the stream: the live cluster's whole sync ends
+	// (its row built from complete caches, its workload read) while the
+	// other still answers nothing.
+	s := waitFleet(t, f, "the live cluster synced while the other is frozen", func(s *model.Snapshot) bool {
+		r := findRow(s, liveRow)
+		return r != nil && r.Workload.Pending == "" && r.Workload.Kind == model.KindDeployment &&
+			clusterPhase(s, "live") == model.ConnLive
 	})
 	if r := findRow(s, frozenRow); r != nil {
 		t.Fatalf("a row of the frozen cluster is on the board: %+v", r)
@@ -80,4 +88,13 @@ func waitFleet(t *testing.T, f *Fleet, what string, ok func(*model.Snapshot) boo
 			t.Fatalf("%s: never seen in 60 s; clusters %+v", what, s.Clusters)
 		}
 	}
+}
+
+func clusterPhase(s *model.Snapshot, name string) model.ConnPhase {
+	for _, c := range s.Clusters {
+		if c.Name == name {
+			return c.Phase
+		}
+	}
+	return ""
 }
