@@ -55,16 +55,17 @@ func (a *app) runBoard(cmd *cobra.Command, _ []string) error {
 // returnSyncGarbage gives the memory the first sync used (whole list
 // responses, decode buffers, building every row) back to the system once
 // the caches hold the fleet and the rows are built, and sets the steady
-// state's GC target: the board then idles at its working size, not at the
-// sync's peak. It waits a moment first: until the UI has drawn the synced
-// rows it still holds those it showed while the lists streamed (at 10,000
-// Apps, returning at once found 65 MB live instead of 51, and the RSS
-// after churn stayed ~14 MiB higher).
+// state's GC target and cores: the board then idles at its working size,
+// not at the sync's peak. It waits a moment first: until the UI has drawn
+// the synced rows it still holds those it showed while the lists streamed
+// (at 10,000 Apps, returning at once found 65 MB live instead of 51, and
+// the RSS after churn stayed ~14 MiB higher).
 func returnSyncGarbage(ctx context.Context, fl *kube.Fleet) {
 	_ = fl.WaitSynced(ctx) // a cluster that failed has settled too
 	if ctx.Err() == nil {
 		fl.Snapshot() // the rows the UI would build next, built now, so their garbage (the provisional rows' too) goes
 		useSteadyGC()
+		useSteadyProcs()
 		select {
 		case <-ctx.Done():
 			return
