@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -166,6 +167,8 @@ func waitFor(t *testing.T, f *Fleet, what string, ok func(*model.Snapshot) bool)
 // after its first lines (one event each) until apps is closed.
 type listGate struct {
 	first       int
+	refuse      bool // answer the App streaming list 400: the reflector falls back to LIST
+	refused     atomic.Int32
 	deployments chan struct{}
 	replicasets chan struct{}
 	apps        chan struct{}
@@ -202,6 +205,13 @@ func (g *listGate) wrap(rt http.RoundTripper) http.RoundTripper {
 					return nil, req.Context().Err()
 				}
 			}
+		}
+		if g.refuse && strings.HasSuffix(req.URL.Path, "/hanzo.ai/v1/apps") && req.URL.Query().Get("sendInitialEvents") == "true" {
+			g.refused.Add(1)
+			body := `{"kind":"Status","apiVersion":"v1","status":"Failure","message":"streaming lists refused by the test","reason":"BadRequest","code":400}`
+			return &http.Response{StatusCode: http.StatusBadRequest, Status: "400 Bad Request", Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+				Header: http.Header{"Content-Type": []string{"application/json"}}, Body: io.NopCloser(strings.NewReader(body)),
+				ContentLength: int64(len(body)), Request: req}, nil
 		}
 		resp, err := rt.RoundTrip(req)
 		if err == nil && strings.HasSuffix(req.URL.Path, "/hanzo.ai/v1/apps") && req.URL.Query().Get("sendInitialEvents") == "true" {
@@ -250,3 +260,55 @@ func (b *heldBody) Read(p []byte) (int, error) {
 }
 
 func (b *heldBody) Close() error { return b.c.Close() }
+
+// TestRowsAppearFromListPages: where the server refuses streaming lists the
+// reflector falls back to LIST; the Apps of its pages are on the board,
+// pending, while the workload lists are held, and normal once synced.
+func TestRowsAppearFromListPages(t *testing.T) {
+	c := testcluster.Start(t, testcluster.Options{})
+	c.CreateNamespaces("hanzo")
+	all := names("svc", 12)
+	for _, name := range all {
+		seed(t, c, "hanzo", name, "service", "v1.0.0", 1)
+	}
+	g := newListGate(0)
+	g.refuse = true
+	cfg := c.AdminConfig()
+	cfg.WrapTransport = g.wrap
+	cc, err := NewClusterClients(testClusterName, cfg, ConnectOptions{})
+	must(t, err)
+	f := NewFleet(FleetOptions{}, cc)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	t.Cleanup(g.releaseAll)
+	f.Start(ctx)
+
+	snap := waitFor(t, f, "the listed Apps on the board", func(s *model.Snapshot) bool { return s.Len() == len(all) })
+	if f.clusters[0].isSynced() {
+		t.Fatal("the cluster synced with its workload lists held")
+	}
+	if g.refused.Load() == 0 {
+		t.Fatal("no streaming list was refused: the LIST fallback was not exercised")
+	}
+	for _, r := range snap.Rows() {
+		assertPending(t, r)
+	}
+	for _, n := range snap.Clusters[0].Notices {
+		if strings.Contains(n, "could not be read") {
+			t.Errorf("notice: %s", n)
+		}
+	}
+	close(g.deployments)
+	close(g.replicasets)
+	waitFor(t, f, "the synced board", func(s *model.Snapshot) bool {
+		if s.Clusters[0].Phase != model.ConnLive || s.Len() != len(all) {
+			return false
+		}
+		for _, r := range s.Rows() {
+			if !r.Workload.Found || r.RunningTag != "v1.0.0" {
+				return false
+			}
+		}
+		return true
+	})
+}
