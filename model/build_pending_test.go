@@ -108,3 +108,21 @@ func TestSummaryPendingIsNotOK(t *testing.T) {
 		t.Errorf("after the sync %+v: want 1 ok", sum)
 	}
 }
+
+// TestQueryHealthSyncing: what HEALTH shows for a pending row can be typed
+// back, and a pending row is not "unknown" health.
+func TestQueryHealthSyncing(t *testing.T) {
+	t.Parallel()
+	pending := Build(baseApp(), pendingWorkload(KindDeployment), foundRelease(), t0)
+	listed := Build(baseApp(), baseWorkload(), foundRelease(), t0)
+	q, err := ParseQuery("health:syncing")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !q.Match(&pending) || q.Match(&listed) {
+		t.Errorf("health:syncing matches pending %v, listed %v; want true, false", q.Match(&pending), q.Match(&listed))
+	}
+	if q, _ := ParseQuery("health:unknown"); q.Match(&pending) {
+		t.Error("health:unknown matches a pending row")
+	}
+}
