@@ -88,6 +88,7 @@ func (f *Fleet) rebuild(c *cluster, k model.Key, now time.Time) (v model.AppView
 		c.wantPods(k, "", false)
 		return model.AppView{}, false
 	}
+	f.rowsBuilt.Add(1)
 	v = model.Build(app, wl, f.release(app), now)
 	v.Git = c.gitSync(app)
 	sel := ""

@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"k8s.io/client-go/dynamic"
@@ -100,7 +101,8 @@ type Fleet struct {
 	// confirmed restart acts on that object only (see rememberChecked).
 	checkedUID map[model.Key]string
 
-	buildMu    sync.Mutex // one builder at a time
+	buildMu    sync.Mutex   // one builder at a time
+	rowsBuilt  atomic.Int64 // rows built since start: each costs a model.Build
 	offlineSet map[string]bool
 	lastStates []model.ClusterState
 }

@@ -127,8 +127,14 @@ func (c *cluster) newInformer(s informerSpec) (cache.SharedIndexInformer, error)
 			c.fleet.markDirty(model.Key{Cluster: c.name, Namespace: ns, Name: name})
 		}
 	}
-	_, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
-		AddFunc: func(obj any) { mark(obj) },
+	reg, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc: func(obj any) {
+			if c.shownWhileSyncing(obj) {
+				c.conn.heard()
+				return // the entry its row was built from: the list's end changes nothing
+			}
+			mark(obj)
+		},
 		UpdateFunc: func(old, cur any) {
 			om, ok1 := metaOf(old)
 			cm, ok2 := metaOf(cur)
@@ -148,6 +154,7 @@ func (c *cluster) newInformer(s informerSpec) (cache.SharedIndexInformer, error)
 	if err != nil {
 		return nil, fmt.Errorf("%s informer: add handler: %w", s.what, err)
 	}
+	c.handled.Store(s.lw.id, reg.HasSynced)
 	return inf, nil
 }
 

@@ -21,6 +21,7 @@ func (f *Fleet) provisionalRow(c *cluster, k model.Key, now time.Time) (model.Ap
 		f.store.Delete(k)
 		return model.AppView{}, false
 	}
+	f.rowsBuilt.Add(1)
 	v := model.Build(app, wl, f.release(app), now)
 	if final = final && c.cdSettled(); !final {
 		c.prov.builtFinal(k, nil) // git state unknown until synced

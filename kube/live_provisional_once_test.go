@@ -1,0 +1,51 @@
+package kube
+
+import (
+	"context"
+	"testing"
+
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/hanzoai/driftboard/internal/testcluster"
+	"github.com/hanzoai/driftboard/model"
+)
+
+// A row shown while the Apps stream in is built once for what the stream
+// brought: the App informer adding the same entries again at the end of its
+// list (its handler's first deliveries) builds no row a second time.
+func TestStreamedRowsAreBuiltOnce(t *testing.T) {
+	c := testcluster.Start(t, testcluster.Options{})
+	c.CreateNamespaces("hanzo")
+	all := names("svc", 16)
+	for _, name := range all {
+		seed(t, c, "hanzo", name, "service", "v1.0.0", 1)
+	}
+	g := newListGate(0) // the workload lists are held: the rows stay provisional
+	close(g.apps)
+	cfg := c.AdminConfig()
+	cfg.WrapTransport = g.wrap
+	cc, err := NewClusterClients(testClusterName, cfg, ConnectOptions{})
+	must(t, err)
+	f := NewFleet(FleetOptions{}, cc)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	t.Cleanup(g.releaseAll)
+	f.Start(ctx)
+
+	waitFor(t, f, "every streamed App on the board", func(s *model.Snapshot) bool { return s.Len() == len(all) })
+	cl := f.clusters[0]
+	appsHandled := func() bool {
+		done, ok := cl.handled.Load("/apps")
+		return ok && done.(func() bool)()
+	}
+	if !cache.WaitForCacheSync(ctx.Done(), appsHandled) {
+		t.Fatal("the App informer's handler never had its first list")
+	}
+	f.Snapshot() // builds whatever the handler marked
+	if cl.isSynced() {
+		t.Fatal("the cluster synced with its workload lists held")
+	}
+	if n := f.rowsBuilt.Load(); n != int64(len(all)) {
+		t.Fatalf("%d rows built for %d Apps streamed once", n, len(all))
+	}
+}
