@@ -66,7 +66,7 @@ func (c *cluster) watchNamespaceLabels(ctx context.Context) string {
 		n.createdAt[ns.Name] = ns.CreationTimestamp.Time
 		n.mu.Unlock()
 		if changed {
-			c.fleet.markAllDirty()
+			c.markNamespaceDirty(ns.Name)
 		}
 		if !known {
 			c.follow.signal()
@@ -117,4 +117,15 @@ func (c *cluster) namespaceLabelsOf(ns string) map[string]string {
 	n := c.nsLabels
 	c.mu.RUnlock()
 	return n.get(ns)
+}
+
+// markNamespaceDirty rebuilds, at the next snapshot, the rows of namespace
+// ns in this cluster only (its labels changed): a namespace list arriving
+// late from one slow cluster must not rebuild every row of every other.
+func (c *cluster) markNamespaceDirty(ns string) {
+	keys := c.appKeysIn(ns)
+	if c.prov.open.Load() { // rows seen while the lists stream
+		keys = append(keys, c.prov.keysIn(ns)...)
+	}
+	c.fleet.markDirtyKeys(keys)
 }

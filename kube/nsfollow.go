@@ -155,7 +155,7 @@ func (c *cluster) addScope(ctx context.Context, ns string, allowed map[string]bo
 	c.mu.Lock()
 	c.scopes[ns] = s
 	c.mu.Unlock()
-	c.fleet.markAllDirty()
+	c.markNamespaceDirty(ns) // its rows, not every cluster's
 	return true
 }
 
