@@ -1,7 +1,6 @@
 package kube
 
 import (
-	"context"
 	"testing"
 
 	"k8s.io/client-go/tools/cache"
@@ -22,15 +21,7 @@ func TestStreamedRowsAreBuiltOnce(t *testing.T) {
 	}
 	g := newListGate(0) // the workload lists are held: the rows stay provisional
 	close(g.apps)
-	cfg := c.AdminConfig()
-	cfg.WrapTransport = g.wrap
-	cc, err := NewClusterClients(testClusterName, cfg, ConnectOptions{})
-	must(t, err)
-	f := NewFleet(FleetOptions{}, cc)
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	t.Cleanup(g.releaseAll)
-	f.Start(ctx)
+	f, ctx := startGatedFleet(t, c, g, FleetOptions{})
 
 	waitFor(t, f, "every streamed App on the board", func(s *model.Snapshot) bool { return s.Len() == len(all) })
 	cl := f.clusters[0]
