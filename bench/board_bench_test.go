@@ -259,6 +259,9 @@ func runTool(b *testing.B, t tool, f *fleetEnv, r *boardResult) {
 		return time.Duration(float64(d) * float64(time.Minute) / float64(r.Phase))
 	}
 
+	// Idle is the steady state: it starts once the one-off clean-up after
+	// the sync (the sync's garbage returned 2 s after it) is behind.
+	time.Sleep(settleAfterSync)
 	idleStart, cpu0 := time.Now(), processCPU(pid)
 	time.Sleep(r.Phase)
 	idleEnd, cpu1 := time.Now(), processCPU(pid)
@@ -278,6 +281,9 @@ func runTool(b *testing.B, t tool, f *fleetEnv, r *boardResult) {
 	r.ChurnCPU = perMinute(processCPU(pid) - cpu2)
 	r.RSSChurn = rssMiB(pid, "VmRSS")
 }
+
+// settleAfterSync separates the full board from the idle phase.
+const settleAfterSync = 5 * time.Second
 
 // syncingLine is the header line that says syncing, for the report.
 func syncingLine(screen string) string {
