@@ -194,7 +194,7 @@ func transformCDApplication(cluster, group string) func(any) (any, error) {
 			return obj, nil
 		}
 		e := &cdEntry{App: DecodeCDApplication(cluster, group, u.Object)}
-		e.ObjectMeta = trimmedMeta(u)
+		e.entryMeta = trimmedMeta(u)
 		return e, nil
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"errors"
 
 	"github.com/valyala/fastjson"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
@@ -113,8 +112,8 @@ func appEntryOf(cluster string, u *unstructured.Unstructured) *appEntry {
 	app.TagSetAt = tagSetAt(u.GetManagedFields())
 	// The cache key must be the real one even when metadata was odd.
 	e := &appEntry{App: app}
-	e.ObjectMeta = metav1.ObjectMeta{
-		Name: u.GetName(), Namespace: u.GetNamespace(),
+	e.entryMeta = entryMeta{
+		Name: u.GetName(), Namespace: intern(u.GetNamespace()),
 		UID: types.UID(u.GetUID()), ResourceVersion: u.GetResourceVersion(),
 	}
 	return e
@@ -139,7 +138,7 @@ func (d *appDecoder) fromValue(v *fastjson.Value, itemKind string) (*appEntry, e
 	meta, _ := obj["metadata"].(map[string]any)
 	str := func(k string) string { s, _ := meta[k].(string); return s }
 	e := &appEntry{}
-	e.ObjectMeta = metav1.ObjectMeta{Name: str("name"), Namespace: str("namespace"),
+	e.entryMeta = entryMeta{Name: str("name"), Namespace: intern(str("namespace")),
 		UID: types.UID(str("uid")), ResourceVersion: str("resourceVersion")}
 	var mf *fastjson.Value
 	o.Visit(func(k []byte, v *fastjson.Value) {

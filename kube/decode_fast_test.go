@@ -78,7 +78,7 @@ func FuzzFastDecodeApp(f *testing.F) {
 		if diff := cmp.Diff(want.App, got.App); diff != "" {
 			t.Errorf("app differs (-dynamic +fast):\n%s", diff)
 		}
-		if diff := cmp.Diff(want.ObjectMeta, got.ObjectMeta); diff != "" {
+		if diff := cmp.Diff(want.entryMeta, got.entryMeta); diff != "" {
 			t.Errorf("cache key differs (-dynamic +fast):\n%s", diff)
 		}
 	})
@@ -267,7 +267,7 @@ func FuzzFastDecodeAppList(f *testing.F) {
 			if diff := cmp.Diff(want.App, got.Items[i].App); diff != "" {
 				t.Errorf("item %d (-unstructured +fast):\n%s", i, diff)
 			}
-			if diff := cmp.Diff(want.ObjectMeta, got.Items[i].ObjectMeta); diff != "" {
+			if diff := cmp.Diff(want.entryMeta, got.Items[i].entryMeta); diff != "" {
 				t.Errorf("item %d key (-unstructured +fast):\n%s", i, diff)
 			}
 		}

@@ -18,19 +18,6 @@ import (
 // workloads fit in a few tens of MiB. Entries are replaced on every event and
 // never mutated, so rows may share their maps and slices.
 
-// entryMeta is the part of ObjectMeta the cache key and the handlers need.
-type entryMeta struct {
-	metav1.TypeMeta   `json:",inline"`
-	metav1.ObjectMeta `json:"metadata"`
-}
-
-func trimmedMeta(m metav1.Object) metav1.ObjectMeta {
-	return metav1.ObjectMeta{
-		Name: m.GetName(), Namespace: intern(m.GetNamespace()),
-		UID: m.GetUID(), ResourceVersion: m.GetResourceVersion(),
-	}
-}
-
 // appEntry is a decoded App or Service custom resource.
 type appEntry struct {
 	entryMeta
@@ -151,7 +138,7 @@ func transformDeployment(obj any) (any, error) {
 		return obj, nil // already trimmed, or a tombstone
 	}
 	e := &workloadEntry{
-		entryMeta: entryMeta{ObjectMeta: trimmedMeta(d)},
+		entryMeta: trimmedMeta(d),
 		OwnerUID:  appOwnerUID(d),
 		Selector:  selectorString(d.Spec.Selector),
 		Revision:  intern(d.Annotations[revisionAnnotation]),
@@ -182,7 +169,7 @@ func transformStatefulSet(obj any) (any, error) {
 	}
 	paused := false // StatefulSets cannot be paused; a partition holds pods back instead
 	e := &workloadEntry{
-		entryMeta: entryMeta{ObjectMeta: trimmedMeta(s)},
+		entryMeta: trimmedMeta(s),
 		OwnerUID:  appOwnerUID(s),
 		Selector:  selectorString(s.Spec.Selector),
 		W: model.Workload{
@@ -227,7 +214,7 @@ func transformReplicaSet(obj any) (any, error) {
 		owner = ""
 	}
 	e := &podSetEntry{
-		entryMeta: entryMeta{ObjectMeta: trimmedMeta(rs)},
+		entryMeta: trimmedMeta(rs),
 		Owner:     owner,
 		Revision:  rs.Annotations[revisionAnnotation],
 		Set:       model.PodSet{Name: rs.Name, Replicas: rs.Status.Replicas, Available: rs.Status.AvailableReplicas},
@@ -247,7 +234,7 @@ func transformPod(obj any) (any, error) {
 	if !ok {
 		return obj, nil
 	}
-	e := &podEntry{entryMeta: entryMeta{ObjectMeta: trimmedMeta(p)}}
+	e := &podEntry{entryMeta: trimmedMeta(p)}
 	if ref := metav1.GetControllerOfNoCopy(p); ref != nil {
 		e.OwnerKind, e.OwnerUID = ref.Kind, string(ref.UID)
 	}

@@ -134,7 +134,7 @@ func sameEntry(t *testing.T, what, resource string, cl *cluster, u *unstructured
 	if diff := cmp.Diff(want.App, got.App); diff != "" {
 		t.Errorf("%s: %s/%s (-dynamic +cached):\n%s", what, u.GetNamespace(), u.GetName(), diff)
 	}
-	if got.ObjectMeta.ResourceVersion != u.GetResourceVersion() || got.ObjectMeta.UID != u.GetUID() {
-		t.Errorf("%s: %s/%s cache key %+v", what, u.GetNamespace(), u.GetName(), got.ObjectMeta)
+	if got.entryMeta.ResourceVersion != u.GetResourceVersion() || got.entryMeta.UID != u.GetUID() {
+		t.Errorf("%s: %s/%s cache key %+v", what, u.GetNamespace(), u.GetName(), got.entryMeta)
 	}
 }

@@ -92,8 +92,8 @@ func TestTransformDeploymentTrims(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := obj.(*workloadEntry)
-	if e.ManagedFields != nil || e.Annotations != nil || e.Labels != nil {
-		t.Errorf("metadata not trimmed: %+v", e.ObjectMeta)
+	if m := e.entryMeta; m.Name != "iam" || m.Namespace != "hanzo" || m.UID != "d1" || m.ResourceVersion != "9" || m.Annotations != nil {
+		t.Errorf("metadata not trimmed to the cache key: %+v", m)
 	}
 	want := model.Workload{Kind: model.KindDeployment, Name: "iam", UID: "d1", Generation: 4, ObservedGeneration: 4,
 		Replicas: &three, ReadyReplicas: 3, UpdatedReplicas: 2, AvailableReplicas: 3, Paused: true,
