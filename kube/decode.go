@@ -142,7 +142,7 @@ func DecodeApp(cluster string, obj map[string]any) model.AppObject {
 	}
 	if meta := d.object(obj, "metadata", "metadata"); meta != nil {
 		app.Name = d.str(meta, "name", "metadata.name")
-		app.Namespace = d.str(meta, "namespace", "metadata.namespace")
+		app.Namespace = intern(d.str(meta, "namespace", "metadata.namespace"))
 		app.UID = d.str(meta, "uid", "metadata.uid")
 		app.ResourceVersion = d.str(meta, "resourceVersion", "metadata.resourceVersion")
 		app.Generation, _ = d.integer(meta, "generation", "metadata.generation", 0, math.MaxInt64)
@@ -153,7 +153,7 @@ func DecodeApp(cluster string, obj map[string]any) model.AppObject {
 				d.fail("metadata.creationTimestamp", "not RFC 3339: %s", short(ts))
 			}
 		}
-		app.Labels = d.stringMap(meta, "labels", "metadata.labels")
+		app.Labels = sharedLabels(d.stringMap(meta, "labels", "metadata.labels"))
 		app.Annotations = d.stringMap(meta, "annotations", "metadata.annotations")
 	} else {
 		d.fail("metadata", "missing")
