@@ -4,7 +4,10 @@
 // platform can never disagree about what "drift" means.
 package drift
 
-import "fmt"
+import (
+	"fmt"
+	"unique"
+)
 
 // DriftKind enumerates the kinds of drift. Each is independent: one row can
 // carry several at once.
@@ -103,8 +106,10 @@ func IsSemverTag(tag string) bool {
 // zero-assets. Tags are compared verbatim; no ordering beyond equality.
 func ComputeDriftFlags(o Observed) []DriftFlag {
 	var flags []DriftFlag
+	// Rows with the same tags share one copy of each message: a board keeps
+	// a row per App, and thousands of them say the same thing.
 	add := func(k DriftKind, s DriftSeverity, msg string) {
-		flags = append(flags, DriftFlag{Kind: k, Severity: s, Message: msg})
+		flags = append(flags, DriftFlag{Kind: k, Severity: s, Message: unique.Make(msg).Value()})
 	}
 	declaredFloating := o.DeclaredTag != "" && !IsSemverTag(o.DeclaredTag)
 	if declaredFloating {
