@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -22,6 +23,15 @@ const (
 // brands maps image namespaces to the org name the board shows.
 var brands = map[string]string{"hanzoai": "hanzo", "zooai": "zoo", "luxfi": "lux"}
 
+// sharedEndpoints is the App's list, which rows never change (clipped, so an
+// append would copy): a row per App need not copy it. None is [] in JSON.
+func sharedEndpoints(e []string) []string {
+	if e == nil {
+		return []string{}
+	}
+	return slices.Clip(e)
+}
+
 // Build makes one board row from an App, its workload (nil when missing) and
 // the release facts for its repo and declared tag. It never panics: anything
 // malformed or missing becomes a Problem on the row.
@@ -35,7 +45,7 @@ func Build(app AppObject, wl *Workload, rel Release, now time.Time) AppView {
 		Phase:       app.Phase,
 		Cluster:     app.Cluster,
 		Namespace:   app.Namespace,
-		Endpoints:   append([]string{}, app.Endpoints...),
+		Endpoints:   sharedEndpoints(app.Endpoints),
 		Kind:        app.Kind,
 		Role:        app.Role,
 		Tenant:      TenantOf(app.Namespace),
