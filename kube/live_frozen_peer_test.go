@@ -32,16 +32,7 @@ func TestLiveFrozenClusterNeverDelaysTheOthers(t *testing.T) {
 	}
 	t.Cleanup(resume)
 
-	var clients []ClusterClients
-	for name, c := range map[string]*testcluster.Cluster{"live": live, "frozen": frozen} {
-		cc, err := NewClusterClients(name, c.AdminConfig(), ConnectOptions{})
-		must(t, err)
-		clients = append(clients, cc)
-	}
-	f := NewFleet(FleetOptions{}, clients...)
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	f.Start(ctx)
+	f := startClusters(t, map[string]*testcluster.Cluster{"live": live, "frozen": frozen})
 
 	liveRow := model.Key{Cluster: "live", Namespace: "hanzo", Name: "iam"}
 	frozenRow := model.Key{Cluster: "frozen", Namespace: "hanzo", Name: "iam"}
@@ -70,6 +61,22 @@ func TestLiveFrozenClusterNeverDelaysTheOthers(t *testing.T) {
 		r := findRow(s, frozenRow)
 		return r != nil && !r.Offline && findRow(s, liveRow) != nil
 	})
+}
+
+// startClusters runs one Fleet of the named clusters until the test ends.
+func startClusters(t *testing.T, clusters map[string]*testcluster.Cluster) *Fleet {
+	t.Helper()
+	var clients []ClusterClients
+	for name, c := range clusters {
+		cc, err := NewClusterClients(name, c.AdminConfig(), ConnectOptions{})
+		must(t, err)
+		clients = append(clients, cc)
+	}
+	f := NewFleet(FleetOptions{}, clients...)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	f.Start(ctx)
+	return f
 }
 
 // waitFleet waits (on change signals) until the fleet's snapshot matches.

@@ -1,7 +1,6 @@
 package kube
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -23,16 +22,7 @@ func TestLiveNamespaceLabelsRebuildOnlyTheirCluster(t *testing.T) {
 		seed(t, c, "hanzo", "iam", "iam", "v1.0.0", 1)
 		seed(t, c, "other", "web", "", "v1.0.0", 1)
 	}
-	var clients []ClusterClients
-	for name, c := range map[string]*testcluster.Cluster{"a": a, "b": b} {
-		cc, err := NewClusterClients(name, c.AdminConfig(), ConnectOptions{})
-		must(t, err)
-		clients = append(clients, cc)
-	}
-	f := NewFleet(FleetOptions{}, clients...)
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	f.Start(ctx)
+	f := startClusters(t, map[string]*testcluster.Cluster{"a": a, "b": b})
 	must(t, f.WaitSynced(ctxT(t)))
 	rows := []model.Key{
 		{Cluster: "a", Namespace: "hanzo", Name: "iam"}, {Cluster: "a", Namespace: "other", Name: "web"},
