@@ -205,14 +205,6 @@ func (f *Fleet) subscribe() (<-chan struct{}, func()) {
 	}
 }
 
-// markAllDirty rebuilds every row at the next snapshot.
-func (f *Fleet) markAllDirty() {
-	f.mu.Lock()
-	f.allDirty = true
-	f.mu.Unlock()
-	f.signal()
-}
-
 func (f *Fleet) markDirty(k model.Key) {
 	f.mu.Lock()
 	f.dirty[k] = struct{}{}
