@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/hanzoai/driftboard/drift"
+	"github.com/hanzoai/driftboard/model"
 )
 
 // TestOffScreenChangeDefersOnlyTheHeader: on a board bigger than the
@@ -16,16 +17,7 @@ import (
 // visible effect, the header's figures, follows within headerDelay), while a
 // change to a shown row is drawn by the very next frame.
 func TestOffScreenChangeDefersOnlyTheHeader(t *testing.T) {
-	src := newStoreSource()
-	rows := bigFleet(500)
-	src.upsert(rows...)
-	dark := true
-	m := newModel(context.Background(), src, nil, nil, Options{Now: fixedNow, DarkBackground: &dark})
-	t.Cleanup(m.cancel)
-	m.Update(tea.WindowSizeMsg{Width: 160, Height: 30})
-	m.Update(snapshotMsg{src.Snapshot()})
-	m.board.cycleSort() // by name: svc-00000 first, svc-00499 far below
-	m.Update(snapshotMsg{src.Snapshot()})
+	src, rows, m := nameSortedBoard(t, 500)
 	before := plainView(m)
 	if !strings.Contains(before, "svc-00000") || strings.Contains(before, "svc-00499") {
 		t.Fatalf("want svc-00000 on screen and svc-00499 off it:\n%s", before)
@@ -61,16 +53,7 @@ func TestOffScreenChangeDefersOnlyTheHeader(t *testing.T) {
 // nothing more; a change deferred after that frame is drawn a full
 // headerDelay after it arrived, not before and not later.
 func TestDrawnFrameSatisfiesTheHeader(t *testing.T) {
-	src := newStoreSource()
-	rows := bigFleet(500)
-	src.upsert(rows...)
-	dark := true
-	m := newModel(context.Background(), src, nil, nil, Options{Now: fixedNow, DarkBackground: &dark})
-	t.Cleanup(m.cancel)
-	m.Update(tea.WindowSizeMsg{Width: 160, Height: 30})
-	m.Update(snapshotMsg{src.Snapshot()})
-	m.board.cycleSort() // by name: svc-00000 first, svc-00499 far below
-	m.Update(snapshotMsg{src.Snapshot()})
+	src, rows, m := nameSortedBoard(t, 500)
 	plainView(m)
 
 	far := rows[499]
@@ -119,4 +102,21 @@ func summaryOf(frame string) string {
 		return ""
 	}
 	return strings.TrimSpace(lines[1])
+}
+
+// nameSortedBoard is a 160×30 board of n rows sorted by name (svc-00000
+// first, the last row far below the screen).
+func nameSortedBoard(t *testing.T, n int) (*storeSource, []model.AppView, *Model) {
+	t.Helper()
+	src := newStoreSource()
+	rows := bigFleet(n)
+	src.upsert(rows...)
+	dark := true
+	m := newModel(context.Background(), src, nil, nil, Options{Now: fixedNow, DarkBackground: &dark})
+	t.Cleanup(m.cancel)
+	m.Update(tea.WindowSizeMsg{Width: 160, Height: 30})
+	m.Update(snapshotMsg{src.Snapshot()})
+	m.board.cycleSort()
+	m.Update(snapshotMsg{src.Snapshot()})
+	return src, rows, m
 }

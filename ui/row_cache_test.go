@@ -92,15 +92,7 @@ func TestRowCacheFollowsEverythingALineShows(t *testing.T) {
 // TestRowCacheRendersOnlyChangedRows: a frame after one shown row changed
 // renders that row's line alone; every other shown row's line is reused.
 func TestRowCacheRendersOnlyChangedRows(t *testing.T) {
-	src := newStoreSource()
-	rows := bigFleet(300)
-	src.upsert(rows...)
-	dark := true
-	m := newModel(context.Background(), src, nil, nil, Options{Now: fixedNow, DarkBackground: &dark})
-	t.Cleanup(m.cancel)
-	m.Update(tea.WindowSizeMsg{Width: 160, Height: 30})
-	m.Update(snapshotMsg{src.Snapshot()})
-	m.board.cycleSort() // by name: svc-00000 … on screen
+	src, rows, m := nameSortedBoard(t, 300)
 	redrawn(m)
 
 	before := m.board.rows.rendered
