@@ -4,7 +4,6 @@ import (
 	"context"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/hanzoai/driftboard/internal/testcluster"
 	"github.com/hanzoai/driftboard/model"
@@ -36,13 +35,13 @@ func TestLiveFrozenClusterNeverDelaysTheOthers(t *testing.T) {
 
 	liveRow := model.Key{Cluster: "live", Namespace: "hanzo", Name: "iam"}
 	frozenRow := model.Key{Cluster: "frozen", Namespace: "hanzo", Name: "iam"}
-	waitFleet(t, f, "the live cluster's row while the other is frozen", func(s *model.Snapshot) bool {
+	waitFor(t, f, "the live cluster's row while the other is frozen", func(s *model.Snapshot) bool {
 		return findRow(s, liveRow) != nil
 	})
 	// Not only a row seen on the stream: the live cluster's whole sync ends
 	// (its row built from complete caches, its workload read) while the
 	// other still answers nothing.
-	s := waitFleet(t, f, "the live cluster synced while the other is frozen", func(s *model.Snapshot) bool {
+	s := waitFor(t, f, "the live cluster synced while the other is frozen", func(s *model.Snapshot) bool {
 		r := findRow(s, liveRow)
 		return r != nil && r.Workload.Pending == "" && r.Workload.Kind == model.KindDeployment &&
 			clusterPhase(s, "live") == model.ConnLive
@@ -57,7 +56,7 @@ func TestLiveFrozenClusterNeverDelaysTheOthers(t *testing.T) {
 	}
 
 	resume()
-	waitFleet(t, f, "the frozen cluster's row once it answers", func(s *model.Snapshot) bool {
+	waitFor(t, f, "the frozen cluster's row once it answers", func(s *model.Snapshot) bool {
 		r := findRow(s, frozenRow)
 		return r != nil && !r.Offline && findRow(s, liveRow) != nil
 	})
@@ -77,24 +76,6 @@ func startClusters(t *testing.T, clusters map[string]*testcluster.Cluster) *Flee
 	t.Cleanup(cancel)
 	f.Start(ctx)
 	return f
-}
-
-// waitFleet waits (on change signals) until the fleet's snapshot matches.
-func waitFleet(t *testing.T, f *Fleet, what string, ok func(*model.Snapshot) bool) *model.Snapshot {
-	t.Helper()
-	deadline := time.After(60 * time.Second)
-	for {
-		s := f.Snapshot()
-		if ok(s) {
-			return s
-		}
-		select {
-		case <-f.Changed():
-		case <-time.After(time.Second):
-		case <-deadline:
-			t.Fatalf("%s: never seen in 60 s; clusters %+v", what, s.Clusters)
-		}
-	}
 }
 
 func clusterPhase(s *model.Snapshot, name string) model.ConnPhase {

@@ -28,7 +28,7 @@ func TestLiveNamespaceLabelsRebuildOnlyTheirCluster(t *testing.T) {
 		{Cluster: "a", Namespace: "hanzo", Name: "iam"}, {Cluster: "a", Namespace: "other", Name: "web"},
 		{Cluster: "b", Namespace: "hanzo", Name: "iam"}, {Cluster: "b", Namespace: "other", Name: "web"},
 	}
-	waitFleet(t, f, "every row built from synced caches", func(s *model.Snapshot) bool {
+	waitFor(t, f, "every row built from synced caches", func(s *model.Snapshot) bool {
 		for _, k := range rows {
 			if r := findRow(s, k); r == nil || r.Workload.Pending != "" {
 				return false
@@ -71,7 +71,7 @@ func TestLiveNamespaceLabelsRebuildOnlyTheirCluster(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	waitFleet(t, f, "the new label on its row", func(s *model.Snapshot) bool {
+	waitFor(t, f, "the new label on its row", func(s *model.Snapshot) bool {
 		r := findRow(s, rows[0])
 		return r != nil && r.Org == "renamed"
 	})
