@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/hanzoai/driftboard/config"
+	"github.com/hanzoai/driftboard/kube"
 )
 
 // globalOptions are the kubectl-style flags every command shares.
@@ -20,6 +21,7 @@ type globalOptions struct {
 	readOnly      bool
 	noColor       bool
 	releases      string // on|off; "" = config file
+	compression   string // auto|on|off
 	issuer        string
 	clientID      string
 	iamClusters   []string
@@ -38,6 +40,7 @@ func (o *globalOptions) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.readOnly, "readonly", false, "disable every action (restart)")
 	fs.BoolVar(&o.noColor, "no-color", false, "no colours (NO_COLOR and TERM=dumb are honoured too)")
 	fs.StringVar(&o.releases, "releases", "", "GitHub release checks: on|off (default: the config file, else on)")
+	fs.StringVar(&o.compression, "compression", "auto", "gzip from the API servers: auto (off for a server on this machine, else on unless the kubeconfig says disable-compression)|on|off")
 	fs.StringVar(&o.issuer, "issuer", "", "IAM OIDC issuer (env HANZO_IAM_ISSUER; default https://hanzo.id)")
 	fs.StringVar(&o.clientID, "client-id", "", "OAuth client id (env HANZO_CLIENT_ID; default hanzo-cli)")
 	fs.StringArrayVar(&o.iamClusters, "iam-cluster", nil, "for this run, also trust this context name or https server URL with the IAM token (adds to the config's iam.clusters; repeatable)")
@@ -57,6 +60,9 @@ func (o *globalOptions) validate() error {
 	case "", "on", "off":
 	default:
 		return usageErr("--releases must be on or off, not %q", o.releases)
+	}
+	if _, err := kube.ParseCompression(o.compression); err != nil {
+		return usageErr("--compression %v", err)
 	}
 	if o.verbosity < 0 {
 		return usageErr("-v must be 0 or more")

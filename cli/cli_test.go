@@ -132,6 +132,7 @@ func TestUsageErrorsExit2(t *testing.T) {
 	e.run(t, "list", "-q", "sev:purple").expect(t, ExitError, "-q:")
 	e.run(t, "list", "-n", "a", "-A").expect(t, ExitError, "exclude each other")
 	e.run(t, "list", "--releases", "maybe").expect(t, ExitError, "--releases must be on or off")
+	e.run(t, "list", "--compression", "gzip").expect(t, ExitError, "--compression must be auto, on or off")
 }
 
 func TestListUnreachableClusterExits2(t *testing.T) {

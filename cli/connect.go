@@ -16,10 +16,12 @@ func (a *app) connect(contexts []string) ([]kube.ClusterClients, []model.Cluster
 }
 
 func (a *app) connectOptions(contexts []string) kube.ConnectOptions {
+	compression, _ := kube.ParseCompression(a.opts.compression) // checked by validate
 	return kube.ConnectOptions{
 		Kubeconfig:  a.opts.kubeconfig,
 		Contexts:    contexts,
 		AllContexts: a.opts.allContexts,
+		Compression: compression,
 	}
 }
 

@@ -23,6 +23,7 @@ type ConnectOptions struct {
 	AllContexts bool     // --all-contexts
 	QPS         float32  // default 100 (client-go's 5 makes the first list crawl)
 	Burst       int      // default 200
+	Compression Compression
 	Now         func() time.Time
 	Log         *slog.Logger // ConnectWithIdentity's account of each cluster; nil: none
 }
@@ -158,6 +159,7 @@ func NewClusterClients(name string, cfg *rest.Config, opts ConnectOptions) (Clus
 	if cfg.UserAgent == "" {
 		cfg.UserAgent = "driftboard"
 	}
+	applyCompression(cfg, opts.Compression)
 	hc, err := rest.HTTPClientFor(cfg)
 	if err != nil {
 		return ClusterClients{}, fmt.Errorf("cluster %s: http client: %w", name, err)
