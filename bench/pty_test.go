@@ -48,7 +48,9 @@ type screenWaiter struct {
 func startPTY(tb testing.TB, bin string, args, env []string) *ptyProgram {
 	tb.Helper()
 	cmd := exec.Command(bin, args...)
-	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "TERM=xterm-256color", "GOMAXPROCS=2"}, env...)
+	// No GOMAXPROCS: a user sets none, and setting it turns off the board's
+	// own choice of cores once synced (cli/procpolicy.go).
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "TERM=xterm-256color"}, env...)
 	p := &ptyProgram{cmd: cmd, emu: vt.NewEmulator(termCols, termRows), done: make(chan struct{})}
 	p.started = time.Now()
 	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: termCols, Rows: termRows})
