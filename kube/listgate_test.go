@@ -42,7 +42,12 @@ type listGate struct {
 	deployments chan struct{}
 	replicasets chan struct{}
 	apps        chan struct{}
-	once        sync.Once
+	// cut, when set, ends the first App stream (a clean EOF before the
+	// end-of-list bookmark) once closed: the reflector streams the list
+	// again from scratch, as after a dropped connection.
+	cut     chan struct{}
+	streams atomic.Int32 // App streaming lists requested
+	once    sync.Once
 }
 
 func newListGate(first int) *listGate {
@@ -51,7 +56,10 @@ func newListGate(first int) *listGate {
 
 func (g *listGate) releaseAll() {
 	g.once.Do(func() {
-		for _, ch := range []chan struct{}{g.deployments, g.replicasets, g.apps} {
+		for _, ch := range []chan struct{}{g.deployments, g.replicasets, g.apps, g.cut} {
+			if ch == nil {
+				continue
+			}
 			select {
 			case <-ch:
 			default:
@@ -85,19 +93,24 @@ func (g *listGate) wrap(rt http.RoundTripper) http.RoundTripper {
 		}
 		resp, err := rt.RoundTrip(req)
 		if err == nil && strings.HasSuffix(req.URL.Path, "/hanzo.ai/v1/apps") && req.URL.Query().Get("sendInitialEvents") == "true" {
-			resp.Body = &heldBody{r: bufio.NewReader(resp.Body), c: resp.Body, left: g.first, gate: g.apps, ctx: req.Context()}
+			b := &heldBody{r: bufio.NewReader(resp.Body), c: resp.Body, left: g.first, gate: g.apps, ctx: req.Context()}
+			if g.streams.Add(1) == 1 && g.cut != nil {
+				b.gate, b.cut = g.cut, true
+			}
+			resp.Body = b
 		}
 		return resp, err
 	})
 }
 
 // heldBody passes the first left lines of a watch stream, then waits for
-// the gate before passing the rest.
+// the gate before passing the rest (cut: before ending the stream).
 type heldBody struct {
 	r    *bufio.Reader
 	c    io.Closer
 	left int
 	gate <-chan struct{}
+	cut  bool
 	ctx  context.Context
 	buf  []byte
 }
@@ -125,6 +138,9 @@ func (b *heldBody) Read(p []byte) (int, error) {
 			return 0, b.ctx.Err()
 		}
 		b.left = -1
+	}
+	if b.cut {
+		return 0, io.EOF
 	}
 	return b.r.Read(p)
 }
