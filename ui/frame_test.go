@@ -106,7 +106,13 @@ func summaryOf(frame string) string {
 
 // nameSortedBoard is a 160×30 board of n rows sorted by name (svc-00000
 // first, the last row far below the screen).
-func nameSortedBoard(t *testing.T, n int) (*storeSource, []model.AppView, *Model) {
+func nameSortedBoard(t testing.TB, n int) (*storeSource, []model.AppView, *Model) {
+	t.Helper()
+	return nameSortedBoardSized(t, n, 160, 30)
+}
+
+// nameSortedBoardSized is nameSortedBoard on a w×h terminal.
+func nameSortedBoardSized(t testing.TB, n, w, h int) (*storeSource, []model.AppView, *Model) {
 	t.Helper()
 	src := newStoreSource()
 	rows := bigFleet(n)
@@ -114,7 +120,7 @@ func nameSortedBoard(t *testing.T, n int) (*storeSource, []model.AppView, *Model
 	dark := true
 	m := newModel(context.Background(), src, nil, nil, Options{Now: fixedNow, DarkBackground: &dark})
 	t.Cleanup(m.cancel)
-	m.Update(tea.WindowSizeMsg{Width: 160, Height: 30})
+	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	m.Update(snapshotMsg{src.Snapshot()})
 	m.board.cycleSort()
 	m.Update(snapshotMsg{src.Snapshot()})

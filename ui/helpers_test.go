@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -275,5 +276,17 @@ func feedBack(m *Model, cmd tea.Cmd, wait time.Duration, answers func(tea.Msg) b
 	}
 }
 
-// plainView is the frame with ANSI stripped.
-func plainView(m *Model) string { return ansi.Strip(m.View().Content) }
+// plainView is the screen as text: the frame with ANSI stripped, each line
+// padded to the terminal's width with the blanks the renderer clears the
+// screen to (the frame leaves them out: tidy.go).
+func plainView(m *Model) string { return padLines(ansi.Strip(m.View().Content), m.width) }
+
+func padLines(s string, w int) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if lw := ansi.StringWidth(l); lw < w {
+			lines[i] = l + strings.Repeat(" ", w-lw)
+		}
+	}
+	return strings.Join(lines, "\n")
+}

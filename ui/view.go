@@ -25,7 +25,7 @@ func (m *Model) View() tea.View {
 	if m.frame.valid {
 		return m.frame.view
 	}
-	v := tea.NewView(m.guard(m.render()))
+	v := tea.NewView(tidyFrame(m.guard(m.render())))
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = "driftboard"
