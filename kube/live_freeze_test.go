@@ -1,7 +1,6 @@
 package kube
 
 import (
-	"syscall"
 	"testing"
 	"time"
 
@@ -20,17 +19,8 @@ func TestLiveFrozenAPIServerIsUnresponsive(t *testing.T) {
 	iam := key("hanzo", "iam")
 	waitRow(t, f, iam, "seeded", func(r *model.AppView) bool { return r != nil && !r.Offline })
 
-	pid := c.APIServerPID()
-	must(t, syscall.Kill(pid, syscall.SIGSTOP))
+	resume := c.FreezeAPIServer()
 	frozen := time.Now()
-	resumed := false
-	resume := func() {
-		if !resumed {
-			resumed = true
-			must(t, syscall.Kill(pid, syscall.SIGCONT))
-		}
-	}
-	t.Cleanup(resume)
 
 	deadline := frozen.Add(45 * time.Second)
 	for {

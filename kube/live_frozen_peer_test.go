@@ -2,7 +2,6 @@ package kube
 
 import (
 	"context"
-	"syscall"
 	"testing"
 
 	"github.com/hanzoai/driftboard/internal/testcluster"
@@ -20,16 +19,10 @@ func TestLiveFrozenClusterNeverDelaysTheOthers(t *testing.T) {
 		c.CreateNamespaces("hanzo")
 		seed(t, c, "hanzo", "iam", "iam", "v1.0.0", 1)
 	}
-	pid := frozen.APIServerPID()
-	must(t, syscall.Kill(pid, syscall.SIGSTOP))
-	resumed := false
-	resume := func() {
-		if !resumed {
-			resumed = true
-			must(t, syscall.Kill(pid, syscall.SIGCONT))
-		}
-	}
-	t.Cleanup(resume)
+	// Every thread stopped before the board starts: kill returns while some
+	// still run, so under load the board's first requests could be answered
+	// (the likely cause of the frozen row this test once saw).
+	resume := frozen.FreezeAPIServer()
 
 	f := startClusters(t, map[string]*testcluster.Cluster{"live": live, "frozen": frozen})
 
