@@ -25,6 +25,24 @@ func wrapOf(s lipgloss.Style) wrap {
 	return wrap{pre: r[:i], post: r[i+1:]}
 }
 
+// paint is a lipgloss style that renders one line of text as its
+// pre-rendered prefix and suffix: what lipgloss writes for such text (no
+// width, padding or border is set on these), without lipgloss's work on
+// each call. Anything else goes through lipgloss.
+type paint struct {
+	lipgloss.Style
+	w wrap
+}
+
+func paintOf(s lipgloss.Style) paint { return paint{Style: s, w: wrapOf(s)} }
+
+func (p paint) Render(s string) string {
+	if s == "" || strings.ContainsAny(s, "\t\r\n") {
+		return p.Style.Render(s)
+	}
+	return p.w.pre + s + p.w.post
+}
+
 // severity indexes: ok, yellow, red, unknown.
 const (
 	sevOK = iota
@@ -76,9 +94,10 @@ type styles struct {
 	faint    wrap // stale rows
 	selected wrap // cursor row
 
-	title, badge, dim, bold, accent lipgloss.Style
-	errText, warnText, okText       lipgloss.Style
-	colHeader, dialog, dialogTitle  lipgloss.Style
+	title, badge, dim, bold, accent paint
+	errText, warnText, okText       paint
+	colHeader, dialogTitle          paint
+	dialog                          lipgloss.Style
 	help                            help.Styles
 	input                           textinput.Styles
 }
@@ -115,18 +134,18 @@ func newStyles(dark, plain bool) styles {
 	}
 	st.selected = wrapOf(sel)
 
-	st.title = fg(accent).Bold(true)
-	st.badge = lipgloss.NewStyle().Bold(true).Reverse(true)
-	st.dim = fg(muted)
+	st.title = paintOf(fg(accent).Bold(true))
+	st.badge = paintOf(lipgloss.NewStyle().Bold(true).Reverse(true))
+	st.dim = paintOf(fg(muted))
 	if plain {
-		st.dim = lipgloss.NewStyle().Faint(true)
+		st.dim = paintOf(lipgloss.NewStyle().Faint(true))
 	}
-	st.bold = lipgloss.NewStyle().Bold(true)
-	st.accent = fg(accent)
-	st.errText = fg(red).Bold(true)
-	st.warnText = fg(yellow)
-	st.okText = fg(green)
-	st.colHeader = fg(muted).Bold(true)
+	st.bold = paintOf(lipgloss.NewStyle().Bold(true))
+	st.accent = paintOf(fg(accent))
+	st.errText = paintOf(fg(red).Bold(true))
+	st.warnText = paintOf(fg(yellow))
+	st.okText = paintOf(fg(green))
+	st.colHeader = paintOf(fg(muted).Bold(true))
 	border := lipgloss.RoundedBorder()
 	if plain {
 		border = lipgloss.NormalBorder()
@@ -138,15 +157,15 @@ func newStyles(dark, plain bool) styles {
 	st.dialogTitle = st.title
 
 	st.help = help.Styles{
-		Ellipsis: st.dim, ShortKey: st.accent, ShortDesc: st.dim, ShortSeparator: st.dim,
-		FullKey: st.accent, FullDesc: lipgloss.NewStyle(), FullSeparator: st.dim,
+		Ellipsis: st.dim.Style, ShortKey: st.accent.Style, ShortDesc: st.dim.Style, ShortSeparator: st.dim.Style,
+		FullKey: st.accent.Style, FullDesc: lipgloss.NewStyle(), FullSeparator: st.dim.Style,
 	}
 	in := textinput.DefaultStyles(dark)
 	in.Cursor.Blink = false // no timer redraws while typing
 	if plain {
 		in = textinput.Styles{}
 	}
-	in.Focused.Prompt = st.accent
+	in.Focused.Prompt = st.accent.Style
 	st.input = in
 	return st
 }
