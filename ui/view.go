@@ -82,7 +82,11 @@ func (m *Model) renderBoard(sb *strings.Builder, w, h int) {
 	sb.WriteByte('\n')
 	sb.WriteString(m.summaryLine(w))
 	sb.WriteByte('\n')
-	m.board.renderTable(sb, &m.st, w, m.tableHeight(), rowDecor{inFlight: m.inflight, spinner: m.spin.View(), marked: m.marks.set})
+	d := rowDecor{inFlight: m.inflight, marked: m.marks.set}
+	if len(m.inflight) > 0 { // only rows with a restart in flight show it
+		d.spinner = m.spin.View()
+	}
+	m.board.renderTable(sb, &m.st, w, m.tableHeight(), d)
 	sb.WriteByte('\n')
 	sb.WriteString(m.statusBar(w))
 	sb.WriteByte('\n')
