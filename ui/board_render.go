@@ -28,11 +28,7 @@ type rowDecor struct {
 // renderTable writes the column header and the visible window of rows:
 // only height rows are rendered whatever the fleet size.
 func (b *board) renderTable(sb *strings.Builder, st *styles, width, height int, d rowDecor) {
-	cols := layoutColumns(width, b.clusters > 1, &b.want, &b.ident)
-	used := gutterWidth + len(cols) - 1
-	for _, c := range cols {
-		used += c.width
-	}
+	cols, pad := b.columns(width)
 	var hb strings.Builder
 	writeSpaces(&hb, gutterWidth)
 	for i, c := range cols {
@@ -45,7 +41,7 @@ func (b *board) renderTable(sb *strings.Builder, st *styles, width, height int, 
 		}
 		writeCell(&hb, title, c.width)
 	}
-	writeSpaces(&hb, width-used)
+	writeSpaces(&hb, pad)
 	sb.WriteString(st.colHeader.Render(hb.String()))
 	sb.WriteByte('\n')
 
@@ -84,7 +80,7 @@ func (b *board) renderTable(sb *strings.Builder, st *styles, width, height int, 
 		selected, marked := i == b.cursor, d.marked[r.Key()]
 		render := func() string {
 			line.Reset()
-			writeRow(&line, st, cols, width-used, r, selected, marked, d.inFlight[r.Key()], d.spinner)
+			writeRow(&line, st, cols, pad, r, selected, marked, d.inFlight[r.Key()], d.spinner)
 			return line.String()
 		}
 		if d.inFlight[r.Key()] != nil { // the spinner turns: never cached
@@ -94,6 +90,16 @@ func (b *board) renderTable(sb *strings.Builder, st *styles, width, height int, 
 		sb.WriteString(b.rows.line(r, selected, marked, render))
 	}
 	b.rows.end()
+}
+
+// columns is the table's columns at width, and the padding after them.
+func (b *board) columns(width int) ([]placed, int) {
+	cols := layoutColumns(width, b.clusters > 1, &b.want, &b.ident)
+	used := gutterWidth + len(cols) - 1
+	for _, c := range cols {
+		used += c.width
+	}
+	return cols, width - used
 }
 
 func writeColumn(b *strings.Builder, st *styles, c placed, r *model.AppView, fl *inflight, coloured bool) {

@@ -65,9 +65,12 @@ func (m *Model) shownNow() shownState {
 	return s
 }
 
-func (a shownState) same(b shownState) bool {
+// same reports whether a shows what b does; sameRow tells a replaced row
+// that looks the same.
+func (a shownState) same(b shownState, sameRow func(x, y *model.AppView) bool) bool {
 	return a.cursor == b.cursor && a.offset == b.offset && a.want == b.want && a.ident == b.ident &&
-		a.status == b.status && a.releases == b.releases && slices.Equal(a.rows, b.rows) &&
+		a.status == b.status && a.releases == b.releases &&
+		slices.EqualFunc(a.rows, b.rows, func(x, y *model.AppView) bool { return x == y || sameRow(y, x) }) &&
 		slices.EqualFunc(a.clusters, b.clusters, func(x, y model.ClusterState) bool {
 			return x.Name == y.Name && x.Phase == y.Phase && x.Since.Equal(y.Since) && x.Reason == y.Reason &&
 				slices.Equal(x.Notices, y.Notices)
@@ -101,7 +104,7 @@ func (m *Model) afterUpdate(msg tea.Msg, wasPlain bool) tea.Cmd {
 		m.frame.valid = false
 		return nil
 	}
-	if m.shownNow().same(m.frame.shown) {
+	if m.shownNow().same(m.frame.shown, m.sameLine) {
 		if m.frame.staleSince.IsZero() {
 			m.frame.staleSince = m.snapAt
 		}

@@ -126,3 +126,34 @@ func nameSortedBoardSized(t testing.TB, n, w, h int) (*storeSource, []model.AppV
 	m.Update(snapshotMsg{src.Snapshot()})
 	return src, rows, m
 }
+
+// TestUnseenChangeToAShownRowDrawsNothing: a shown row replaced by one that
+// looks the same (it changed only in what the board does not show) redraws
+// nothing at once, like a change off screen; a change the row shows is drawn
+// by the very next frame.
+func TestUnseenChangeToAShownRowDrawsNothing(t *testing.T) {
+	src, rows, m := nameSortedBoard(t, 500)
+	before := plainView(m)
+	rendered := m.board.rows.rendered
+
+	shown := rows[3]
+	shown.ObservedAt = t0.Add(time.Minute)
+	shown.Labels = map[string]string{"team": "payments"}
+	src.upsert(shown)
+	if _, cmd := m.Update(snapshotMsg{src.Snapshot()}); !m.frame.valid || cmd == nil {
+		t.Fatalf("an unseen change to a shown row redrew the frame (valid %v, header timer %v)", m.frame.valid, cmd != nil)
+	}
+	if got := plainView(m); got != before {
+		t.Fatalf("the frame changed:\n%s", got)
+	}
+
+	shown.DeclaredTag = "v7.7.7"
+	src.upsert(shown)
+	m.Update(snapshotMsg{src.Snapshot()})
+	if got := plainView(m); !strings.Contains(got, "v7.7.7") {
+		t.Fatalf("a change the row shows is not on the next frame:\n%s", got)
+	}
+	if n := m.board.rows.rendered - rendered; n != 2 {
+		t.Fatalf("%d lines rendered for the two changes, want 2 (the unseen one's line is reused)", n)
+	}
+}

@@ -63,6 +63,28 @@ func (c *rowCache) end() {
 	c.lines, c.next = c.next, c.lines
 }
 
+// sameLine reports whether row now, which replaced row was on screen, would
+// be drawn as was's line is now: a row also changes in what the board does
+// not show (conditions, labels, when it was observed), and such a change
+// needs no frame. now's line is kept for the next frame.
+func (m *Model) sameLine(was, now *model.AppView) bool {
+	b := &m.board
+	c := &b.rows
+	e, ok := c.lines[was]
+	if !ok || was.Key() != now.Key() || m.inflight[now.Key()] != nil {
+		return false
+	}
+	cols, pad := b.columns(m.width)
+	if layoutOf(&m.st, m.width, cols) != c.layout {
+		return false
+	}
+	var line strings.Builder
+	c.rendered++
+	writeRow(&line, &m.st, cols, pad, now, e.selected, e.marked, nil, "")
+	c.lines[now] = cachedRow{selected: e.selected, marked: e.marked, line: line.String()}
+	return line.String() == e.line
+}
+
 // layoutOf is the layout of cols at width under st.
 func layoutOf(st *styles, width int, cols []placed) rowLayout {
 	l := rowLayout{styles: st.gen, width: width}
