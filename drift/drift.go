@@ -4,10 +4,7 @@
 // platform can never disagree about what "drift" means.
 package drift
 
-import (
-	"fmt"
-	"unique"
-)
+import "fmt"
 
 // DriftKind enumerates the kinds of drift. Each is independent: one row can
 // carry several at once.
@@ -109,7 +106,7 @@ func ComputeDriftFlags(o Observed) []DriftFlag {
 	// Rows with the same tags share one copy of each message: a board keeps
 	// a row per App, and thousands of them say the same thing.
 	add := func(k DriftKind, s DriftSeverity, msg string) {
-		flags = append(flags, DriftFlag{Kind: k, Severity: s, Message: unique.Make(msg).Value()})
+		flags = append(flags, DriftFlag{Kind: k, Severity: s, Message: shared(msg)})
 	}
 	declaredFloating := o.DeclaredTag != "" && !IsSemverTag(o.DeclaredTag)
 	if declaredFloating {

@@ -1,6 +1,7 @@
 package drift
 
 import (
+	"fmt"
 	"testing"
 	"unsafe"
 )
@@ -18,4 +19,19 @@ func TestRowsShareMessages(t *testing.T) {
 			t.Errorf("%s: two copies of %q", a[i].Kind, a[i].Message)
 		}
 	}
+}
+
+// TestSharedMessagesStayBounded: a fleet whose tags keep changing never
+// grows the table past maxMessages, and rows still share after it starts over.
+func TestSharedMessagesStayBounded(t *testing.T) {
+	for i := range 3 * maxMessages {
+		ComputeDriftFlags(Observed{DeclaredTag: fmt.Sprintf("v1.%d.0", i), RunningTag: "v1.0.0"})
+	}
+	messages.Lock()
+	n := len(messages.m)
+	messages.Unlock()
+	if n > maxMessages {
+		t.Errorf("%d messages kept; at most %d", n, maxMessages)
+	}
+	TestRowsShareMessages(t)
 }

@@ -92,3 +92,30 @@ func BenchmarkRebuildOneDirtyRow(b *testing.B) {
 		f.Snapshot()
 	}
 }
+
+// BenchmarkChurnOneApp: the board under churn, one App's tag changed (a
+// new entry in the cache, as its watch event leaves it) between snapshots.
+func BenchmarkChurnOneApp(b *testing.B) {
+	f, keys := benchFleet(b, 10_000)
+	f.markDirtyKeys(keys)
+	f.Snapshot()
+	apps := f.clusters[0].scopes[""].inf["apps"].GetIndexer()
+	entries := make([]*appEntry, len(keys))
+	for i, k := range keys {
+		obj, _, _ := apps.GetByKey(k.Namespace + "/" + k.Name)
+		entries[i] = obj.(*appEntry)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		e := *entries[i%len(entries)]
+		e.App.ImageTag = fmt.Sprintf("v2.%d.%d", i/len(entries), i%1000)
+		if err := apps.Update(&e); err != nil {
+			b.Fatal(err)
+		}
+		f.markDirty(keys[i%len(keys)])
+		if s := f.Snapshot(); s.Len() != len(keys) {
+			b.Fatalf("%d rows", s.Len())
+		}
+	}
+}

@@ -8,6 +8,9 @@ import (
 	"github.com/hanzoai/driftboard/model"
 )
 
+// reusedDirtyMax bounds the dirty-row maps Snapshot keeps for the next batch.
+const reusedDirtyMax = 64
+
 // Snapshot rebuilds the rows whose objects changed since the last call and
 // returns the store's immutable snapshot. Rows of a cluster that has not
 // synced yet are provisional: built from the Apps seen so far, with the
@@ -34,8 +37,16 @@ func (f *Fleet) Snapshot() *model.Snapshot {
 
 	f.mu.Lock()
 	dirty, all := f.dirty, f.allDirty
-	f.dirty, f.allDirty = map[model.Key]struct{}{}, false
+	f.dirty, f.allDirty = f.spareDirty, false
 	f.mu.Unlock()
+	defer func() { // under churn a map per snapshot is most of what a small batch allocates
+		if len(dirty) <= reusedDirtyMax {
+			clear(dirty)
+			f.spareDirty = dirty
+		} else { // a large map would cost its size to clear, every time
+			f.spareDirty = map[model.Key]struct{}{}
+		}
+	}()
 	if all {
 		for _, c := range f.clusters {
 			for _, k := range c.appKeys() {
@@ -52,23 +63,28 @@ func (f *Fleet) Snapshot() *model.Snapshot {
 	}
 
 	now := f.opts.Now()
-	built := make([]model.AppView, 0, len(dirty)) // stored in one pass, under one lock
+	// Stored in one pass, under one lock; each row in its own allocation,
+	// which the store takes over (no second copy).
+	built := make([]*model.AppView, 0, len(dirty))
 	for k := range dirty {
 		c := f.byName[k.Cluster]
 		if c == nil {
 			continue
 		}
+		var v model.AppView
+		var ok bool
 		if !c.isSynced() { // the sync marks every row again (endProvisional)
-			if v, ok := f.provisionalRow(c, k, now); ok {
-				built = append(built, v)
-			}
-			continue
+			v, ok = f.provisionalRow(c, k, now)
+		} else {
+			v, ok = f.rebuild(c, k, now)
 		}
-		if v, ok := f.rebuild(c, k, now); ok {
-			built = append(built, v)
+		if ok {
+			row := new(model.AppView)
+			*row = v
+			built = append(built, row)
 		}
 	}
-	f.store.UpsertMany(built)
+	f.store.UpsertRows(built)
 	return f.store.Snapshot()
 }
 
@@ -169,7 +185,7 @@ func (c *cluster) workload(s *scope, k model.Key, we *workloadEntry) *model.Work
 	case model.KindStatefulSet:
 		wl.PodSets = c.statefulSetPodSets(k, we)
 	}
-	wl.FailingPods = c.failingPods(k, podOwners(s, k, we))
+	wl.FailingPods = c.failingPods(k, s, we)
 	return &wl
 }
 

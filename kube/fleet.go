@@ -18,7 +18,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -92,11 +92,13 @@ type Fleet struct {
 	store    *model.Store
 	changed  chan struct{}
 
-	mu        sync.Mutex
-	dirty     map[model.Key]struct{}
-	allDirty  bool
-	subs      map[chan struct{}]struct{}
-	expectGen map[model.Key]int64 // generation a restart produced, for WaitRollout
+	mu    sync.Mutex
+	dirty map[model.Key]struct{}
+	// spareDirty is the next dirty map, cleared (buildMu).
+	spareDirty map[model.Key]struct{}
+	allDirty   bool
+	subs       map[chan struct{}]struct{}
+	expectGen  map[model.Key]int64 // generation a restart produced, for WaitRollout
 	// checkedUID is the workload UID an allowed restart check saw, so the
 	// confirmed restart acts on that object only (see rememberChecked).
 	checkedUID map[model.Key]string
@@ -117,7 +119,7 @@ func NewFleet(opts FleetOptions, clusters ...ClusterClients) *Fleet {
 	}
 	f := &Fleet{
 		opts: opts, byName: map[string]*cluster{}, store: model.NewStore(),
-		changed: make(chan struct{}, 1), dirty: map[model.Key]struct{}{},
+		changed: make(chan struct{}, 1), dirty: map[model.Key]struct{}{}, spareDirty: map[model.Key]struct{}{},
 		subs: map[chan struct{}]struct{}{}, expectGen: map[model.Key]int64{}, offlineSet: map[string]bool{},
 	}
 	for _, cc := range clusters {
@@ -228,8 +230,7 @@ func sameStates(a, b []model.ClusterState) bool {
 	for i := range a {
 		x, y := a[i], b[i]
 		if x.Name != y.Name || x.Phase != y.Phase || !x.Since.Equal(y.Since) || x.Reason != y.Reason ||
-			x.Listed != y.Listed || x.Expected != y.Expected ||
-			strings.Join(x.Notices, "\n") != strings.Join(y.Notices, "\n") {
+			x.Listed != y.Listed || x.Expected != y.Expected || !slices.Equal(x.Notices, y.Notices) {
 			return false
 		}
 	}

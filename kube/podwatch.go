@@ -138,13 +138,14 @@ func (c *cluster) newPodWatch(ctx context.Context, k model.Key, sel string) *pod
 
 // failingPods are the watched pods of k that fail and belong to the
 // workload (a selector alone also matches strays); nil when not watched.
-func (c *cluster) failingPods(k model.Key, owners podOwnerSet) []model.PodFailure {
+func (c *cluster) failingPods(k model.Key, s *scope, we *workloadEntry) []model.PodFailure {
 	c.pods.mu.Lock()
 	w := c.pods.byKey[k]
 	c.pods.mu.Unlock()
 	if w == nil {
 		return nil
 	}
+	owners := podOwners(s, k, we) // only for watched pods: a healthy fleet watches none
 	var out []model.PodFailure
 	for _, obj := range w.inf.GetStore().List() {
 		pe, ok := obj.(*podEntry)

@@ -10,19 +10,23 @@ import (
 )
 
 // rowItem is a row in the store's tree, keyed by its Key (kept beside the
-// row so a lookup needs no probe row).
+// row so a lookup needs no probe row). The tree holds pointers to items: a
+// change copies the nodes on its path (below), and nodes of 8-byte items
+// are a seventh of nodes of 56-byte ones (at 10,000 rows, ~1.3 KB copied a
+// change instead of ~5.9 KB).
 type rowItem struct {
 	key Key
 	v   *AppView
 }
 
-func lessRows(a, b rowItem) bool { return compareKeys(a.key, b.key) < 0 }
+func lessRows(a, b *rowItem) bool { return compareKeys(a.key, b.key) < 0 }
 
 // rowTree is the rows sorted by Key. A snapshot holds a copy-on-write Copy
 // of the store's tree: taking one is O(1) and a later change copies only the
 // nodes on its path, so a snapshot never sees it. A degree of 16 keeps the
-// copied path small (nodes of at most 31 items).
-type rowTree = btree.BTreeG[rowItem]
+// copied path small (nodes of at most 31 items). Items are never changed
+// once in a tree: a change sets a new one.
+type rowTree = btree.BTreeG[*rowItem]
 
 func newRowTree() *rowTree {
 	return btree.NewBTreeGOptions(lessRows, btree.Options{Degree: 16, NoLocks: true})
@@ -68,7 +72,7 @@ func (s *Snapshot) All() iter.Seq[*AppView] {
 			}
 			return
 		}
-		s.tree.Scan(func(it rowItem) bool { return yield(it.v) })
+		s.tree.Scan(func(it *rowItem) bool { return yield(it.v) })
 	}
 }
 
@@ -100,7 +104,7 @@ func (s *Snapshot) Find(k Key) *AppView {
 		}
 		return nil
 	}
-	it, ok := s.tree.Get(rowItem{key: k})
+	it, ok := s.tree.Get(&rowItem{key: k})
 	if !ok {
 		return nil
 	}

@@ -56,8 +56,13 @@ type Store struct {
 	version  uint64
 	latest   time.Time
 	snap     atomic.Pointer[Snapshot] // nil when something changed since the last one
-	id       uint64
-	journal  rowJournal
+	// byDrift is the last snapshot's Summary.ByDrift, for byDriftOf (counts
+	// by severity): snapshots share it while those stay the same (it is
+	// never written once published).
+	byDrift   map[drift.DriftSeverity]int
+	byDriftOf [3]int
+	id        uint64
+	journal   rowJournal
 }
 
 var storeIDs atomic.Uint64
@@ -113,7 +118,7 @@ func (s *Store) changedRow(k Key) { s.journal.add(s.version+1, k, s.rows.Len()) 
 
 // put stores row in place of the one with its key, if any, and counts it.
 func (s *Store) put(row *AppView) {
-	if old, replaced := s.rows.Set(rowItem{key: row.Key(), v: row}); replaced {
+	if old, replaced := s.rows.Set(&rowItem{key: row.Key(), v: row}); replaced {
 		s.uncount(old.v)
 	}
 	s.counts[sevIndex(row)]++
@@ -144,7 +149,7 @@ func (s *Store) Upsert(v AppView) {
 func (s *Store) Delete(k Key) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	old, found := s.rows.Delete(rowItem{key: k})
+	old, found := s.rows.Delete(&rowItem{key: k})
 	if !found {
 		return
 	}
@@ -165,7 +170,7 @@ func (s *Store) SetOffline(cluster string, offline bool) {
 		delete(s.offline, cluster)
 	}
 	var flip []*AppView // rows change after the scan: the tree is not written while read
-	s.rows.Ascend(rowItem{key: Key{Cluster: cluster}}, func(it rowItem) bool {
+	s.rows.Ascend(&rowItem{key: Key{Cluster: cluster}}, func(it *rowItem) bool {
 		if it.key.Cluster != cluster {
 			return false
 		}
@@ -178,7 +183,7 @@ func (s *Store) SetOffline(cluster string, offline bool) {
 	for _, r := range flip {
 		cp := *r
 		cp.Offline = offline
-		s.rows.Set(rowItem{key: cp.Key(), v: &cp})
+		s.rows.Set(&rowItem{key: cp.Key(), v: &cp})
 		s.changedRow(cp.Key())
 	}
 	if touched {
@@ -212,15 +217,20 @@ func (s *Store) Snapshot() *Snapshot {
 	if snap := s.snap.Load(); snap != nil {
 		return snap
 	}
+	if by := [3]int(s.counts[:3]); s.byDrift == nil || by != s.byDriftOf {
+		s.byDrift = map[drift.DriftSeverity]int{
+			drift.SeverityOK:     s.counts[0],
+			drift.SeverityYellow: s.counts[1],
+			drift.SeverityRed:    s.counts[2],
+		}
+		s.byDriftOf = by
+	}
 	snap := &Snapshot{
 		Version: s.version,
 		tree:    s.rows.Copy(),
 		list:    &lazyRows{},
-		Summary: Summary{Total: s.rows.Len(), ByDrift: map[drift.DriftSeverity]int{
-			drift.SeverityOK:     s.counts[0],
-			drift.SeverityYellow: s.counts[1],
-			drift.SeverityRed:    s.counts[2],
-		}, WaitingOnRelease: s.waiting, WaitingOnWorkload: s.counts[3]},
+		Summary: Summary{Total: s.rows.Len(), ByDrift: s.byDrift,
+			WaitingOnRelease: s.waiting, WaitingOnWorkload: s.counts[3]},
 		Clusters: slices.Clone(s.clusters),
 		Releases: s.releases,
 		TakenAt:  s.latest,

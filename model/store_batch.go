@@ -7,14 +7,24 @@ package model
 // lists stream held ~35 MB of replaced rows). Each row costs O(log n), so
 // a first sync of n rows is O(n log n).
 func (s *Store) UpsertMany(vs []AppView) {
-	if len(vs) == 0 {
+	rows := make([]*AppView, len(vs))
+	for i := range vs {
+		rows[i] = new(AppView)
+		*rows[i] = vs[i]
+	}
+	s.UpsertRows(rows)
+}
+
+// UpsertRows is UpsertMany for rows the caller hands over: each is its own
+// allocation, and the caller never reads or writes it again (the store may
+// mark it offline; snapshots share it). It spares a copy of each row.
+func (s *Store) UpsertRows(rows []*AppView) {
+	if len(rows) == 0 {
 		return
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for i := range vs {
-		row := new(AppView)
-		*row = vs[i]
+	for _, row := range rows {
 		if s.offline[row.Cluster] {
 			row.Offline = true
 		}

@@ -213,12 +213,15 @@ func rolloutOf(wl *Workload, w WorkloadView, failing string) (RolloutState, stri
 // one).
 func lastRestart(ann map[string]string) (at, by string) {
 	ours, kubectl := ann[RestartedAtAnnotation], ann[KubectlRestartedAtAnnotation]
-	to, errO := time.Parse(time.RFC3339, ours)
-	tk, errK := time.Parse(time.RFC3339, kubectl)
-	switch {
-	case kubectl == "":
-	case ours == "", errO != nil && errK == nil, errO == nil && errK == nil && tk.After(to):
-		return kubectl, "kubectl rollout restart"
+	if kubectl != "" { // parsed only when both are set: a failed parse allocates, and most rows have neither
+		if ours == "" {
+			return kubectl, "kubectl rollout restart"
+		}
+		to, errO := time.Parse(time.RFC3339, ours)
+		tk, errK := time.Parse(time.RFC3339, kubectl)
+		if errO != nil && errK == nil || errO == nil && errK == nil && tk.After(to) {
+			return kubectl, "kubectl rollout restart"
+		}
 	}
 	if ours == "" {
 		return "", ""
