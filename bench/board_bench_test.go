@@ -91,26 +91,6 @@ func startFleet(b *testing.B, k, n int) *fleetEnv {
 	return f
 }
 
-// boardResult is the whole program's figures at one size.
-type boardResult struct {
-	Clusters, PerCluster         int
-	FirstRows, FullBoard         time.Duration
-	SyncingShown                 string // the header while rows streamed in ("" if never seen)
-	StartCPU                     time.Duration
-	IdleCPU, ChurnCPU            time.Duration // per minute
-	IdleLists, IdleWatches       int
-	RSSSynced, RSSChurn          float64
-	Patches, Measured, Lost      int
-	P50, P99, Max                time.Duration // patch sent → the new tag on screen
-	APIPeakBoard, APIPeakKubectl float64       // API server peak RSS (MiB), cluster 1
-	OneClusterFull               time.Duration // with several clusters: the board of cluster 1 alone
-	OneClusterCPU                startCPU      // and the CPU its start used
-	Start                        startCPU      // the CPU the start used beside the board's own
-	GrownTo                      int           // one cluster grown to this many Apps afterwards (0: not)
-	GrownFull, GrownCPU          time.Duration // its start → full board, and the CPU to get there
-	Phase                        time.Duration
-}
-
 // BenchmarkBoard runs the board binary as a user does — in a real
 // pseudo-terminal against seeded real API servers — and reads its screen.
 // Run: go test -run '^$' -bench Board -benchtime 1x -timeout 60m ./bench
@@ -128,6 +108,7 @@ func BenchmarkBoard(b *testing.B) {
 			r.OneClusterFull, r.OneClusterCPU = oneClusterFull(b, bin, f)
 		}
 		runBoard(b, bin, f, &r)
+		r.Gzip = timeGzipStart(b, bin, f)
 		if grow := growTo(k, n); grow > n {
 			growFleet(b, bin, f, grow, &r)
 		}

@@ -8,6 +8,27 @@ import (
 	"time"
 )
 
+// boardResult is the whole program's figures at one size.
+type boardResult struct {
+	Clusters, PerCluster         int
+	FirstRows, FullBoard         time.Duration
+	SyncingShown                 string // the header while rows streamed in ("" if never seen)
+	StartCPU                     time.Duration
+	IdleCPU, ChurnCPU            time.Duration // per minute
+	IdleLists, IdleWatches       int
+	RSSSynced, RSSChurn          float64
+	Patches, Measured, Lost      int
+	P50, P99, Max                time.Duration // patch sent → the new tag on screen
+	APIPeakBoard, APIPeakKubectl float64       // API server peak RSS (MiB), cluster 1
+	OneClusterFull               time.Duration // with several clusters: the board of cluster 1 alone
+	OneClusterCPU                startCPU      // and the CPU its start used
+	Start                        startCPU      // the CPU the start used beside the board's own
+	GrownTo                      int           // one cluster grown to this many Apps afterwards (0: not)
+	GrownFull, GrownCPU          time.Duration // its start → full board, and the CPU to get there
+	Gzip                         gzipStart     // the start with gzip, as for a cluster not on this machine
+	Phase                        time.Duration
+}
+
 // boardTargets are the targets for a fleet of a given size.
 type boardTargets struct {
 	full time.Duration
@@ -39,6 +60,10 @@ func (r boardResult) table() string {
 	}
 	row("CPU used to get there", sec(r.StartCPU), "")
 	row("  where the start's CPU went", r.Start.String(), "")
+	if r.Gzip.Full > 0 {
+		row("  with gzip (--compression=on): full board", sec(r.Gzip.Full), "as for a cluster not on this machine")
+		row("  … where that start's CPU went", r.Gzip.CPU.String(), "")
+	}
 	if r.OneClusterFull > 0 {
 		row("  … with one cluster alone", r.OneClusterCPU.String(), "")
 	}

@@ -22,6 +22,7 @@ func (a *app) connectOptions(contexts []string) kube.ConnectOptions {
 		Contexts:    contexts,
 		AllContexts: a.opts.allContexts,
 		Compression: compression,
+		Log:         a.log,
 	}
 }
 

@@ -25,7 +25,7 @@ type ConnectOptions struct {
 	Burst       int      // default 200
 	Compression Compression
 	Now         func() time.Time
-	Log         *slog.Logger // ConnectWithIdentity's account of each cluster; nil: none
+	Log         *slog.Logger // an account of each cluster (gzip or not; identity); nil: none
 }
 
 // InClusterName is the cluster name rows carry when running inside a pod.
@@ -159,7 +159,9 @@ func NewClusterClients(name string, cfg *rest.Config, opts ConnectOptions) (Clus
 	if cfg.UserAgent == "" {
 		cfg.UserAgent = "driftboard"
 	}
-	applyCompression(cfg, opts.Compression)
+	if why := applyCompression(cfg, opts.Compression); opts.Log != nil {
+		opts.Log.Info(why, "cluster", name)
+	}
 	hc, err := rest.HTTPClientFor(cfg)
 	if err != nil {
 		return ClusterClients{}, fmt.Errorf("cluster %s: http client: %w", name, err)

@@ -13,7 +13,7 @@ import (
 // Summary counts rows like the platform server does.
 type Summary struct {
 	Total   int                         `json:"total"`
-	ByDrift map[drift.DriftSeverity]int `json:"byDrift"` // always has ok, yellow and red
+	ByDrift map[drift.DriftSeverity]int `json:"byDrift"` // always has ok, yellow and red; shared between snapshots: read only
 	// WaitingOnRelease counts rows whose release was not checked (their
 	// release flags are withheld): not read yet, rate-limited, failed, not
 	// looked up.
