@@ -140,8 +140,9 @@ func TestUnseenChangeToAShownRowDrawsNothing(t *testing.T) {
 	shown.ObservedAt = t0.Add(time.Minute)
 	shown.Labels = map[string]string{"team": "payments"}
 	src.upsert(shown)
-	if _, cmd := m.Update(snapshotMsg{src.Snapshot()}); !m.frame.valid || cmd == nil {
-		t.Fatalf("an unseen change to a shown row redrew the frame (valid %v, header timer %v)", m.frame.valid, cmd != nil)
+	m.Update(snapshotMsg{src.Snapshot()})
+	if !m.frame.valid || !m.frame.due {
+		t.Fatalf("an unseen change to a shown row redrew the frame (valid %v, header timer armed %v)", m.frame.valid, m.frame.due)
 	}
 	if got := plainView(m); got != before {
 		t.Fatalf("the frame changed:\n%s", got)
