@@ -103,10 +103,8 @@ func IsSemverTag(tag string) bool {
 // zero-assets. Tags are compared verbatim; no ordering beyond equality.
 func ComputeDriftFlags(o Observed) []DriftFlag {
 	var flags []DriftFlag
-	// Rows with the same tags share one copy of each message: a board keeps
-	// a row per App, and thousands of them say the same thing.
 	add := func(k DriftKind, s DriftSeverity, msg string) {
-		flags = append(flags, DriftFlag{Kind: k, Severity: s, Message: shared(msg)})
+		flags = append(flags, DriftFlag{Kind: k, Severity: s, Message: msg})
 	}
 	declaredFloating := o.DeclaredTag != "" && !IsSemverTag(o.DeclaredTag)
 	if declaredFloating {

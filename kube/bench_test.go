@@ -15,7 +15,7 @@ import (
 
 // benchFleet is a Fleet whose caches are filled by hand with n Apps, their
 // Deployments and two ReplicaSets each (a rollout in progress everywhere).
-func benchFleet(b *testing.B, n int) (*Fleet, []model.Key) {
+func benchFleet(b testing.TB, n int) (*Fleet, []model.Key) {
 	b.Helper()
 	now := time.Unix(1_800_000_000, 0)
 	f := NewFleet(FleetOptions{Now: func() time.Time { return now }}, ClusterClients{Name: "bench"})

@@ -106,6 +106,7 @@ func (f *Fleet) rebuild(c *cluster, k model.Key, now time.Time) (v model.AppView
 	}
 	f.rowsBuilt.Add(1)
 	v = model.Build(app, wl, f.release(app), now)
+	f.messages.share(v.Drift.Flags)
 	v.Git = c.gitSync(app)
 	sel := ""
 	if s := c.scopeFor(k.Namespace); s != nil {

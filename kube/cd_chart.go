@@ -44,6 +44,7 @@ func (f *Fleet) chartRow(c *cluster, k model.Key, now time.Time) (model.AppView,
 	}
 	repo, tag, _ := model.ChartDeclared(a, wl)
 	v := model.BuildChart(a, k, wl, f.release(model.AppObject{ImageRepository: repo, ImageTag: tag}), now)
+	f.messages.share(v.Drift.Flags)
 	v.Git = model.ChartGitSync(view, a, k)
 	return v, true
 }

@@ -91,6 +91,7 @@ type Fleet struct {
 	byName   map[string]*cluster
 	store    *model.Store
 	changed  chan struct{}
+	messages messageTable // the rows' drift messages, one copy each
 
 	mu    sync.Mutex
 	dirty map[model.Key]struct{}

@@ -23,6 +23,7 @@ func (f *Fleet) provisionalRow(c *cluster, k model.Key, now time.Time) (model.Ap
 	}
 	f.rowsBuilt.Add(1)
 	v := model.Build(app, wl, f.release(app), now)
+	f.messages.share(v.Drift.Flags)
 	if final = final && c.cdSettled(); !final {
 		c.prov.builtFinal(k, nil) // git state unknown until synced
 		return v, true
