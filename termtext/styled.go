@@ -24,7 +24,7 @@ func SanitizeStyled(s string) string {
 		}
 		b.WriteString(s[:i])
 		s = s[i:]
-		if n := sgrLen(s); n > 0 {
+		if n := SGRLen(s); n > 0 {
 			b.WriteString(s[:n])
 			s = s[n:]
 			continue
@@ -38,8 +38,9 @@ func SanitizeStyled(s string) string {
 
 func styledClean(s string) bool { return FirstRaw(s, true) < 0 }
 
-// sgrLen is the length of the SGR sequence s starts with, or 0.
-func sgrLen(s string) int {
+// SGRLen is the length of the SGR sequence (ESC [ digits ; : m) s starts
+// with, or 0.
+func SGRLen(s string) int {
 	if len(s) < 3 || s[0] != 0x1b || s[1] != '[' {
 		return 0
 	}
@@ -68,7 +69,7 @@ func FirstRaw(s string, keepSGR bool) int {
 		}
 		n := 0
 		if keepSGR {
-			n = sgrLen(s[at+i:])
+			n = SGRLen(s[at+i:])
 		}
 		if n == 0 {
 			return at + i

@@ -1,6 +1,10 @@
 package ui
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/hanzoai/driftboard/termtext"
+)
 
 // tidyFrame drops from a sanitised frame (text, '\n' and SGR sequences
 // only: guard's output) what changes no cell on screen, because bubbletea's
@@ -56,7 +60,7 @@ func tidyFrame(s string) string {
 			i++
 			continue
 		}
-		n := sgrLen(s[i:])
+		n := termtext.SGRLen(s[i:])
 		if n == 0 { // not SGR (guard lets none through): the rest as it is
 			flush()
 			b.WriteString(s[i:])
@@ -108,21 +112,3 @@ func repeats(s string, pen []string) int {
 // isReset reports whether seq is an SGR that resets every attribute and
 // does nothing else.
 func isReset(seq string) bool { return seq == "\x1b[m" || seq == "\x1b[0m" }
-
-// sgrLen is the length of the SGR sequence (ESC [ digits ; : m) s starts
-// with, or 0.
-func sgrLen(s string) int {
-	if len(s) < 3 || s[0] != 0x1b || s[1] != '[' {
-		return 0
-	}
-	for i := 2; i < len(s); i++ {
-		switch c := s[i]; {
-		case c >= '0' && c <= '9' || c == ';' || c == ':':
-		case c == 'm':
-			return i + 1
-		default:
-			return 0
-		}
-	}
-	return 0
-}
