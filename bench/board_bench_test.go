@@ -108,7 +108,7 @@ func BenchmarkBoard(b *testing.B) {
 			r.OneClusterFull, r.OneClusterCPU = oneClusterFull(b, bin, f)
 		}
 		runBoard(b, bin, f, &r)
-		r.Gzip = timeGzipStart(b, bin, f)
+		r.Plain = timePlainStart(b, bin, f)
 		if grow := growTo(k, n); grow > n {
 			growFleet(b, bin, f, grow, &r)
 		}

@@ -25,7 +25,7 @@ type boardResult struct {
 	Start                        startCPU      // the CPU the start used beside the board's own
 	GrownTo                      int           // one cluster grown to this many Apps afterwards (0: not)
 	GrownFull, GrownCPU          time.Duration // its start → full board, and the CPU to get there
-	Gzip                         gzipStart     // the start with gzip, as for a cluster not on this machine
+	Plain                        plainStart    // the start without gzip (--compression=off)
 	Phase                        time.Duration
 }
 
@@ -60,9 +60,9 @@ func (r boardResult) table() string {
 	}
 	row("CPU used to get there", sec(r.StartCPU), "")
 	row("  where the start's CPU went", r.Start.String(), "")
-	if r.Gzip.Full > 0 {
-		row("  with gzip (--compression=on): full board", sec(r.Gzip.Full), "as for a cluster not on this machine")
-		row("  … where that start's CPU went", r.Gzip.CPU.String(), "")
+	if r.Plain.Full > 0 {
+		row("  without gzip (--compression=off): full board", sec(r.Plain.Full), "")
+		row("  … where that start's CPU went", r.Plain.CPU.String(), "")
 	}
 	if r.OneClusterFull > 0 {
 		row("  … with one cluster alone", r.OneClusterCPU.String(), "")

@@ -37,9 +37,7 @@ func BenchmarkPeer(b *testing.B) {
 		mine := boardResult{Clusters: 1, PerCluster: f.perCluster, Phase: phaseLength()}
 		theirs := mine
 		runTool(b, peer, f, &theirs)
-		board := boardTool(bin, f)
-		board.args = append(board.args, "--compression=on") // gzip, as k9s asks: the same work for the API server
-		runTool(b, board, f, &mine)
+		runTool(b, boardTool(bin, f), f, &mine)
 		out := peerTable(theirs, mine)
 		b.Log(out)
 		fmt.Print(out)

@@ -40,7 +40,7 @@ func (o *globalOptions) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.readOnly, "readonly", false, "disable every action (restart)")
 	fs.BoolVar(&o.noColor, "no-color", false, "no colours (NO_COLOR and TERM=dumb are honoured too)")
 	fs.StringVar(&o.releases, "releases", "", "GitHub release checks: on|off (default: the config file, else on)")
-	fs.StringVar(&o.compression, "compression", "auto", "gzip from the API servers: auto (off for a server on this machine, else on unless the kubeconfig says disable-compression)|on|off")
+	fs.StringVar(&o.compression, "compression", "auto", "gzip from the API servers: auto (on, unless the kubeconfig's cluster says disable-compression)|on|off")
 	fs.StringVar(&o.issuer, "issuer", "", "IAM OIDC issuer (env HANZO_IAM_ISSUER; default https://hanzo.id)")
 	fs.StringVar(&o.clientID, "client-id", "", "OAuth client id (env HANZO_CLIENT_ID; default hanzo-cli)")
 	fs.StringArrayVar(&o.iamClusters, "iam-cluster", nil, "for this run, also trust this context name or https server URL with the IAM token (adds to the config's iam.clusters; repeatable)")
