@@ -56,7 +56,7 @@ func (f *fleetEnv) total() int { return f.perCluster * len(f.clusters) }
 func startFleet(b *testing.B, k, n int) *fleetEnv {
 	f := &fleetEnv{nss: benchNamespaces(), perCluster: n}
 	for range k {
-		f.clusters = append(f.clusters, testcluster.Start(b, testcluster.Options{}))
+		f.clusters = append(f.clusters, testcluster.Start(b, testcluster.Options{Profiling: true}))
 	}
 	begin := time.Now()
 	var wg sync.WaitGroup
@@ -136,7 +136,7 @@ func kubectlPeak(b *testing.B, c *testcluster.Cluster) float64 {
 // of the many-clusters target, and the CPU that start used.
 func oneClusterFull(b *testing.B, bin string, f *fleetEnv) (time.Duration, startCPU) {
 	args := []string{"--kubeconfig", f.kubeconfig, "--context", "c1", "--releases", "off", "--readonly"}
-	w := startCPUWindow(f.clusters[:1])
+	w := startCPUWindow(b, "the start of one cluster alone", f, f.clusters[:1])
 	p := startPTY(b, bin, args, isolatedEnv(b))
 	defer p.stop()
 	n := strconv.Itoa(f.perCluster)
@@ -164,13 +164,14 @@ func growFleet(b *testing.B, bin string, f *fleetEnv, grow int, r *boardResult) 
 	begin := time.Now()
 	seedRange(b, f.clusters[0], f.nss, f.perCluster, grow)
 	b.Logf("grew the cluster to %d Apps + Deployments in %s", grow, time.Since(begin).Round(time.Second))
+	w := startCPUWindow(b, "the grown start", f, f.clusters)
 	p := startPTY(b, bin, boardArgs(f), isolatedEnv(b))
 	defer p.stop()
 	n := strconv.Itoa(grow)
 	at := p.await(b, "full board after growing", 10*time.Minute, func(s string) bool {
 		return strings.Contains(s, n+"/"+n+" shown") && !strings.Contains(s, "syncing")
 	})
-	r.GrownTo, r.GrownFull, r.GrownCPU = grow, at.Sub(p.started), processCPU(p.pid())
+	r.GrownTo, r.GrownFull, r.GrownStart = grow, at.Sub(p.started), w.since(p.pid())
 }
 
 func boardArgs(f *fleetEnv) []string {
@@ -212,8 +213,8 @@ func runBoard(b *testing.B, bin string, f *fleetEnv, r *boardResult) {
 
 func runTool(b *testing.B, t tool, f *fleetEnv, r *boardResult) {
 	api := f.clusters[0].APIServerPID()
+	w := startCPUWindow(b, t.name+"'s start", f, f.clusters)
 	_ = resetPeakRSS(api)
-	w := startCPUWindow(f.clusters)
 	p := startPTY(b, t.bin, t.args, isolatedEnv(b))
 	var syncingMu sync.Mutex
 	lastSyncing := ""

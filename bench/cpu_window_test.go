@@ -2,6 +2,7 @@ package bench
 
 import (
 	"fmt"
+	"testing"
 	"time"
 
 	"github.com/hanzoai/driftboard/internal/testcluster"
@@ -15,6 +16,7 @@ type startCPU struct {
 	Board, APIServers, Machine time.Duration
 	CPUs                       int
 	Wall                       time.Duration
+	Settle                     settled // the wait for a quiet fleet before the start
 }
 
 func (c startCPU) String() string {
@@ -22,7 +24,8 @@ func (c startCPU) String() string {
 		return "(not measured)"
 	}
 	busy := c.Machine.Seconds() / (c.Wall.Seconds() * float64(c.CPUs))
-	return fmt.Sprintf("board %.2f s, API servers %.2f s; machine %.0f %% busy", c.Board.Seconds(), c.APIServers.Seconds(), 100*busy)
+	return fmt.Sprintf("board %.2f s, API servers %.2f s; machine %.0f %% busy; before it %s",
+		c.Board.Seconds(), c.APIServers.Seconds(), 100*busy, c.Settle)
 }
 
 // cpuWindow reads the API servers' and the machine's CPU from a start.
@@ -30,11 +33,17 @@ type cpuWindow struct {
 	apiPIDs    []int
 	api0, all0 time.Duration
 	begin      time.Time
+	settle     settled
 }
 
-func startCPUWindow(clusters []*testcluster.Cluster) *cpuWindow {
-	w := &cpuWindow{begin: time.Now()}
-	for _, c := range clusters {
+// startCPUWindow waits until every control plane of the fleet is quiet
+// (startSettle), then starts reading the CPU of the measured clusters' API
+// servers and of the machine: call it just before the timed start.
+func startCPUWindow(tb testing.TB, what string, f *fleetEnv, measured []*testcluster.Cluster) *cpuWindow {
+	tb.Helper()
+	settle := settleFleet(tb, what, f)
+	w := &cpuWindow{begin: time.Now(), settle: settle}
+	for _, c := range measured {
 		pid := c.APIServerPID()
 		w.apiPIDs = append(w.apiPIDs, pid)
 		w.api0 += processCPU(pid)
@@ -46,7 +55,7 @@ func startCPUWindow(clusters []*testcluster.Cluster) *cpuWindow {
 // since is the CPU used since the window started; board is the board's pid
 // (it started inside the window, so all its CPU counts).
 func (w *cpuWindow) since(board int) startCPU {
-	c := startCPU{Board: processCPU(board), Wall: time.Since(w.begin)}
+	c := startCPU{Board: processCPU(board), Wall: time.Since(w.begin), Settle: w.settle}
 	for _, p := range w.apiPIDs {
 		c.APIServers += processCPU(p)
 	}

@@ -57,8 +57,10 @@ func peerTable(k9s, board boardResult) string {
 		return fmt.Sprintf("%.2f×", ours/theirs)
 	}
 	row("measure", "k9s", "driftboard", "ratio")
-	row("start → first rows", sec(k9s.FirstRows), sec(board.FirstRows), ratio(board.FirstRows.Seconds(), k9s.FirstRows.Seconds()))
-	row("start → every App listed", sec(k9s.FullBoard), sec(board.FullBoard), ratio(board.FullBoard.Seconds(), k9s.FullBoard.Seconds()))
+	row("start → first rows", sec(k9s.FirstRows)+k9s.Start.Settle.mark(), sec(board.FirstRows)+board.Start.Settle.mark(),
+		ratio(board.FirstRows.Seconds(), k9s.FirstRows.Seconds()))
+	row("start → every App listed", sec(k9s.FullBoard)+k9s.Start.Settle.mark(), sec(board.FullBoard)+board.Start.Settle.mark(),
+		ratio(board.FullBoard.Seconds(), k9s.FullBoard.Seconds()))
 	row("RSS after sync / after churn (MiB)", fmt.Sprintf("%.0f / %.0f", k9s.RSSSynced, k9s.RSSChurn),
 		fmt.Sprintf("%.0f / %.0f", board.RSSSynced, board.RSSChurn), ratio(board.RSSChurn, k9s.RSSChurn))
 	row("idle CPU per minute", sec(k9s.IdleCPU), sec(board.IdleCPU), ratio(board.IdleCPU.Seconds(), k9s.IdleCPU.Seconds()))
@@ -67,6 +69,7 @@ func peerTable(k9s, board boardResult) string {
 		ratio(board.ChurnCPU.Seconds(), k9s.ChurnCPU.Seconds()))
 	row("patch → on screen p50 / p99", "n/a (no tag column)",
 		fmt.Sprintf("%d / %d ms", board.P50.Milliseconds(), board.P99.Milliseconds()), "")
+	fmt.Fprintf(&b, "  before k9s's start: %s\n  before driftboard's start: %s\n", k9s.Start.Settle, board.Start.Settle)
 	return b.String()
 }
 

@@ -16,7 +16,7 @@ type plainStart struct {
 
 func timePlainStart(b *testing.B, bin string, f *fleetEnv) plainStart {
 	t := boardTool(bin, f)
-	w := startCPUWindow(f.clusters)
+	w := startCPUWindow(b, "the start without gzip", f, f.clusters)
 	p := startPTY(b, bin, append(t.args, "--compression=off"), isolatedEnv(b))
 	defer p.stop()
 	at := p.await(b, "full board without gzip", 10*time.Minute, t.full)

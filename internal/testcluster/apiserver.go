@@ -56,7 +56,7 @@ func (c *Cluster) newAPIServer() *process {
 		"--audit-policy-file=" + c.path("audit-policy.yaml"),
 		"--audit-log-path=" + c.path("audit.log"),
 		"--audit-log-maxbackup=0",
-		"--profiling=false",
+		"--profiling=" + strconv.FormatBool(c.opts.Profiling),
 	}
 	if c.opts.OIDC {
 		args = append(args, "--authentication-config="+c.path("authentication-config.yaml"))
@@ -144,6 +144,22 @@ func (c *Cluster) APIServerPID() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.apiserver.cmd.Process.Pid
+}
+
+// CollectAPIServerGarbage has the API server run a full garbage collection
+// (net/http/pprof's heap?gc=1; needs Options.Profiling), so that what it
+// served before is no longer on its heap.
+func (c *Cluster) CollectAPIServerGarbage(ctx context.Context) error {
+	_, err := c.adminKube.Discovery().RESTClient().Get().AbsPath("/debug/pprof/heap").Param("gc", "1").DoRaw(ctx)
+	return err
+}
+
+// EtcdPID is the process id of the running etcd, for tests that measure its
+// resource use.
+func (c *Cluster) EtcdPID() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.etcd.cmd.Process.Pid
 }
 
 // KillEtcd SIGKILLs etcd (a crash) and waits until it has exited, leaving

@@ -30,6 +30,9 @@ type Options struct {
 	// AuthenticationConfig is that file's initial content (implies OIDC);
 	// empty means an AuthenticationConfiguration with no JWT issuers.
 	AuthenticationConfig []byte
+	// Profiling serves the API server's /debug/pprof (CollectAPIServerGarbage
+	// needs it; benchmarks use it to start each measure from the same heap).
+	Profiling bool
 }
 
 // Cluster is a running control plane. Its methods are safe to call from the

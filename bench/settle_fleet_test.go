@@ -1,0 +1,44 @@
+package bench
+
+import (
+	"context"
+	"regexp"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/hanzoai/driftboard/internal/testcluster"
+)
+
+// apiServerGCs is how many GC cycles the API server has run (its heap
+// profile's MemStats; needs Options.Profiling).
+func apiServerGCs(t *testing.T, c *testcluster.Cluster) int {
+	t.Helper()
+	raw, err := c.AdminClient().Discovery().RESTClient().Get().AbsPath("/debug/pprof/heap").Param("debug", "1").DoRaw(context.Background())
+	if err != nil {
+		t.Fatalf("the API server's heap profile: %v", err)
+	}
+	m := regexp.MustCompile(`(?m)^# NumGC = (\d+)$`).FindSubmatch(raw)
+	if m == nil {
+		t.Fatalf("no NumGC in the API server's heap profile (%d bytes)", len(raw))
+	}
+	n, _ := strconv.Atoi(string(m[1]))
+	return n
+}
+
+func TestSettleFleetCollectsEveryAPIServersGarbage(t *testing.T) {
+	c := testcluster.Start(t, testcluster.Options{Profiling: true})
+	f := &fleetEnv{clusters: []*testcluster.Cluster{c}}
+	before := apiServerGCs(t, c)
+	begin := time.Now()
+	s := settleFleet(t, "a start", f)
+	if !s.Quiet || !s.Collected || s.mark() != "" {
+		t.Fatalf("an idle cluster: got %+v, mark %q", s, s.mark())
+	}
+	if s.Waited < 2*startSettle.window || s.Waited > time.Since(begin) {
+		t.Errorf("waited %s: want a quiet window before the GC and one after it", s.Waited)
+	}
+	if after := apiServerGCs(t, c); after <= before {
+		t.Errorf("the API server ran no GC while the fleet settled (NumGC %d → %d)", before, after)
+	}
+}

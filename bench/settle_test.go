@@ -1,0 +1,183 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hanzoai/driftboard/internal/testcluster"
+)
+
+// settleRule is how the bench waits until every cluster's control plane
+// (API server + etcd) is quiet.
+type settleRule struct {
+	window  time.Duration // CPU is read over windows this long
+	busy    float64       // settled: every control plane under this share of one core over a window
+	maxWait time.Duration // then the start is timed anyway, and its figure marked unsettled
+}
+
+// startSettle: measured here (1.37.2, etcd 3.7.3, 2 cores), an idle control
+// plane holding 2,000–10,000 Apps uses 1–3 % of a core from a second or two
+// after seeding ends, a GC of its heap 25–75 % of a core for a window or two,
+// and 20 patches a second (at 2,000 Apps) ~13 %; 8 % lies between idle and
+// busy. 2 s windows read it to 0.5 % (10 ms ticks).
+var startSettle = settleRule{window: 2 * time.Second, busy: 0.08, maxWait: 2 * time.Minute}
+
+// settled is what the wait before a start found.
+type settled struct {
+	Waited    time.Duration
+	Busy      float64 // the busiest control plane's share of one core over the last window
+	Busiest   string  // its cluster
+	Quiet     bool    // false: maxWait passed with a control plane still busy
+	Collected bool    // every API server ran a full GC before the start
+}
+
+// settleFleet readies the fleet for a timed start, so that the start
+// measures the board and not what the API servers did before it: it waits
+// until every control plane is quiet (seeding, kubectl's list or the churn
+// are over), has each API server collect its garbage, and waits for quiet
+// again. Without the collection, whether a GC of the API server's heap
+// (~350 MB live at 3,000 Apps, ~0.4–0.7 s of CPU a cycle)
+// fell inside the start depended on what it had served since its last one:
+// at 3,000 Apps its CPU for the same start varied 0.6–1.9 s, 0.6–0.9 s with
+// a collection before.
+func settleFleet(tb testing.TB, what string, f *fleetEnv) settled {
+	tb.Helper()
+	planes := controlPlanes(f.clusters)
+	first := startSettle.wait(planes)
+	ctx, cancel := context.WithTimeout(context.Background(), startSettle.maxWait)
+	defer cancel()
+	collected := true
+	for _, c := range f.clusters {
+		if err := c.CollectAPIServerGarbage(ctx); err != nil {
+			tb.Logf("before %s: the API server's GC: %v", what, err)
+			collected = false
+		}
+	}
+	after := startSettle
+	after.maxWait = max(startSettle.maxWait-first.Waited, startSettle.window) // one bound for the whole settle
+	s := after.wait(planes)
+	s.Waited += first.Waited
+	s.Quiet = s.Quiet && first.Quiet
+	s.Collected = collected
+	tb.Logf("before %s: %s", what, s)
+	return s
+}
+
+func (s settled) String() string {
+	if s.Waited == 0 {
+		return "(no wait)"
+	}
+	gc := ", API servers' heaps collected"
+	if !s.Collected {
+		gc = ", API servers' heaps NOT collected"
+	}
+	if !s.Quiet {
+		return fmt.Sprintf("UNSETTLED: control plane %s still %.1f %% of a core after %.0f s%s",
+			s.Busiest, 100*s.Busy, s.Waited.Seconds(), gc)
+	}
+	return fmt.Sprintf("settled after %.1f s (busiest control plane %.1f %% of a core)%s", s.Waited.Seconds(), 100*s.Busy, gc)
+}
+
+// mark follows a figure timed on an unsettled cluster, so it is never
+// reported as if it were not.
+func (s settled) mark() string {
+	if s.Waited > 0 && (!s.Quiet || !s.Collected) {
+		return " (unsettled)"
+	}
+	return ""
+}
+
+// controlPlane is the processes of one cluster that serve the board.
+type controlPlane struct {
+	name string
+	pids []int
+}
+
+func (c controlPlane) cpu() time.Duration {
+	var sum time.Duration
+	for _, pid := range c.pids {
+		sum += processCPU(pid)
+	}
+	return sum
+}
+
+func controlPlanes(clusters []*testcluster.Cluster) []controlPlane {
+	planes := make([]controlPlane, 0, len(clusters))
+	for i, c := range clusters {
+		planes = append(planes, controlPlane{name: fmt.Sprintf("c%d", i+1), pids: []int{c.APIServerPID(), c.EtcdPID()}})
+	}
+	return planes
+}
+
+// wait reads the control planes' CPU window after window until every one
+// is under the rule's share of a core, or maxWait has passed.
+func (r settleRule) wait(planes []controlPlane) settled {
+	begin := time.Now()
+	for {
+		before := make([]time.Duration, len(planes))
+		for i, p := range planes {
+			before[i] = p.cpu()
+		}
+		time.Sleep(r.window)
+		s := settled{Quiet: true}
+		for i, p := range planes {
+			share := (p.cpu() - before[i]).Seconds() / r.window.Seconds()
+			if share >= s.Busy {
+				s.Busy, s.Busiest = share, p.name
+			}
+			if share >= r.busy {
+				s.Quiet = false
+			}
+		}
+		s.Waited = time.Since(begin)
+		if s.Quiet || s.Waited >= r.maxWait {
+			return s
+		}
+	}
+}
+
+// spin keeps one goroutine of this process busy until stop is closed.
+func spin(stop <-chan struct{}) {
+	for {
+		select {
+		case <-stop:
+			return
+		default:
+		}
+	}
+}
+
+func TestSettleWaitsUntilTheControlPlaneIsQuiet(t *testing.T) {
+	self := []controlPlane{{name: "this test", pids: []int{os.Getpid()}}}
+	rule := settleRule{window: 200 * time.Millisecond, busy: 0.2, maxWait: 10 * time.Second}
+	stop := make(chan struct{})
+	go spin(stop)
+	time.AfterFunc(time.Second, func() { close(stop) })
+	s := rule.wait(self)
+	if !s.Quiet {
+		t.Fatalf("quiet after the spin: got %+v", s)
+	}
+	if s.Waited < time.Second || s.Waited > 5*time.Second {
+		t.Errorf("waited %s: want from the end of the 1 s spin to a window or two after it", s.Waited)
+	}
+}
+
+func TestSettleMarksAStartTimedOnABusyControlPlane(t *testing.T) {
+	self := []controlPlane{{name: "this test", pids: []int{os.Getpid()}}}
+	rule := settleRule{window: 200 * time.Millisecond, busy: 0.2, maxWait: 700 * time.Millisecond}
+	stop := make(chan struct{})
+	defer close(stop)
+	go spin(stop)
+	s := rule.wait(self)
+	s.Collected = true
+	if s.Quiet || s.Waited < rule.maxWait || s.Busy < rule.busy {
+		t.Fatalf("busy all along: got %+v", s)
+	}
+	if s.mark() != " (unsettled)" || !strings.HasPrefix(s.String(), "UNSETTLED") {
+		t.Errorf("the figure is not marked: mark %q, %q", s.mark(), s)
+	}
+}
