@@ -41,6 +41,14 @@ func newTermScreen(w, h int) *termScreen {
 	return t
 }
 
+// resize is bubbletea's resize and the flush after it: erase the screen,
+// draw the next frame at the new size.
+func (t *termScreen) resize(w, h int) {
+	t.scr.Erase()
+	t.scr.Resize(w, h)
+	t.cells.Resize(w, h)
+}
+
 // frame is one flush of content: clear, draw, diff, write.
 func (t *termScreen) frame(content string) {
 	t.cells.Clear()

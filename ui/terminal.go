@@ -1,0 +1,130 @@
+package ui
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
+	"golang.org/x/term"
+)
+
+// ttyFrameRate is how often bubbletea still wakes to send its queued
+// terminal queries once it draws nothing itself (ttyScreen draws): the
+// board asks for the background colour itself at once, so nothing waits on
+// it, and an idle board wakes once a second instead of frameRate times.
+const ttyFrameRate = 1
+
+// ttyScreen is the terminal the board owns while it runs on one: input in
+// raw mode, the alternate screen, mouse and paste reporting, and a
+// lineScreen that writes each new frame as soon as Update has made it,
+// instead of bubbletea's renderer drawing the latest frame on its next tick.
+// A change therefore reaches the screen without waiting for a tick, and no
+// timer wakes the board to look for one.
+type ttyScreen struct {
+	in, out *os.File
+	saved   *term.State
+	screen  *lineScreen
+	last    string // the content on screen
+	shown   bool   // last is on screen
+}
+
+// ttyEnter and ttyLeave switch the modes bubbletea's renderer switches for
+// the board's View (AltScreen, MouseModeCellMotion, a window title, no
+// cursor, bracketed paste).
+var (
+	ttyEnter = ansi.SetModeAltScreenSaveCursor + ansi.HideCursor + ansi.SetModeBracketedPaste +
+		ansi.SetModeMouseButtonEvent + ansi.SetModeMouseExtSgr + ansi.SetWindowTitle("driftboard")
+	ttyLeave = ansi.ResetModeMouseButtonEvent + ansi.ResetModeMouseAnyEvent + ansi.ResetModeMouseExtSgr +
+		ansi.ResetModeBracketedPaste + ansi.SetWindowTitle("") + ansi.ShowCursor + ansi.ResetModeAltScreenSaveCursor
+)
+
+// openTTY takes over the terminal on in and out; ok is false (and nothing
+// changed) when either is not a terminal.
+func openTTY(in, out *os.File, profile colorprofile.Profile, askBackground bool) (_ *ttyScreen, ok bool, _ error) {
+	if !term.IsTerminal(int(in.Fd())) || !term.IsTerminal(int(out.Fd())) {
+		return nil, false, nil
+	}
+	w, h, err := term.GetSize(int(out.Fd()))
+	if err != nil {
+		return nil, false, nil
+	}
+	saved, err := term.MakeRaw(int(in.Fd()))
+	if err != nil {
+		return nil, true, err
+	}
+	t := &ttyScreen{in: in, out: out, saved: saved, screen: newLineScreen(w, h, os.Environ(), profile)}
+	enter := ttyEnter
+	if askBackground {
+		enter += ansi.RequestBackgroundColor
+	}
+	_, _ = out.WriteString(enter)
+	return t, true, nil
+}
+
+// size is the terminal's size now.
+func (t *ttyScreen) size() (w, h int, err error) { return term.GetSize(int(t.out.Fd())) }
+
+// close leaves the terminal as it was.
+func (t *ttyScreen) close() {
+	_, _ = t.out.WriteString(ttyLeave)
+	_ = term.Restore(int(t.in.Fd()), t.saved)
+}
+
+func (t *ttyScreen) resize(w, h int) {
+	t.screen.resize(w, h)
+	t.shown = false
+}
+
+// draw brings the screen to content, writing only what changed.
+func (t *ttyScreen) draw(content string) {
+	if t.shown && content == t.last {
+		return
+	}
+	t.last, t.shown = content, true
+	if b := t.screen.frame(content); len(b) > 0 {
+		_, _ = t.out.Write(b) // a terminal gone is bubbletea's to notice, on input
+	}
+}
+
+// followSize sends the terminal's size to p after each SIGWINCH until ctx
+// ends (bubbletea's own watch needs its renderer).
+func (t *ttyScreen) followSize(ctx context.Context, p *tea.Program) {
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGWINCH)
+	defer signal.Stop(sig)
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-sig:
+		}
+		if w, h, err := t.size(); err == nil {
+			p.Send(tea.WindowSizeMsg{Width: w, Height: h})
+		}
+	}
+}
+
+// ttyModel is the board drawn by a ttyScreen: each View that bubbletea asks
+// for after an Update is written at once.
+type ttyModel struct {
+	*Model
+	tty *ttyScreen
+}
+
+func (m ttyModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if size, ok := msg.(tea.WindowSizeMsg); ok {
+		m.tty.resize(size.Width, size.Height)
+	}
+	_, cmd := m.Model.Update(msg)
+	return m, cmd
+}
+
+func (m ttyModel) View() tea.View {
+	v := m.Model.View()
+	m.tty.draw(v.Content)
+	return v
+}
