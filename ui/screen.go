@@ -52,6 +52,14 @@ func (s *lineScreen) resize(w, h int) {
 	s.known = false
 }
 
+// setProfile converts colours for profile from the next frame on, which
+// repaints every row.
+func (s *lineScreen) setProfile(p colorprofile.Profile) {
+	s.scr.SetColorProfile(p)
+	s.scr.Erase()
+	s.known = false
+}
+
 // frame draws content and returns the bytes that bring the terminal to it
 // (valid until the next call).
 func (s *lineScreen) frame(content string) []byte {

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
@@ -119,6 +120,21 @@ func TestLineScreenCarriesStyleAndFallsBack(t *testing.T) {
 		red + "only a style\n\n" + reset + "x",
 	} {
 		c.frame(fmt.Sprintf("frame %d %q", i, f), f)
+	}
+}
+
+// TestLineScreenFollowsTheColourProfile: colours are written as the
+// terminal's profile allows, and a change of profile repaints the screen in
+// the new one.
+func TestLineScreenFollowsTheColourProfile(t *testing.T) {
+	const frame = "\x1b[38;2;255;107;107mred\x1b[m\nplain"
+	ls := newLineScreen(20, 3, []string{"TERM=xterm-256color"}, colorprofile.ANSI256)
+	if got := string(ls.frame(frame)); !strings.Contains(got, "red") || strings.Contains(got, "38;2;") {
+		t.Fatalf("256 colours: a 24-bit colour was written, or no text: %q", got)
+	}
+	ls.setProfile(colorprofile.TrueColor)
+	if got := string(ls.frame(frame)); !strings.Contains(got, "38;2;255;107;107") || !strings.Contains(got, "red") {
+		t.Fatalf("true colour: the row was not repainted in 24-bit colour: %q", got)
 	}
 }
 

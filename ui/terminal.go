@@ -116,8 +116,12 @@ type ttyModel struct {
 }
 
 func (m ttyModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if size, ok := msg.(tea.WindowSizeMsg); ok {
-		m.tty.resize(size.Width, size.Height)
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.tty.resize(msg.Width, msg.Height)
+	case tea.ColorProfileMsg: // as bubbletea's renderer follows it
+		m.tty.screen.setProfile(msg.Profile)
+		m.tty.shown = false
 	}
 	_, cmd := m.Model.Update(msg)
 	return m, cmd
