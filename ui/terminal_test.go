@@ -108,16 +108,23 @@ func TestRunDrawsOnATerminal(t *testing.T) {
 		scr.mu.Lock()
 		scr.emu.Resize(cols, lines)
 		scr.mu.Unlock()
-		// The kernel signals the terminal's foreground process group, which
-		// a test is not; the board's own process is signalled instead.
+	}
+	// The kernel signals the terminal's foreground process group, which a
+	// test is not: the test's own process is signalled instead, on each
+	// look at the screen (a resize is idempotent).
+	winch := func() {
 		if err := syscall.Kill(os.Getpid(), syscall.SIGWINCH); err != nil {
 			t.Fatal(err)
 		}
 	}
 	resize(50, 8)
-	scr.await(t, "the size reaching the board", func(s string) bool { return strings.Contains(s, "terminal too small (50x8)") })
+	scr.await(t, "the size reaching the board", func(s string) bool {
+		winch()
+		return strings.Contains(s, "terminal too small (50x8)")
+	})
 	resize(120, 30)
 	scr.await(t, "the rows again", func(s string) bool {
+		winch()
 		return strings.Contains(s, "svc-00000") && !strings.Contains(s, "too small")
 	})
 
