@@ -116,9 +116,6 @@ func Run(ctx context.Context, src Source, r Restarter, id Identity, opts Options
 	}
 	m := newModel(ctx, src, r, id, opts)
 	final, err := runProgram(ctx, m, profile, os.Stdin, os.Stdout)
-	if tm, ok := final.(ttyModel); ok {
-		final = tm.Model
-	}
 	if fm, ok := final.(*Model); ok {
 		if report := fm.QuitReport(); report != "" {
 			w := opts.ExitReport
@@ -134,26 +131,16 @@ func Run(ctx context.Context, src Source, r Restarter, id Identity, opts Options
 	return err
 }
 
-// runProgram runs the board on the terminal (ttyScreen draws each frame),
-// or with bubbletea's renderer when stdin or stdout is not a terminal.
+// runProgram runs the board on the terminal (ttyScreen draws each frame)
+// where runOnTTY can, else with bubbletea's renderer: stdin or stdout is not
+// a terminal, or the platform has no ttyScreen.
 func runProgram(ctx context.Context, m *Model, profile colorprofile.Profile, in, out *os.File) (tea.Model, error) {
-	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithColorProfile(profile), tea.WithInput(in), tea.WithOutput(out)}
-	tty, ok, err := openTTY(in, out, profile, m.opts.DarkBackground == nil)
-	switch {
-	case err != nil:
-		return nil, err
-	case !ok:
-		return tea.NewProgram(m, append(opts, tea.WithFPS(frameRate))...).Run()
+	if final, ok, err := runOnTTY(ctx, m, profile, in, out); ok || err != nil {
+		if final == nil {
+			return nil, err
+		}
+		return final, err
 	}
-	defer tty.close()
-	w, h, err := tty.size()
-	if err != nil {
-		return nil, err
-	}
-	p := tea.NewProgram(ttyModel{Model: m, tty: tty},
-		append(opts, tea.WithoutRenderer(), tea.WithFPS(ttyFrameRate), tea.WithWindowSize(w, h))...)
-	sizes, stop := context.WithCancel(ctx)
-	defer stop()
-	go tty.followSize(sizes, p)
-	return p.Run()
+	return tea.NewProgram(m, tea.WithContext(ctx), tea.WithColorProfile(profile),
+		tea.WithInput(in), tea.WithOutput(out), tea.WithFPS(frameRate)).Run()
 }

@@ -1,3 +1,5 @@
+//go:build unix
+
 package ui
 
 import (
@@ -88,6 +90,30 @@ func (t *ttyScreen) draw(content string) {
 	if b := t.screen.frame(content); len(b) > 0 {
 		_, _ = t.out.Write(b) // a terminal gone is bubbletea's to notice, on input
 	}
+}
+
+// runOnTTY runs the board on the terminal in and out, drawn by a
+// ttyScreen; ok is false (nothing run) when either is not a terminal.
+func runOnTTY(ctx context.Context, m *Model, profile colorprofile.Profile, in, out *os.File) (_ *Model, ok bool, _ error) {
+	tty, ok, err := openTTY(in, out, profile, m.opts.DarkBackground == nil)
+	if !ok || err != nil {
+		return nil, ok, err
+	}
+	defer tty.close()
+	w, h, err := tty.size()
+	if err != nil {
+		return nil, true, err
+	}
+	p := tea.NewProgram(ttyModel{Model: m, tty: tty}, tea.WithContext(ctx), tea.WithColorProfile(profile),
+		tea.WithInput(in), tea.WithOutput(out), tea.WithoutRenderer(), tea.WithFPS(ttyFrameRate), tea.WithWindowSize(w, h))
+	sizes, stop := context.WithCancel(ctx)
+	defer stop()
+	go tty.followSize(sizes, p)
+	final, err := p.Run()
+	if tm, ok := final.(ttyModel); ok {
+		return tm.Model, true, err
+	}
+	return nil, true, err
 }
 
 // followSize sends the terminal's size to p after each SIGWINCH until ctx
