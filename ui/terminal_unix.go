@@ -51,7 +51,7 @@ func openTTY(in, out *os.File, profile colorprofile.Profile, askBackground bool)
 		return nil, false, nil
 	}
 	w, h, err := term.GetSize(int(out.Fd()))
-	if err != nil {
+	if err != nil || !plausibleSize(w, h) {
 		return nil, false, nil
 	}
 	saved, err := term.MakeRaw(int(in.Fd()))
@@ -65,6 +65,12 @@ func openTTY(in, out *os.File, profile colorprofile.Profile, askBackground bool)
 	}
 	_, _ = out.WriteString(enter)
 	return t, true, nil
+}
+
+// plausibleSize is bubbletea's bound on a terminal's size (it drops any
+// WindowSizeMsg beyond it): a cell buffer that size is never allocated.
+func plausibleSize(w, h int) bool {
+	return w >= 0 && h >= 0 && w <= 4096 && h <= 4096 && w*h <= 1<<20
 }
 
 // size is the terminal's size now.
