@@ -164,7 +164,7 @@ func (c *cluster) newCDInformer(gvr schema.GroupVersionResource, ns string) (cac
 		watch:       func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) { return ri.Watch(ctx, o) },
 		unsupported: watchlist.DoesClientNotSupportWatchListSemantics(c.clients.Dynamic),
 	}
-	inf, err := c.newInformer(informerSpec{what: what, example: &unstructuredExample, lw: lw,
+	inf, _, err := c.newInformer(informerSpec{what: what, example: &unstructuredExample, lw: lw,
 		transform: transformCDApplication(c.name, gvr.Group), key: func(any) (string, string) { return "", "" }})
 	if err != nil {
 		return nil, err

@@ -44,6 +44,7 @@ type cluster struct {
 type scope struct {
 	ns          string
 	inf         map[string]cache.SharedIndexInformer // by resource: apps, deployments, ...
+	handled     map[string]cache.InformerSynced      // by resource: its handler has had the first list
 	podsAllowed bool                                 // pods may be listed (watched per workload, see podwatch.go)
 	stop        context.CancelFunc                   // ends its informers (a namespace deleted)
 	expect      []func(context.Context)              // count what the first sync will bring (progress.go)
@@ -51,21 +52,34 @@ type scope struct {
 
 // newScope builds the informers of namespace ns ("" = cluster-wide).
 func (c *cluster) newScope(ns string, allowed map[string]bool) (*scope, error) {
-	s := &scope{ns: ns, inf: map[string]cache.SharedIndexInformer{}, podsAllowed: allowed["pods"]}
+	s := &scope{ns: ns, inf: map[string]cache.SharedIndexInformer{}, handled: map[string]cache.InformerSynced{},
+		podsAllowed: allowed["pods"]}
 	for _, spec := range c.specsFor(ns, allowed) {
 		if spec.what == "apps" || spec.what == "services" {
 			spec.transform = c.seeingTransform(spec.transform) // rows while the lists stream (provisional.go)
 		}
-		inf, err := c.newInformer(spec)
+		spec.firstListMarked = true
+		inf, handled, err := c.newInformer(spec)
 		if err != nil {
 			return nil, err
 		}
-		s.inf[spec.what] = inf
+		s.inf[spec.what], s.handled[spec.what] = inf, handled
 		if spec.expect != nil {
 			s.expect = append(s.expect, spec.expect)
 		}
 	}
 	return s, nil
+}
+
+// listed reports, for each informer, whether its first list is in the cache
+// and has been through its handler (which then marks rows again, see
+// informerSpec.firstListMarked).
+func (s *scope) listed() []cache.InformerSynced {
+	out := make([]cache.InformerSynced, 0, len(s.handled))
+	for _, h := range s.handled {
+		out = append(out, h)
+	}
+	return out
 }
 
 // run starts the scope's informers until ctx ends or the scope is stopped.
@@ -141,9 +155,7 @@ func (c *cluster) run(ctx context.Context) {
 			c.markSettled()
 			return
 		}
-		for _, inf := range s.inf {
-			syncs = append(syncs, inf.HasSynced)
-		}
+		syncs = append(syncs, s.listed()...)
 		scopes[ns] = s
 	}
 	c.mu.Lock()

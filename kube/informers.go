@@ -104,22 +104,30 @@ type informerSpec struct {
 	key       keyFunc
 	indexers  cache.Indexers
 	expect    func(context.Context) // counts the objects of the first sync, if it can
+	// firstListMarked: the adds of the first list mark no row, because the
+	// rows are marked in one go once the handler has had that whole list
+	// (whenWorkloadsListed, endProvisional, addScope). Marked one by one, a
+	// row was built again for each of its objects' adds, which trail the
+	// cache by up to the whole list (at 50,000 Apps ~2.2 builds a row).
+	firstListMarked bool
 }
 
 // newInformer builds the informer, its transform and its handler. Handlers
-// only mark the affected row dirty; the snapshot is built elsewhere.
-func (c *cluster) newInformer(s informerSpec) (cache.SharedIndexInformer, error) {
-	inf := cache.NewSharedIndexInformerWithOptions(s.lw, s.example, cache.SharedIndexInformerOptions{
+// only mark the affected row dirty; the snapshot is built elsewhere. handled
+// reports whether the handler has had the whole first list: every object of
+// it is then in the cache (the informer hands an object on after storing it).
+func (c *cluster) newInformer(s informerSpec) (inf cache.SharedIndexInformer, handled cache.InformerSynced, err error) {
+	inf = cache.NewSharedIndexInformerWithOptions(s.lw, s.example, cache.SharedIndexInformerOptions{
 		Indexers: s.indexers, ObjectDescription: s.what,
 	})
 	if err := inf.SetTransform(s.transform); err != nil {
-		return nil, fmt.Errorf("%s informer: transform: %w", s.what, err)
+		return nil, nil, fmt.Errorf("%s informer: transform: %w", s.what, err)
 	}
 	if err := inf.SetWatchErrorHandlerWithContext(func(ctx context.Context, r *cache.Reflector, err error) {
 		c.conn.callFailed(s.lw.id, err)
 		cache.DefaultWatchErrorHandler(ctx, r, err)
 	}); err != nil {
-		return nil, fmt.Errorf("%s informer: watch error handler: %w", s.what, err)
+		return nil, nil, fmt.Errorf("%s informer: watch error handler: %w", s.what, err)
 	}
 	mark := func(obj any) {
 		c.conn.heard()
@@ -127,11 +135,11 @@ func (c *cluster) newInformer(s informerSpec) (cache.SharedIndexInformer, error)
 			c.fleet.markDirty(model.Key{Cluster: c.name, Namespace: ns, Name: name})
 		}
 	}
-	reg, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
-		AddFunc: func(obj any) {
-			if c.shownWhileSyncing(obj) {
+	reg, err := inf.AddEventHandler(cache.ResourceEventHandlerDetailedFuncs{
+		AddFunc: func(obj any, isInInitialList bool) {
+			if isInInitialList && s.firstListMarked {
 				c.conn.heard()
-				return // the entry its row was built from: the list's end changes nothing
+				return
 			}
 			mark(obj)
 		},
@@ -152,10 +160,10 @@ func (c *cluster) newInformer(s informerSpec) (cache.SharedIndexInformer, error)
 		DeleteFunc: func(obj any) { mark(obj) }, // key functions unwrap tombstones
 	})
 	if err != nil {
-		return nil, fmt.Errorf("%s informer: add handler: %w", s.what, err)
+		return nil, nil, fmt.Errorf("%s informer: add handler: %w", s.what, err)
 	}
 	c.handled.Store(s.lw.id, reg.HasSynced)
-	return inf, nil
+	return inf, reg.HasSynced, nil
 }
 
 // specsFor lists the informers of one scope (namespace "" = cluster-wide).

@@ -144,11 +144,7 @@ func (c *cluster) addScope(ctx context.Context, ns string, allowed map[string]bo
 	s.run(ctx)
 	wctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
-	var syncs []cache.InformerSynced
-	for _, inf := range s.inf {
-		syncs = append(syncs, inf.HasSynced)
-	}
-	if !cache.WaitForCacheSync(wctx.Done(), syncs...) {
+	if !cache.WaitForCacheSync(wctx.Done(), s.listed()...) {
 		s.stop()
 		return false
 	}

@@ -125,7 +125,7 @@ func (c *cluster) newPodWatch(ctx context.Context, k model.Key, sel string) *pod
 			return pods.Watch(ctx, o)
 		},
 	}
-	inf, err := c.newInformer(informerSpec{what: "pods", example: &podExample, lw: lw, transform: transformPod,
+	inf, _, err := c.newInformer(informerSpec{what: "pods", example: &podExample, lw: lw, transform: transformPod,
 		key: func(any) (string, string) { return k.Namespace, k.Name }})
 	if err != nil {
 		c.conn.setNote("pods-error", err.Error())

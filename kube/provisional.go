@@ -154,21 +154,6 @@ func (c *cluster) entryOf(obj any) *appEntry {
 	return nil
 }
 
-// shownWhileSyncing reports whether obj is the very entry a provisional row
-// was marked for when the stream brought it: the informer adding it again at
-// the end of the list must not build every row a second time.
-func (c *cluster) shownWhileSyncing(obj any) bool {
-	e, ok := obj.(*appEntry)
-	if !ok || !c.prov.open.Load() {
-		return false
-	}
-	what := "apps"
-	if e.App.Kind == "Service" {
-		what = "services"
-	}
-	return c.prov.getKind(what, model.Key{Cluster: c.name, Namespace: e.Namespace, Name: e.Name}) == e
-}
-
 // noteSeen records an App seen before the sync and marks its row.
 func (c *cluster) noteSeen(e *appEntry) {
 	if e == nil || !c.prov.open.Load() {

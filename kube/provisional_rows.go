@@ -94,10 +94,12 @@ func pendingWords(kind model.WorkloadKind, ns string) string {
 }
 
 // synced reports whether the scope's informer of what has its first list
-// complete; an informer not run (not allowed) has nothing to wait for.
+// complete, in the cache and through the handler; an informer not run (not
+// allowed) has nothing to wait for. (The informer says it has synced as it
+// takes the list's last object, before storing it.)
 func (s *scope) synced(what string) bool {
-	inf, ok := s.inf[what]
-	return !ok || inf.HasSynced()
+	h, ok := s.handled[what]
+	return !ok || h()
 }
 
 // whenWorkloadsListed marks the provisional rows of scope s again once its
@@ -106,8 +108,8 @@ func (s *scope) synced(what string) bool {
 func (c *cluster) whenWorkloadsListed(ctx context.Context, s *scope) {
 	var syncs []cache.InformerSynced
 	for _, what := range []string{"deployments", "statefulsets", "replicasets"} {
-		if inf, ok := s.inf[what]; ok {
-			syncs = append(syncs, inf.HasSynced)
+		if h, ok := s.handled[what]; ok {
+			syncs = append(syncs, h)
 		}
 	}
 	if !cache.WaitForCacheSync(ctx.Done(), syncs...) || !c.prov.open.Load() {
