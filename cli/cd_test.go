@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -58,6 +59,19 @@ func TestGitStateInCommands(t *testing.T) {
 	if g.State != model.GitOutOfSync || g.Application != "apps.hanzo.ai/hanzo-cd/universe-crs" || g.Revision != "1111111" ||
 		g.LastSync == nil || g.LastSync.Phase != "Succeeded" || g.LastSync.FinishedAt.IsZero() {
 		t.Errorf("iam's git in list -o json = %+v", g)
+	}
+	r = run("list")
+	for app, want := range map[string]string{"iam": "out-of-sync", "kv": "synced", "lone": "not-managed"} {
+		if got := tableCell(t, r.out, app, "GIT"); got != want {
+			t.Errorf("list: %s's GIT = %q, want %q:\n%s", app, got, want, r.out)
+		}
+	}
+	if h := strings.Fields(strings.SplitN(r.out, "\n", 2)[0]); strings.Join(h[len(h)-3:], " ") != "PHASE GIT DRIFT" {
+		t.Errorf("list's GIT column should sit between PHASE and DRIFT: %q", h)
+	}
+	r = run("list", "-o", "wide")
+	if got := tableCell(t, r.out, "iam", "GIT"); got != "out-of-sync@1111111" {
+		t.Errorf("list -o wide: iam's GIT = %q, want out-of-sync@1111111:\n%s", got, r.out)
 	}
 	r = run("list", "-o", "json", "-q", "git:not-managed")
 	if !strings.Contains(r.out, `"app": "lone"`) || strings.Contains(r.out, `"app": "kv"`) {
@@ -114,9 +128,35 @@ func TestGitStateInCommands(t *testing.T) {
 	if !strings.Contains(r.out, `"why": "no Application kind served"`) || strings.Count(r.out, `"app": `) != 3 {
 		t.Errorf("with only argoproj.io configured, every row should be unknown (no kind served):\n%s\n%s", r.out, r.err)
 	}
+	r = run("list")
+	if strings.Contains(strings.SplitN(r.out, "\n", 2)[0], "GIT") {
+		t.Errorf("list without a served Application kind should have no GIT column, as the board:\n%s", r.out)
+	}
+	r = run("list", "-o", "wide")
+	if got := tableCell(t, r.out, "iam", "GIT"); got != "unknown(no-cd)" {
+		t.Errorf("list -o wide without a served kind: iam's GIT = %q, want unknown(no-cd):\n%s", got, r.out)
+	}
 	if err := os.WriteFile(filepath.Join(dir, "config.yaml"), []byte("cd:\n  applicationKinds: [apps]\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	r = run("list", "-o", "json")
 	r.expect(t, ExitError, "cd.applicationKinds[0]")
+}
+
+// tableCell is the cell of column col in the row of app in a list table
+// (cells hold no spaces).
+func tableCell(t *testing.T, table, app, col string) string {
+	t.Helper()
+	lines := strings.Split(strings.TrimSpace(table), "\n")
+	at := slices.Index(strings.Fields(lines[0]), col)
+	if at < 0 {
+		t.Fatalf("no %s column:\n%s", col, table)
+	}
+	for _, l := range lines[1:] {
+		if f := strings.Fields(l); len(f) > at && f[1] == app {
+			return f[at]
+		}
+	}
+	t.Fatalf("no row for %s:\n%s", app, table)
+	return ""
 }

@@ -47,21 +47,24 @@ func writeJSON(w io.Writer, v any) error {
 }
 
 // writeTable prints rows kubectl-style; wide adds the columns a script or a
-// wide terminal wants. The cluster column appears when rows span clusters.
+// wide terminal wants. The cluster column appears when rows span clusters,
+// GIT (as on the board) when a row's cluster serves a CD Application kind.
 func writeTable(w io.Writer, rows []*model.AppView, wide bool, now time.Time) error {
-	multi := false
+	multi, git := false, wide
 	for _, r := range rows {
-		if r.Cluster != rows[0].Cluster {
-			multi = true
-			break
-		}
+		multi = multi || r.Cluster != rows[0].Cluster
+		git = git || (r.Git.State != "" && r.Git.KindServed())
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	head := []string{"SEV", "APP", "ENV", "NAMESPACE"}
 	if multi || wide {
 		head = append(head, "CLUSTER")
 	}
-	head = append(head, "DECLARED", "RUNNING", "LATEST", "HEALTH", "PHASE", "DRIFT")
+	head = append(head, "DECLARED", "RUNNING", "LATEST", "HEALTH", "PHASE")
+	if git {
+		head = append(head, "GIT")
+	}
+	head = append(head, "DRIFT")
 	if wide {
 		head = append(head, "READY", "ROLLOUT", "RELEASE", "ORG", "DRIFTING", "ENDPOINTS")
 	}
@@ -72,7 +75,14 @@ func writeTable(w io.Writer, rows []*model.AppView, wide bool, now time.Time) er
 			cols = append(cols, r.Cluster)
 		}
 		cols = append(cols, dash(r.DeclaredTag), dash(r.RunningTag), dash(r.LatestTag),
-			dash(string(r.Health)), dash(r.Phase), flagList(r))
+			dash(string(r.Health)), dash(r.Phase))
+		switch {
+		case wide:
+			cols = append(cols, model.GitCellAt(r.Git))
+		case git:
+			cols = append(cols, model.GitCell(r.Git))
+		}
+		cols = append(cols, flagList(r))
 		if wide {
 			cols = append(cols,
 				fmt.Sprintf("%d/%d", r.Workload.Ready, r.Workload.Desired),

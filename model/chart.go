@@ -107,11 +107,13 @@ func joinRegistry(im Image) string {
 	return im.Registry + "/" + im.Repository
 }
 
+const gitWhyNoStatusChart = "the Application reports no sync status"
+
 // ChartGitSync is a chart row's git state: its Deployment as the
 // Application lists it, else the Application's own sync status.
 func ChartGitSync(cd CDView, a *CDApplication, k Key) GitSync {
 	if g := GitSyncOf(cd, "apps", "Deployment", k.Namespace, k.Name); g.State != GitNotManaged {
 		return g
 	}
-	return gitSyncFrom(a, a.SyncStatus, a.Health, "the Application reports no sync status")
+	return gitSyncFrom(a, a.SyncStatus, a.Health, gitWhyNoStatusChart)
 }

@@ -89,6 +89,7 @@ const (
 	GitWhyNotSynced    = "Applications not synced yet"
 	GitWhyUndiscovered = "Application kinds could not be discovered"
 	GitWhyNotCounted   = "the Application lists too many resources; this one was not kept"
+	gitWhyNoStatus     = "the Application reports no sync status for it"
 )
 
 // GitSync is a row's git state and the Application behind it.
@@ -151,7 +152,7 @@ func GitSyncOf(cd CDView, group, kind, ns, name string) GitSync {
 		return GitSync{State: GitUnknown, Why: cd.Why}
 	}
 	if hit, ok := cd.index[cdKey{group, kind, ns, name}]; ok {
-		return gitSyncFrom(hit.app, hit.res.Status, hit.res.Health, "the Application reports no sync status for it")
+		return gitSyncFrom(hit.app, hit.res.Status, hit.res.Health, gitWhyNoStatus)
 	}
 	if cd.capped {
 		return GitSync{State: GitUnknown, Why: GitWhyNotCounted}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hanzoai/driftboard/model"
 	"github.com/hanzoai/driftboard/termtext"
 )
 
@@ -108,10 +109,7 @@ func field(v *Verdict, name string) string {
 		s = v.Env
 	case "git":
 		if v.Git != nil {
-			s = string(v.Git.State)
-			if v.Git.Revision != "" {
-				s += "@" + v.Git.Revision
-			}
+			s = model.GitCellAt(*v.Git)
 		}
 	}
 	if s == "" {
