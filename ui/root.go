@@ -83,7 +83,7 @@ func (m *Model) restyle() {
 // reads the identity.
 func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{takeSnapshot(m.src)}
-	if m.opts.DarkBackground == nil {
+	if m.opts.DarkBackground == nil && !m.backgroundAsked {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
 	if m.identity != nil {

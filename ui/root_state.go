@@ -37,6 +37,11 @@ type terminal struct {
 	st            styles
 	dark, plain   bool
 	width, height int
+	// backgroundAsked: the ttyScreen asked for the background as it took the
+	// terminal; asked again through bubbletea, the query would wait for its
+	// next flush, which on a quick quit comes after input stops, and the
+	// reply would land in the shell.
+	backgroundAsked bool
 }
 
 type screens struct {

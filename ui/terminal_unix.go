@@ -6,6 +6,7 @@ import (
 	"context"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
 
 	tea "charm.land/bubbletea/v2"
@@ -32,6 +33,11 @@ type ttyScreen struct {
 	screen  *lineScreen
 	last    string // the content on screen
 	shown   bool   // last is on screen
+
+	// mu orders draw and close: a panic in a Cmd closes from its own
+	// goroutine while the event loop may still draw.
+	mu     sync.Mutex
+	closed bool
 }
 
 // ttyEnter and ttyLeave switch the modes bubbletea's renderer switches for
@@ -76,10 +82,46 @@ func plausibleSize(w, h int) bool {
 // size is the terminal's size now.
 func (t *ttyScreen) size() (w, h int, err error) { return term.GetSize(int(t.out.Fd())) }
 
-// close leaves the terminal as it was.
+// close leaves the terminal as it was; nothing is drawn after it.
 func (t *ttyScreen) close() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.closed {
+		return
+	}
+	t.closed = true
 	_, _ = t.out.WriteString(ttyLeave)
 	_ = term.Restore(int(t.in.Fd()), t.saved)
+}
+
+// closeOnPanic gives the terminal back before a panic reaches bubbletea,
+// which prints it on stderr: on the alternate screen it would be erased
+// with the board.
+func (t *ttyScreen) closeOnPanic() {
+	if r := recover(); r != nil {
+		t.close()
+		panic(r)
+	}
+}
+
+// guard makes cmd, and the Cmds of a batch it returns, close the terminal
+// when they panic (bubbletea recovers them in their own goroutines).
+func (t *ttyScreen) guard(cmd tea.Cmd) tea.Cmd {
+	if cmd == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		defer t.closeOnPanic()
+		msg := cmd()
+		if batch, ok := msg.(tea.BatchMsg); ok {
+			guarded := make(tea.BatchMsg, len(batch))
+			for i, c := range batch {
+				guarded[i] = t.guard(c)
+			}
+			return guarded
+		}
+		return msg
+	}
 }
 
 func (t *ttyScreen) resize(w, h int) {
@@ -89,7 +131,9 @@ func (t *ttyScreen) resize(w, h int) {
 
 // draw brings the screen to content, writing only what changed.
 func (t *ttyScreen) draw(content string) {
-	if t.shown && content == t.last {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.closed || t.shown && content == t.last {
 		return
 	}
 	t.last, t.shown = content, true
@@ -101,10 +145,12 @@ func (t *ttyScreen) draw(content string) {
 // runOnTTY runs the board on the terminal in and out, drawn by a
 // ttyScreen; ok is false (nothing run) when either is not a terminal.
 func runOnTTY(ctx context.Context, m *Model, profile colorprofile.Profile, in, out *os.File) (_ *Model, ok bool, _ error) {
-	tty, ok, err := openTTY(in, out, profile, m.opts.DarkBackground == nil)
+	ask := m.opts.DarkBackground == nil
+	tty, ok, err := openTTY(in, out, profile, ask)
 	if !ok || err != nil {
 		return nil, ok, err
 	}
+	m.backgroundAsked = ask
 	defer tty.close()
 	w, h, err := tty.size()
 	if err != nil {
@@ -147,7 +193,13 @@ type ttyModel struct {
 	tty *ttyScreen
 }
 
+func (m ttyModel) Init() tea.Cmd {
+	defer m.tty.closeOnPanic()
+	return m.tty.guard(m.Model.Init())
+}
+
 func (m ttyModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	defer m.tty.closeOnPanic()
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.tty.resize(msg.Width, msg.Height)
@@ -156,10 +208,11 @@ func (m ttyModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.tty.shown = false
 	}
 	_, cmd := m.Model.Update(msg)
-	return m, cmd
+	return m, m.tty.guard(cmd)
 }
 
 func (m ttyModel) View() tea.View {
+	defer m.tty.closeOnPanic()
 	v := m.Model.View()
 	m.tty.draw(v.Content)
 	return v
