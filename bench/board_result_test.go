@@ -74,8 +74,12 @@ func (r boardResult) table() string {
 			fmt.Sprintf("%.2f× the time at %d (target ≤ %.1f×)", r.GrownFull.Seconds()/r.FullBoard.Seconds(),
 				r.Clusters*r.PerCluster, 1.03*float64(r.GrownTo)/float64(r.Clusters*r.PerCluster)))
 		row("  … where that start's CPU went", r.GrownStart.String(), "")
-		row("  … its CPU against the start's: board / API servers", fmt.Sprintf("%.2f× / %.2f×",
-			r.GrownStart.Board.Seconds()/r.Start.Board.Seconds(), r.GrownStart.APIServers.Seconds()/r.Start.APIServers.Seconds()),
+		unsettled := r.Start.Settle.mark() // a ratio is as unsettled as either of its starts
+		if unsettled == "" {
+			unsettled = r.GrownStart.Settle.mark()
+		}
+		row("  … its CPU against the start's: board / API servers", fmt.Sprintf("%.2f× / %.2f×%s",
+			r.GrownStart.Board.Seconds()/r.Start.Board.Seconds(), r.GrownStart.APIServers.Seconds()/r.Start.APIServers.Seconds(), unsettled),
 			fmt.Sprintf("%.2f× is linear", float64(r.GrownTo)/float64(r.Clusters*r.PerCluster)))
 	}
 	row("RSS after sync", fmt.Sprintf("%.0f MiB", r.RSSSynced), "")

@@ -181,3 +181,22 @@ func TestSettleMarksAStartTimedOnABusyControlPlane(t *testing.T) {
 		t.Errorf("the figure is not marked: mark %q, %q", s.mark(), s)
 	}
 }
+
+// TestGrownRatioMarksAnUnsettledFirstStart: the grown start's CPU ratio
+// carries the mark of the first start's unsettled fleet too.
+func TestGrownRatioMarksAnUnsettledFirstStart(t *testing.T) {
+	quiet := settled{Waited: time.Second, Quiet: true, Collected: true}
+	busy := settled{Waited: time.Minute, Collected: true}
+	r := boardResult{Clusters: 1, PerCluster: 10000, GrownTo: 30000, FullBoard: time.Second, GrownFull: 3 * time.Second,
+		Start:      startCPU{Board: time.Second, APIServers: time.Second, Settle: busy},
+		GrownStart: startCPU{Board: 3 * time.Second, APIServers: 3 * time.Second, Settle: quiet}}
+	for _, line := range strings.Split(r.table(), "\n") {
+		if strings.Contains(line, "its CPU against the start's") {
+			if !strings.Contains(line, "(unsettled)") {
+				t.Fatalf("the ratio of an unsettled start is not marked: %q", line)
+			}
+			return
+		}
+	}
+	t.Fatalf("no ratio row in:\n%s", r.table())
+}
