@@ -146,16 +146,3 @@ func appImageID(p *corev1.Pod, declared model.Image, match bool) string {
 	}
 	return ""
 }
-
-// selectorString renders a workload's selector for a LIST ("" when it has
-// none or it is malformed: such a workload selects no pods).
-func selectorString(sel *metav1.LabelSelector) string {
-	if sel == nil {
-		return ""
-	}
-	s, err := metav1.LabelSelectorAsSelector(sel)
-	if err != nil || s.Empty() {
-		return ""
-	}
-	return s.String()
-}
