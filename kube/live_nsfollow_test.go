@@ -4,7 +4,6 @@ import (
 	"slices"
 	"testing"
 
-	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/hanzoai/driftboard/internal/testcluster"
@@ -24,17 +23,7 @@ func TestLivePerNamespaceModeFollowsNamespaces(t *testing.T) {
 	bindTenant(t, c, "hanzo", "gina")
 	_, err := admin.RbacV1().RoleBindings("hanzo").Create(ctx, rbacBinding("hanzo", "hank"), metav1.CreateOptions{})
 	must(t, err)
-	_, err = admin.RbacV1().ClusterRoles().Create(ctx, &rbacv1.ClusterRole{
-		ObjectMeta: metav1.ObjectMeta{Name: "watch-namespaces"},
-		Rules:      []rbacv1.PolicyRule{{APIGroups: []string{""}, Resources: []string{"namespaces"}, Verbs: []string{"get", "list", "watch"}}},
-	}, metav1.CreateOptions{})
-	must(t, err)
-	_, err = admin.RbacV1().ClusterRoleBindings().Create(ctx, &rbacv1.ClusterRoleBinding{
-		ObjectMeta: metav1.ObjectMeta{Name: "gina-watch-namespaces"},
-		RoleRef:    rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "ClusterRole", Name: "watch-namespaces"},
-		Subjects:   []rbacv1.Subject{{APIGroup: "rbac.authorization.k8s.io", Kind: "User", Name: "gina"}},
-	}, metav1.CreateOptions{})
-	must(t, err)
+	letListNamespaces(t, c, "gina")
 
 	gina := startFleet(t, c.UserConfig("gina"), FleetOptions{})
 	hank := startFleet(t, c.UserConfig("hank"), FleetOptions{})
