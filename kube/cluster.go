@@ -30,9 +30,6 @@ type cluster struct {
 	cd       *cdWatch                        // CD Applications; nil until set up
 
 	prov *provisional // Apps seen while syncing, shown before the sync ends
-	// handled maps an informer's id ("<ns>/<what>") to whether its handler
-	// has been given the whole first list (not only the cache filled).
-	handled sync.Map
 
 	pods podWatches // pods of workloads that roll out or are unready
 	// follow is set in per-namespace mode when namespaces can be listed:

@@ -162,7 +162,6 @@ func (c *cluster) newInformer(s informerSpec) (inf cache.SharedIndexInformer, ha
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s informer: add handler: %w", s.what, err)
 	}
-	c.handled.Store(s.lw.id, reg.HasSynced)
 	return inf, reg.HasSynced, nil
 }
 

@@ -3,8 +3,6 @@ package kube
 import (
 	"testing"
 
-	"k8s.io/client-go/tools/cache"
-
 	"github.com/hanzoai/driftboard/internal/testcluster"
 	"github.com/hanzoai/driftboard/model"
 )
@@ -20,18 +18,12 @@ func TestStreamedRowsAreBuiltOnce(t *testing.T) {
 		seed(t, c, "hanzo", name, "service", "v1.0.0", 1)
 	}
 	g := newListGate(0) // the workload lists are held: the rows stay provisional
-	close(g.apps)
-	f, ctx := startGatedFleet(t, c, g, FleetOptions{})
+	f, _ := startGatedFleet(t, c, g, FleetOptions{})
+	releaseAppsOnceNamespaceKnown(t, f, g, "hanzo")
 
 	waitFor(t, f, "every streamed App on the board", func(s *model.Snapshot) bool { return s.Len() == len(all) })
 	cl := f.clusters[0]
-	appsHandled := func() bool {
-		done, ok := cl.handled.Load("/apps")
-		return ok && done.(func() bool)()
-	}
-	if !cache.WaitForCacheSync(ctx.Done(), appsHandled) {
-		t.Fatal("the App informer's handler never had its first list")
-	}
+	waitHandled(t, f, "apps")
 	f.Snapshot() // builds whatever the handler marked
 	if cl.isSynced() {
 		t.Fatal("the cluster synced with its workload lists held")

@@ -26,13 +26,13 @@ func TestWorkloadListsBuildEachRowOnce(t *testing.T) {
 		seed(t, c, "hanzo", name, "service", "v1.0.0", 1)
 	}
 	g := newListGate(0)
-	close(g.apps)
 	// No CD Application kind served: the rows built once the workloads are
 	// listed are final (their git state known to be unknown), as the sync
 	// would build them.
 	noCD := []CDKind{{GVR: schema.GroupVersionResource{Group: "cd.example.com", Version: "v1", Resource: "applications"}}}
 	f, _ := startGatedFleet(t, c, g, FleetOptions{CDKinds: noCD})
 	cl := f.clusters[0]
+	releaseAppsOnceNamespaceKnown(t, f, g, "hanzo")
 
 	// 1. The Apps streamed, the workload lists held: one pending build a row.
 	waitFor(t, f, "every streamed App on the board", func(s *model.Snapshot) bool { return s.Len() == len(all) })
@@ -84,11 +84,28 @@ func waitHandled(t *testing.T, f *Fleet, whats ...string) {
 	defer cancel()
 	for _, what := range whats {
 		handled := func() bool {
-			done, ok := f.clusters[0].handled.Load("/" + what)
-			return ok && done.(func() bool)()
+			s := f.clusters[0].scopeFor("")
+			if s == nil {
+				return false
+			}
+			h, ok := s.handled[what]
+			return ok && h()
 		}
 		if !cache.WaitForCacheSync(ctx.Done(), handled) {
 			t.Fatalf("the %s informer's handler never had its first list", what)
 		}
 	}
+}
+
+// releaseAppsOnceNamespaceKnown lets the App stream through once the
+// namespace watch has had ns. Rows built before their namespace's labels
+// are known are rightly built again when the labels come (markNamespaceDirty),
+// which a count of builds would take for a build too many.
+func releaseAppsOnceNamespaceKnown(t *testing.T, f *Fleet, g *listGate, ns string) {
+	t.Helper()
+	known := func() bool { return f.clusters[0].namespaceLabelsOf(ns) != nil }
+	if err := pollUntil(ctxT(t), known); err != nil {
+		t.Fatalf("the namespace watch never had %s: %v", ns, err)
+	}
+	close(g.apps)
 }
