@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/vt"
 	"github.com/creack/pty"
 
@@ -19,8 +20,9 @@ import (
 )
 
 // runOnPTY runs the board made by newBoard on a pseudo-terminal whose
-// emulator answers queries as a terminal does; tty is the end the board
-// (and, after it, a shell) uses.
+// emulator answers queries as a terminal does (mode 2026, synchronized
+// output, supported and off); tty is the end the board (and, after it, a
+// shell) uses.
 func runOnPTY(t *testing.T, newBoard func(ctx context.Context) *Model) (scr *ptyScreen, tty *os.File, done <-chan error) {
 	t.Helper()
 	ptmx, tty, err := pty.Open()
@@ -32,6 +34,7 @@ func runOnPTY(t *testing.T, newBoard func(ctx context.Context) *Model) (scr *pty
 		t.Fatal(err)
 	}
 	scr = &ptyScreen{ptmx: ptmx, emu: vt.NewEmulator(120, 30)}
+	_, _ = scr.emu.WriteString(ansi.ResetModeSynchronizedOutput) // known, hence reported
 	go scr.read()
 	go func() { _, _ = io.Copy(ptmx, scr.emu) }() // the terminal's replies
 	ctx, cancel := context.WithCancel(context.Background())
@@ -138,8 +141,10 @@ func TestRunShowsAPanicAfterGivingTheTerminalBack(t *testing.T) {
 			if err := awaitEnd(t, done); err == nil {
 				t.Fatal("the board ended without an error after a panic")
 			}
-			os.Stderr = stderr
+			// A Cmd's panic is printed after Run returns (bubbletea shuts
+			// down first, in that goroutine): stderr stays on the pty till then.
 			scr.await(t, "the panic", func(s string) bool { return strings.Contains(s, "goroutine") })
+			os.Stderr = stderr
 			scr.mu.Lock()
 			alt, raw := scr.emu.IsAltScreen(), scr.raw.String()
 			scr.mu.Unlock()

@@ -38,6 +38,9 @@ type ttyScreen struct {
 	// goroutine while the event loop may still draw.
 	mu     sync.Mutex
 	closed bool
+
+	synced  bool   // the terminal holds a frame between mode 2026 set and reset
+	syncBuf []byte // a frame so held
 }
 
 // ttyEnter and ttyLeave switch the modes bubbletea's renderer switches for
@@ -68,6 +71,9 @@ func openTTY(in, out *os.File, profile colorprofile.Profile, askBackground bool)
 	enter := ttyEnter
 	if askBackground {
 		enter += ansi.RequestBackgroundColor
+	}
+	if asksForSyncedOutput(os.Environ()) {
+		enter += ansi.RequestModeSynchronizedOutput
 	}
 	_, _ = out.WriteString(enter)
 	return t, true, nil
@@ -138,7 +144,7 @@ func (t *ttyScreen) draw(content string) {
 	}
 	t.last, t.shown = content, true
 	if b := t.screen.frame(content); len(b) > 0 {
-		_, _ = t.out.Write(b) // a terminal gone is bubbletea's to notice, on input
+		_, _ = t.out.Write(t.framed(b)) // a terminal gone is bubbletea's to notice, on input
 	}
 }
 
@@ -206,6 +212,8 @@ func (m ttyModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.ColorProfileMsg: // as bubbletea's renderer follows it
 		m.tty.screen.setProfile(msg.Profile)
 		m.tty.shown = false
+	case tea.ModeReportMsg:
+		m.tty.followSyncReply(msg)
 	}
 	_, cmd := m.Model.Update(msg)
 	return m, m.tty.guard(cmd)

@@ -4,6 +4,7 @@ package ui
 
 import (
 	"context"
+	"io"
 	"os"
 	"strings"
 	"sync"
@@ -74,6 +75,7 @@ func TestRunDrawsOnATerminal(t *testing.T) {
 	}
 	scr := &ptyScreen{ptmx: ptmx, emu: vt.NewEmulator(120, 30)}
 	go scr.read()
+	go func() { _, _ = io.Copy(ptmx, scr.emu) }() // the terminal's replies (unread, they block it)
 
 	src := newStoreSource()
 	rows := bigFleet(300)
