@@ -2,6 +2,7 @@ package kube
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -34,6 +35,16 @@ func TestSelectorStringIsTheAPIMachinerys(t *testing.T) {
 		long += "b"
 	}
 	sels = append(sels, map[string]string{long: long}, map[string]string{long + "c": "x"}, map[string]string{"a": long + "c"})
+	// Hostile: control characters, unicode (letters and digits outside
+	// ASCII), DNS prefixes at and past their 253 bytes.
+	sels = append(sels, map[string]string{"a": "x\x00"}, map[string]string{"a\n": "x"}, map[string]string{"a": "x\x7fy"},
+		map[string]string{"a": "\x1b[31mred"}, map[string]string{"é": "x"}, map[string]string{"a": "ünï"},
+		map[string]string{"a": "x\u00a0y"}, map[string]string{"a": "٣"}, map[string]string{"a": "x\xffy"},
+		map[string]string{"bücher.example/n": "x"}, map[string]string{"a": "x" + string(rune(0x0130))})
+	for _, n := range []int{253, 254} {
+		prefix := strings.Repeat("a.", n/2)[:n-1] + "b"
+		sels = append(sels, map[string]string{prefix + "/name": "x"})
+	}
 	r := rand.New(rand.NewPCG(15, 50))
 	const alphabet = "aZ09-_./ ,=!"
 	word := func() string {
