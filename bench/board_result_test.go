@@ -57,7 +57,8 @@ func (r boardResult) table() string {
 	row("start → full board on screen", sec(r.FullBoard)+r.Start.Settle.mark(), "≤ "+sec(t.full))
 	if r.OneClusterFull > 0 {
 		row("  one cluster alone → full board", sec(r.OneClusterFull)+r.OneClusterCPU.Settle.mark(),
-			fmt.Sprintf("ratio %.2f× (target ≤ 1.3×)", r.FullBoard.Seconds()/r.OneClusterFull.Seconds()))
+			fmt.Sprintf("ratio %.2f×%s (target ≤ 1.3×)", r.FullBoard.Seconds()/r.OneClusterFull.Seconds(),
+				eitherMark(r.Start.Settle, r.OneClusterCPU.Settle)))
 	}
 	row("CPU used to get there", sec(r.StartCPU), "")
 	row("  where the start's CPU went", r.Start.String(), "")
@@ -71,15 +72,13 @@ func (r boardResult) table() string {
 	if r.GrownTo > 0 {
 		row(fmt.Sprintf("  grown to %d: start → full board (CPU)", r.GrownTo),
 			fmt.Sprintf("%s (%s)%s", sec(r.GrownFull), sec(r.GrownStart.Board), r.GrownStart.Settle.mark()),
-			fmt.Sprintf("%.2f× the time at %d (target ≤ %.1f×)", r.GrownFull.Seconds()/r.FullBoard.Seconds(),
-				r.Clusters*r.PerCluster, 1.03*float64(r.GrownTo)/float64(r.Clusters*r.PerCluster)))
+			fmt.Sprintf("%.2f× the time at %d%s (target ≤ %.1f×)", r.GrownFull.Seconds()/r.FullBoard.Seconds(),
+				r.Clusters*r.PerCluster, eitherMark(r.Start.Settle, r.GrownStart.Settle),
+				1.03*float64(r.GrownTo)/float64(r.Clusters*r.PerCluster)))
 		row("  … where that start's CPU went", r.GrownStart.String(), "")
-		unsettled := r.Start.Settle.mark() // a ratio is as unsettled as either of its starts
-		if unsettled == "" {
-			unsettled = r.GrownStart.Settle.mark()
-		}
 		row("  … its CPU against the start's: board / API servers", fmt.Sprintf("%.2f× / %.2f×%s",
-			r.GrownStart.Board.Seconds()/r.Start.Board.Seconds(), r.GrownStart.APIServers.Seconds()/r.Start.APIServers.Seconds(), unsettled),
+			r.GrownStart.Board.Seconds()/r.Start.Board.Seconds(), r.GrownStart.APIServers.Seconds()/r.Start.APIServers.Seconds(),
+			eitherMark(r.Start.Settle, r.GrownStart.Settle)),
 			fmt.Sprintf("%.2f× is linear", float64(r.GrownTo)/float64(r.Clusters*r.PerCluster)))
 	}
 	row("RSS after sync", fmt.Sprintf("%.0f MiB", r.RSSSynced), "")
@@ -92,6 +91,15 @@ func (r boardResult) table() string {
 	row("API server peak RSS: board start / kubectl", fmt.Sprintf("%.0f / %.0f MiB", r.APIPeakBoard, r.APIPeakKubectl),
 		"board ≤ kubectl get apps -A -o json")
 	return b.String()
+}
+
+// eitherMark is the mark of a ratio of two starts' figures: it is as
+// unsettled as either start.
+func eitherMark(a, b settled) string {
+	if m := a.mark(); m != "" {
+		return m
+	}
+	return b.mark()
 }
 
 func orNone(s string) string {

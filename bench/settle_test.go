@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -182,21 +183,24 @@ func TestSettleMarksAStartTimedOnABusyControlPlane(t *testing.T) {
 	}
 }
 
-// TestGrownRatioMarksAnUnsettledFirstStart: the grown start's CPU ratio
+// TestGrownRatioMarksAnUnsettledFirstStart: each ratio of a later start's
+// figure to the first start's (time and CPU grown, one cluster alone)
 // carries the mark of the first start's unsettled fleet too.
 func TestGrownRatioMarksAnUnsettledFirstStart(t *testing.T) {
 	quiet := settled{Waited: time.Second, Quiet: true, Collected: true}
 	busy := settled{Waited: time.Minute, Collected: true}
 	r := boardResult{Clusters: 1, PerCluster: 10000, GrownTo: 30000, FullBoard: time.Second, GrownFull: 3 * time.Second,
+		OneClusterFull: time.Second, OneClusterCPU: startCPU{Board: time.Second, Settle: quiet},
 		Start:      startCPU{Board: time.Second, APIServers: time.Second, Settle: busy},
 		GrownStart: startCPU{Board: 3 * time.Second, APIServers: 3 * time.Second, Settle: quiet}}
-	for _, line := range strings.Split(r.table(), "\n") {
-		if strings.Contains(line, "its CPU against the start's") {
-			if !strings.Contains(line, "(unsettled)") {
-				t.Fatalf("the ratio of an unsettled start is not marked: %q", line)
-			}
-			return
+	lines := strings.Split(r.table(), "\n")
+	for _, ratio := range []string{"one cluster alone → full board", "grown to 30000", "its CPU against the start's"} {
+		i := slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, ratio) })
+		if i < 0 {
+			t.Fatalf("no %q row in:\n%s", ratio, r.table())
+		}
+		if !strings.Contains(lines[i], "(unsettled)") {
+			t.Errorf("the ratio to an unsettled start is not marked: %q", lines[i])
 		}
 	}
-	t.Fatalf("no ratio row in:\n%s", r.table())
 }
