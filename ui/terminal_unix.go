@@ -60,7 +60,7 @@ func openTTY(in, out *os.File, profile colorprofile.Profile, askBackground bool)
 		return nil, false, nil
 	}
 	w, h, err := term.GetSize(int(out.Fd()))
-	if err != nil || !plausibleSize(w, h) {
+	if err != nil || w == 0 || h == 0 || !plausibleSize(w, h) { // 0: bubbletea falls back to $COLUMNS/$LINES or 80x24
 		return nil, false, nil
 	}
 	saved, err := term.MakeRaw(int(in.Fd()))

@@ -174,8 +174,9 @@ func TestRunDrawsOnATerminal(t *testing.T) {
 }
 
 // TestOpenTTYLeavesAnImplausibleTerminalAlone: a terminal reporting a size
-// beyond bubbletea's bound is not taken over (no cell buffer that size, the
-// terminal's modes untouched); bubbletea's own renderer gets it.
+// beyond bubbletea's bound, or none (0x0), is not taken over (no cell buffer
+// that size, the terminal's modes untouched); bubbletea's own renderer gets
+// it (and draws a 0x0 one at $COLUMNS×$LINES or 80×24).
 func TestOpenTTYLeavesAnImplausibleTerminalAlone(t *testing.T) {
 	ptmx, tty, err := pty.Open()
 	if err != nil {
@@ -188,6 +189,12 @@ func TestOpenTTYLeavesAnImplausibleTerminalAlone(t *testing.T) {
 	}
 	if _, ok, err := openTTY(tty, tty, colorprofile.TrueColor, true); ok || err != nil {
 		t.Fatalf("a 5000x300 terminal: taken over %v (%v)", ok, err)
+	}
+	if err := pty.Setsize(ptmx, &pty.Winsize{}); err != nil { // a terminal that reports no size
+		t.Fatal(err)
+	}
+	if _, ok, err := openTTY(tty, tty, colorprofile.TrueColor, true); ok || err != nil {
+		t.Fatalf("a 0x0 terminal: taken over %v (%v), where nothing could be drawn", ok, err)
 	}
 	if err := pty.Setsize(ptmx, &pty.Winsize{Cols: 4096, Rows: 256}); err != nil {
 		t.Fatal(err)
