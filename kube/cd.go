@@ -67,6 +67,9 @@ func (e *cdEntry) DeepCopyObject() runtime.Object { c := *e; return &c }
 type cdWatch struct {
 	why  string
 	infs []cache.SharedIndexInformer
+	// install: kinds whose CRD is watched because none was served at setup
+	// (cd_install.go); empty when CRDs may not be watched.
+	install []CDKind
 
 	mu     sync.Mutex
 	dirty  bool
@@ -75,18 +78,17 @@ type cdWatch struct {
 	ready  bool                               // the view was built once
 }
 
-// setupCD discovers the served Application kinds and probes who may list
-// them; it returns the watch (not running yet) and notices for the board.
-func (c *cluster) setupCD(ctx context.Context) (*cdWatch, []string) {
-	kinds := c.fleet.opts.CDKinds
-	if kinds == nil {
-		kinds = DefaultCDKinds
-	}
+// setupCDWith is setupCD with the kinds in established known to be served
+// (their CRD was seen established) instead of asked of discovery.
+func (c *cluster) setupCDWith(ctx context.Context, established map[schema.GroupVersionResource]bool) (*cdWatch, []string) {
 	w := &cdWatch{dirty: true}
 	var notices []string
 	served, forbidden, undiscovered := 0, 0, 0
-	for _, k := range kinds {
-		ok, err := c.servesResource(k.GVR)
+	for _, k := range c.cdKinds() {
+		ok, err := established[k.GVR], error(nil)
+		if !ok {
+			ok, err = c.servesResource(k.GVR)
+		}
 		if err != nil { // not "not served": we could not tell
 			undiscovered++
 			notices = append(notices, fmt.Sprintf("%s: discovery failed (%s): git state unknown", k.GVR.GroupResource(), errText(err)))
@@ -97,6 +99,10 @@ func (c *cluster) setupCD(ctx context.Context) (*cdWatch, []string) {
 		}
 		served++
 		ns, err := c.cdScope(ctx, k)
+		if apierrors.IsNotFound(err) { // served by discovery (or a CRD just established), not answering yet
+			served--
+			continue
+		}
 		if err != nil {
 			forbidden++
 			notices = append(notices, fmt.Sprintf("%s: Applications not readable (%s): git state unknown", k.GVR.GroupResource(), errText(err)))

@@ -170,6 +170,9 @@ func (c *cluster) run(ctx context.Context) {
 		syncs = append(syncs, inf.HasSynced)
 		go inf.RunWithContext(ctx)
 	}
+	if len(c.cd.install) > 0 {
+		go c.followCDInstall(ctx, c.cd.install)
+	}
 	if !cache.WaitForCacheSync(ctx.Done(), syncs...) {
 		return
 	}

@@ -1,0 +1,183 @@
+package kube
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/fields"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/hanzoai/driftboard/model"
+)
+
+// Hanzo CD (or Argo CD) installed while the board runs: a cluster that
+// served no Application kind at setup watches the CustomResourceDefinitions
+// of the configured kinds, each by name (a field selector on metadata.name,
+// so RBAC may grant just those names), and follows Applications once one is
+// established and serves the kind's version. No discovery is polled.
+
+// NoticeCDInstallNotWatched says that a CD installed later is not seen
+// until a restart: the identity may not watch the CRDs that would tell.
+const NoticeCDInstallNotWatched = "no CD Application kind served, and its CustomResourceDefinition may not be watched: a CD installed later is seen after a restart"
+
+var crdGVR = schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"}
+
+// setupCD discovers the served Application kinds and probes who may list
+// them; it returns the watch (not running yet) and notices for the board.
+func (c *cluster) setupCD(ctx context.Context) (*cdWatch, []string) {
+	w, notices := c.setupCDWith(ctx, nil)
+	if w.why == model.GitWhyNoKind {
+		var more []string
+		w.install, more = c.cdInstallWatchable(ctx, c.cdKinds())
+		notices = append(notices, more...)
+	}
+	return w, notices
+}
+
+func (c *cluster) cdKinds() []CDKind {
+	if k := c.fleet.opts.CDKinds; k != nil {
+		return k
+	}
+	return DefaultCDKinds
+}
+
+// crdName is the CustomResourceDefinition that defines a kind.
+func crdName(k CDKind) string { return k.GVR.Resource + "." + k.GVR.Group }
+
+// cdInstallWatchable probes, for a cluster that serves no Application kind,
+// which kinds' CRDs the identity may watch; a notice says when none may be,
+// so a later install is seen only after a restart (today's behaviour).
+func (c *cluster) cdInstallWatchable(ctx context.Context, kinds []CDKind) ([]CDKind, []string) {
+	var ok []CDKind
+	var refused []string
+	for _, k := range kinds {
+		sel := fields.OneTermEqualSelector("metadata.name", crdName(k)).String()
+		_, err := c.clients.Dynamic.Resource(crdGVR).List(ctx, metav1.ListOptions{FieldSelector: sel, Limit: 1})
+		if err != nil {
+			why := errText(err)
+			if apierrors.IsForbidden(err) {
+				why = "forbidden"
+			}
+			refused = append(refused, crdName(k)+": "+why)
+			continue
+		}
+		ok = append(ok, k)
+	}
+	if len(ok) == 0 && len(refused) > 0 {
+		return nil, []string{NoticeCDInstallNotWatched + " (" + strings.Join(refused, "; ") + ")"}
+	}
+	return ok, nil
+}
+
+// followCDInstall waits until one of kinds' CRDs is established and serves
+// its version, then sets CD up again (that kind counted as served, the
+// others asked of discovery), runs its informers until synced and swaps the
+// cluster's CD watch: every row is re-evaluated. It ends with ctx.
+func (c *cluster) followCDInstall(ctx context.Context, kinds []CDKind) {
+	crdCtx, stop := context.WithCancel(ctx) // the CRD watches end once CD is followed
+	defer stop()
+	served := make(chan schema.GroupVersionResource, len(kinds))
+	for _, k := range kinds {
+		inf := c.newCRDInformer(k)
+		seen := func(obj any) {
+			if u, ok := obj.(*unstructured.Unstructured); ok && crdServes(u, k.GVR.Version) {
+				select {
+				case served <- k.GVR:
+				default:
+				}
+			}
+		}
+		if _, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
+			AddFunc: seen, UpdateFunc: func(_, cur any) { seen(cur) },
+		}); err != nil {
+			c.conn.setNote("cd-install", fmt.Sprintf("%s: watch: %s: a CD installed later is seen after a restart", crdName(k), errText(err)))
+			continue
+		}
+		go inf.RunWithContext(crdCtx)
+	}
+	retry := time.Second
+	for {
+		var gvr schema.GroupVersionResource
+		select {
+		case <-ctx.Done():
+			return
+		case gvr = <-served:
+		}
+		w, notices := c.setupCDWith(ctx, map[schema.GroupVersionResource]bool{gvr: true})
+		if w.why == model.GitWhyNoKind { // established, but its resource not answering yet: ask again shortly
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(retry):
+			}
+			retry = min(2*retry, 30*time.Second)
+			select {
+			case served <- gvr:
+			default:
+			}
+			continue
+		}
+		syncs := make([]cache.InformerSynced, 0, len(w.infs))
+		for _, inf := range w.infs {
+			syncs = append(syncs, inf.HasSynced)
+			go inf.RunWithContext(ctx)
+		}
+		if !cache.WaitForCacheSync(ctx.Done(), syncs...) {
+			return
+		}
+		if len(notices) > 0 {
+			c.conn.setNote("cd-install", strings.Join(notices, "; "))
+		}
+		c.mu.Lock()
+		c.cd = w
+		c.mu.Unlock()
+		c.cdChanged()
+		return
+	}
+}
+
+// newCRDInformer watches the one CustomResourceDefinition that defines k.
+func (c *cluster) newCRDInformer(k CDKind) cache.SharedIndexInformer {
+	sel := fields.OneTermEqualSelector("metadata.name", crdName(k)).String()
+	ri := c.clients.Dynamic.Resource(crdGVR)
+	lw := &cache.ListWatch{
+		ListWithContextFunc: func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
+			o.FieldSelector = sel
+			return ri.List(ctx, o)
+		},
+		WatchFuncWithContext: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
+			o.FieldSelector = sel
+			return ri.Watch(ctx, o)
+		},
+	}
+	return cache.NewSharedIndexInformer(lw, &unstructured.Unstructured{}, 0, cache.Indexers{})
+}
+
+// crdServes reports whether a CRD is established and serves version.
+func crdServes(u *unstructured.Unstructured, version string) bool {
+	conds, _, _ := unstructured.NestedSlice(u.Object, "status", "conditions")
+	established := false
+	for _, cond := range conds {
+		if m, ok := cond.(map[string]any); ok && m["type"] == "Established" && m["status"] == "True" {
+			established = true
+		}
+	}
+	if !established {
+		return false
+	}
+	versions, _, _ := unstructured.NestedSlice(u.Object, "spec", "versions")
+	for _, v := range versions {
+		if m, ok := v.(map[string]any); ok && m["name"] == version && m["served"] == true {
+			return true
+		}
+	}
+	return false
+}
