@@ -30,7 +30,7 @@ func TestFleetRunsOnClientFakes(t *testing.T) {
 		"spec":     map[string]any{"image": map[string]any{"repository": "ghcr.io/hanzoai/iam", "tag": "v1.0.0"}},
 	}}
 	dyn := dynfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(),
-		map[schema.GroupVersionResource]string{appsGVR: "AppList"}, app)
+		map[schema.GroupVersionResource]string{appsGVR: "AppList", crdGVR: "CustomResourceDefinitionList"}, app)
 	one := int32(1)
 	yes := true
 	kube := fake.NewClientset(&appsv1.Deployment{

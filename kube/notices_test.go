@@ -21,7 +21,7 @@ func TestClusterClientsNoticesReachTheSnapshot(t *testing.T) {
 	const said = "IAM token not trusted by this cluster; using kubeconfig identity admin"
 	given := []string{said}
 	dyn := dynfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(),
-		map[schema.GroupVersionResource]string{appsGVR: "AppList"})
+		map[schema.GroupVersionResource]string{appsGVR: "AppList", crdGVR: "CustomResourceDefinitionList"})
 	f := NewFleet(FleetOptions{}, ClusterClients{Name: "c", Kube: fake.NewClientset(), Dynamic: dyn, Notices: given})
 	given[0] = "mutated by the caller"
 
