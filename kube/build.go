@@ -77,6 +77,7 @@ func (f *Fleet) Snapshot() *model.Snapshot {
 			v, ok = f.provisionalRow(c, k, now)
 		} else {
 			v, ok = f.rebuild(c, k, now)
+			c.builtSynced(k)
 		}
 		if ok {
 			row := new(model.AppView)

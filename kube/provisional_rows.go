@@ -39,6 +39,14 @@ func (f *Fleet) provisionalRow(c *cluster, k model.Key, now time.Time) (model.Ap
 	return v, true
 }
 
+// builtSynced records row k rebuilt from the complete caches after the sync
+// but before endProvisional, which then need not build it a second time.
+func (c *cluster) builtSynced(k model.Key) {
+	if c.prov.open.Load() {
+		c.prov.builtFinal(k, c.cachedEntry(k))
+	}
+}
+
 // cdSettled reports whether the rows' git state is what it will be once
 // synced: no CD Application kind is watched here.
 func (c *cluster) cdSettled() bool {
