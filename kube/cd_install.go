@@ -140,8 +140,22 @@ func (c *cluster) followCDInstall(ctx context.Context, kinds []CDKind) {
 		c.cd = w
 		c.mu.Unlock()
 		c.cdChanged()
+		if w.why != "" { // refreshCD re-evaluates rows for readable Applications only
+			c.markEveryRow()
+		}
 		return
 	}
+}
+
+// markEveryRow rebuilds every row of the cluster at the next snapshot, those
+// seen while it syncs included: rows built when no CD kind was served must
+// no longer say so once one is, even when its Applications are unreadable.
+func (c *cluster) markEveryRow() {
+	keys := c.appKeys()
+	if c.prov.open.Load() {
+		keys = append(keys, c.prov.keysIn("")...)
+	}
+	c.fleet.markDirtyKeys(keys)
 }
 
 // newCRDInformer watches the one CustomResourceDefinition that defines k.
