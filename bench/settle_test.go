@@ -6,6 +6,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -141,23 +142,18 @@ func (r settleRule) wait(planes []controlPlane) settled {
 	}
 }
 
-// spin keeps one goroutine of this process busy until stop is closed.
-func spin(stop <-chan struct{}) {
-	for {
-		select {
-		case <-stop:
-			return
-		default:
-		}
+// spin keeps one goroutine of this process busy until stop is set.
+func spin(stop *atomic.Bool) {
+	for n := 0; !stop.Load(); n++ {
 	}
 }
 
 func TestSettleWaitsUntilTheControlPlaneIsQuiet(t *testing.T) {
 	self := []controlPlane{{name: "this test", pids: []int{os.Getpid()}}}
 	rule := settleRule{window: 200 * time.Millisecond, busy: 0.2, maxWait: 10 * time.Second}
-	stop := make(chan struct{})
-	go spin(stop)
-	time.AfterFunc(time.Second, func() { close(stop) })
+	var stop atomic.Bool
+	go spin(&stop)
+	time.AfterFunc(time.Second, func() { stop.Store(true) })
 	s := rule.wait(self)
 	if !s.Quiet {
 		t.Fatalf("quiet after the spin: got %+v", s)
@@ -170,9 +166,9 @@ func TestSettleWaitsUntilTheControlPlaneIsQuiet(t *testing.T) {
 func TestSettleMarksAStartTimedOnABusyControlPlane(t *testing.T) {
 	self := []controlPlane{{name: "this test", pids: []int{os.Getpid()}}}
 	rule := settleRule{window: 200 * time.Millisecond, busy: 0.2, maxWait: 700 * time.Millisecond}
-	stop := make(chan struct{})
-	defer close(stop)
-	go spin(stop)
+	var stop atomic.Bool
+	defer stop.Store(true)
+	go spin(&stop)
 	s := rule.wait(self)
 	s.Collected = true
 	if s.Quiet || s.Waited < rule.maxWait || s.Busy < rule.busy {
