@@ -42,6 +42,10 @@ type terminal struct {
 	// next flush, which on a quick quit comes after input stops, and the
 	// reply would land in the shell.
 	backgroundAsked bool
+	// clipboard writes OSC 52 at once when the ttyScreen draws; nil:
+	// tea.SetClipboard, which bubbletea queues for its renderer's next tick
+	// (a second away when the ttyScreen draws).
+	clipboard func(text string)
 }
 
 type screens struct {

@@ -40,6 +40,10 @@ func (m *Model) copyRow(r *model.AppView) tea.Cmd {
 		return nil
 	}
 	m.status = statusLine{text: "copied " + safe(text) + " (through the terminal, OSC 52; some terminals need it allowed)"}
+	if m.clipboard != nil {
+		m.clipboard(text)
+		return nil
+	}
 	return tea.SetClipboard(text)
 }
 

@@ -148,6 +148,15 @@ func (t *ttyScreen) draw(content string) {
 	}
 }
 
+// setClipboard writes text to the system clipboard (OSC 52) at once.
+func (t *ttyScreen) setClipboard(text string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if !t.closed {
+		_, _ = t.out.WriteString(ansi.SetSystemClipboard(text))
+	}
+}
+
 // runOnTTY runs the board on the terminal in and out, drawn by a
 // ttyScreen; ok is false (nothing run) when either is not a terminal.
 func runOnTTY(ctx context.Context, m *Model, profile colorprofile.Profile, in, out *os.File) (_ *Model, ok bool, _ error) {
@@ -157,6 +166,7 @@ func runOnTTY(ctx context.Context, m *Model, profile colorprofile.Profile, in, o
 		return nil, ok, err
 	}
 	m.backgroundAsked = ask
+	m.clipboard = tty.setClipboard
 	defer tty.close()
 	w, h, err := tty.size()
 	if err != nil {
