@@ -101,6 +101,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if due := m.afterUpdate(msg, wasPlain); due != nil {
 		cmd = tea.Batch(cmd, due)
 	}
+	if tick := m.armClock(); tick != nil {
+		cmd = tea.Batch(cmd, tick)
+	}
 	return m, cmd
 }
 
@@ -136,6 +139,9 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 	case identityMsg:
 		m.ident, m.identKnown = msg.state, true
 		return expiryTimer(m.ident.Expiry, m.now())
+	case clockTickMsg:
+		m.onClockTick(msg)
+		return nil
 	case expiryMsg:
 		if m.identity != nil {
 			return readIdentity(m.identity)

@@ -80,6 +80,7 @@ type activity struct {
 	frames   int       // snapshots applied; the coalescing benchmark counts them
 	snapAt   time.Time // when the last snapshot was taken (real time, for coalescing)
 	frame    frameCache
+	clock    clockState // the tick that keeps relative times true (clock.go)
 }
 
 // layoutFrame computes what View needs and would otherwise work out while
