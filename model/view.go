@@ -1,7 +1,19 @@
 package model
 
 import (
+	"slices"
+
 	"github.com/tidwall/btree"
+)
+
+// rebuildShare: a sync that brings more changed rows than a rebuildShare-th
+// of the snapshot's rows re-reads every row instead (a first sync's
+// workloads arriving together rebuild every row at once): a sorted bulk
+// load costs a fraction of a delete, an insert and two lookups a row.
+// rebuildMin keeps a small board following change by change.
+const (
+	rebuildShare = 4
+	rebuildMin   = 256
 )
 
 // View is the board's filtered and ordered row set, kept up to date change
@@ -48,7 +60,7 @@ func (v *View) Sync(snap *Snapshot) (changes []ViewChange, rebuilt bool) {
 	if ok {
 		journal, ok = snap.changesSince(v.store, v.version)
 	}
-	if !ok || len(journal) > snap.Len() {
+	if !ok || len(journal) > snap.Len() || (len(journal) >= rebuildMin && len(journal)*rebuildShare > snap.Len()) {
 		v.rebuild(snap)
 		return nil, true
 	}
@@ -83,12 +95,19 @@ func (v *View) Sync(snap *Snapshot) (changes []ViewChange, rebuilt bool) {
 	return changes, false
 }
 
+// rebuild re-reads every row: sorted once, then loaded in order (each item
+// appended to the last leaf, no search), not set one by one.
 func (v *View) rebuild(snap *Snapshot) {
-	v.tree = btree.NewBTreeGOptions(compareItemsLess, btree.Options{NoLocks: true})
+	items := make([]sortItem, 0, snap.Len())
 	for r := range snap.All() {
 		if v.matches(r) {
-			v.tree.Set(itemFor(r, v.by))
+			items = append(items, itemFor(r, v.by))
 		}
+	}
+	slices.SortFunc(items, compareItems)
+	v.tree = btree.NewBTreeGOptions(compareItemsLess, btree.Options{NoLocks: true})
+	for _, it := range items {
+		v.tree.Load(it)
 	}
 	v.at, v.store, v.version, v.built = snap, snap.store, snap.Version, true
 }

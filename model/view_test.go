@@ -230,3 +230,38 @@ func TestJournalTrimForgetsOldVersions(t *testing.T) {
 		t.Fatal("another store's version must not be read as this one's")
 	}
 }
+
+// TestViewRebuildsForABigBatch: a sync that brings a large share of the
+// rows at once (a cluster's workloads listed after its Apps) re-reads every
+// row, sorted and loaded in order, and gives the order filter+sort gives.
+func TestViewRebuildsForABigBatch(t *testing.T) {
+	st := NewStore()
+	rnd := rand.New(rand.NewPCG(3, 4))
+	rows := make([]AppView, 2000)
+	for i := range rows {
+		rows[i] = AppView{Cluster: "c", Namespace: fmt.Sprintf("ns%d", i%7), App: fmt.Sprintf("a%04d", (i*7919)%2000)}
+		rows[i].Workload.Pending = "Deployments not listed yet (cluster syncing)"
+	}
+	st.UpsertMany(rows)
+	q := viewQuery(t, "")
+	v := NewView(q, SortSeverity, nil)
+	v.Sync(st.Snapshot())
+	few := slices.Clone(rows[:10])
+	for i := range few {
+		few[i].Drift.Severity = drift.SeverityRed
+	}
+	st.UpsertMany(few)
+	if _, rebuilt := v.Sync(st.Snapshot()); rebuilt {
+		t.Fatal("10 changed rows of 2,000 must be applied one by one")
+	}
+	sevs := []drift.DriftSeverity{drift.SeverityOK, drift.SeverityYellow, drift.SeverityRed}
+	for i := range rows {
+		rows[i].Workload.Pending = ""
+		rows[i].Drift.Severity = sevs[rnd.IntN(len(sevs))]
+	}
+	st.UpsertMany(rows)
+	if _, rebuilt := v.Sync(st.Snapshot()); !rebuilt {
+		t.Fatal("every row changed in one sync: the view must re-read them, not move each")
+	}
+	checkView(t, 0, v, st.Snapshot(), q, SortSeverity, nil)
+}
