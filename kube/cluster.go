@@ -18,7 +18,10 @@ type cluster struct {
 	fleet   *Fleet
 	conn    *connState
 	settled chan struct{} // closed once synced or failed at least once
-	settle  sync.Once
+	// extrasSet is closed once the namespaces' labels watch and CD are set
+	// up (setupExtras), which the informers do not wait for.
+	extrasSet chan struct{}
+	settle    sync.Once
 
 	mu       sync.RWMutex
 	scopes   map[string]*scope // "" = cluster-wide
@@ -88,7 +91,7 @@ func (s *scope) run(ctx context.Context) {
 }
 
 func newCluster(f *Fleet, cc ClusterClients) *cluster {
-	c := &cluster{name: cc.Name, clients: cc, fleet: f, settled: make(chan struct{}),
+	c := &cluster{name: cc.Name, clients: cc, fleet: f, settled: make(chan struct{}), extrasSet: make(chan struct{}),
 		scopes: map[string]*scope{}, prov: newProvisional(), stable: map[model.Key][]model.Container{},
 		pods: podWatches{byKey: map[model.Key]*podWatch{}, waiting: map[model.Key]bool{}, max: f.opts.MaxPodWatches}}
 	c.conn = newConnState(cc.Name, f.opts.Now, f.signal, cc.Notices)
@@ -105,23 +108,9 @@ func (c *cluster) run(ctx context.Context) {
 	for {
 		dctx, cancel := context.WithTimeout(ctx, time.Minute) // an unreachable server must not hang setup
 		p, notices, err := c.discover(dctx)
-		if err == nil {
-			plan = p
-			if n := c.watchNamespaceLabels(ctx); n != "" {
-				notices = append(notices, n)
-			}
-			if c.follow != nil && c.nsLabelsWatch() == nil { // listed once, but not watchable
-				c.follow = nil
-				notices = append(notices, NotFollowingNamespaces)
-			}
-			cd, cdNotices := c.setupCD(dctx)
-			notices = append(notices, cdNotices...)
-			c.mu.Lock()
-			c.cd = cd
-			c.mu.Unlock()
-		}
 		cancel()
 		if err == nil {
+			plan = p
 			c.conn.setUp(notices)
 			break
 		}
@@ -137,6 +126,11 @@ func (c *cluster) run(ctx context.Context) {
 		}
 		backoff = min(backoff*2, time.Minute)
 	}
+
+	// The namespaces' labels and CD are set up while the informers list:
+	// the first rows wait for discovery's round trips only (setup.go).
+	extras := make(chan []string, 1)
+	go func() { extras <- c.setupExtras(ctx) }()
 
 	var syncs []cache.InformerSynced
 	nss := make([]string, 0, len(plan))
@@ -165,6 +159,12 @@ func (c *cluster) run(ctx context.Context) {
 		for _, expect := range s.expect {
 			go expect(ctx)
 		}
+	}
+	select {
+	case notices := <-extras:
+		c.conn.addNotices(notices)
+	case <-ctx.Done():
+		return
 	}
 	for _, inf := range c.cd.infs {
 		syncs = append(syncs, inf.HasSynced)

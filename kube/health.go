@@ -133,6 +133,19 @@ func (c *connState) setUp(notices []string) {
 	})
 }
 
+// addNotices adds notices of the setup found after the informers started.
+func (c *connState) addNotices(notices []string) {
+	if len(notices) == 0 {
+		return
+	}
+	c.mu.Lock()
+	c.notices = append(slices.Clip(c.notices), notices...)
+	c.mu.Unlock()
+	if c.onMove != nil {
+		c.onMove()
+	}
+}
+
 // setNote sets (text "" clears) the running notice on topic.
 func (c *connState) setNote(topic, text string) {
 	c.mu.Lock()

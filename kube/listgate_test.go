@@ -47,7 +47,18 @@ type listGate struct {
 	// again from scratch, as after a dropped connection.
 	cut     chan struct{}
 	streams atomic.Int32 // App streaming lists requested
-	once    sync.Once
+	// setup, when set, holds what setup asks besides discovery's probes
+	// (the namespaces, CD groups' discovery, CRDs) until closed.
+	setup     chan struct{}
+	setupHeld atomic.Int32
+	once      sync.Once
+}
+
+// isExtraSetup is a request of setupExtras: the namespace probe and watch,
+// CD groups' discovery, the CRD probes and watches.
+func isExtraSetup(path string) bool {
+	return path == "/api/v1/namespaces" || strings.HasPrefix(path, "/apis/apiextensions.k8s.io/") ||
+		strings.HasPrefix(path, "/apis/apps.hanzo.ai/") || strings.HasPrefix(path, "/apis/argoproj.io/")
 }
 
 func newListGate(first int) *listGate {
@@ -56,7 +67,7 @@ func newListGate(first int) *listGate {
 
 func (g *listGate) releaseAll() {
 	g.once.Do(func() {
-		for _, ch := range []chan struct{}{g.deployments, g.replicasets, g.apps, g.cut} {
+		for _, ch := range []chan struct{}{g.deployments, g.replicasets, g.apps, g.cut, g.setup} {
 			if ch == nil {
 				continue
 			}
@@ -75,6 +86,14 @@ func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { retu
 
 func (g *listGate) wrap(rt http.RoundTripper) http.RoundTripper {
 	return roundTripFunc(func(req *http.Request) (*http.Response, error) {
+		if g.setup != nil && isExtraSetup(req.URL.Path) {
+			g.setupHeld.Add(1)
+			select {
+			case <-g.setup:
+			case <-req.Context().Done():
+				return nil, req.Context().Err()
+			}
+		}
 		for suffix, gate := range map[string]chan struct{}{"/deployments": g.deployments, "/replicasets": g.replicasets} {
 			if strings.HasSuffix(req.URL.Path, suffix) && req.URL.Query().Get("limit") != "1" { // not setup's access probe
 				select {

@@ -120,7 +120,15 @@ func (c *cluster) whenWorkloadsListed(ctx context.Context, s *scope) {
 			syncs = append(syncs, h)
 		}
 	}
-	if !cache.WaitForCacheSync(ctx.Done(), syncs...) || !c.prov.open.Load() {
+	if !cache.WaitForCacheSync(ctx.Done(), syncs...) {
+		return
+	}
+	select { // the rows are built final only once CD is known (cdSettled)
+	case <-c.extrasSet:
+	case <-ctx.Done():
+		return
+	}
+	if !c.prov.open.Load() {
 		return
 	}
 	c.fleet.markDirtyKeys(c.prov.keysIn(s.ns))

@@ -1,0 +1,32 @@
+package kube
+
+import (
+	"context"
+	"time"
+)
+
+// setupExtras sets up what the rows can first be shown without — the
+// namespaces' labels watch and the CD Applications' watch (not run yet) —
+// and returns its notices. It runs while the informers list: each of its
+// round trips (a namespace probe, discovery of two CD groups, a CRD probe
+// per CD kind) used to delay every cluster's first rows, most on a busy
+// machine. A row built before it is done is rebuilt when the labels arrive
+// (markNamespaceDirty) and is not final until CD is known (cdSettled).
+func (c *cluster) setupExtras(ctx context.Context) []string {
+	defer close(c.extrasSet)
+	var notices []string
+	if n := c.watchNamespaceLabels(ctx); n != "" {
+		notices = append(notices, n)
+	}
+	if c.follow != nil && c.nsLabelsWatch() == nil { // listed once, but not watchable
+		c.follow = nil
+		notices = append(notices, NotFollowingNamespaces)
+	}
+	dctx, cancel := context.WithTimeout(ctx, time.Minute) // an unreachable server must not hang setup
+	defer cancel()
+	cd, cdNotices := c.setupCD(dctx)
+	c.mu.Lock()
+	c.cd = cd
+	c.mu.Unlock()
+	return append(notices, cdNotices...)
+}
