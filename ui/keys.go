@@ -86,7 +86,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 	if k.Restart.Help().Desc == "restart…" {
 		k.Restart = long(k.Restart, "rolling restart (asks first)")
 	}
-	k.Login = long(k.Login, "log in again (device code)")
+	k.Login = long(k.Login, "log in again (browser or device code)")
 	k.Actions = long(k.Actions, "action menu for the app")
 	k.Copy = long(k.Copy, "copy the image reference (OSC 52)")
 	k.Open = long(k.Open, "open the release page on GitHub")

@@ -8,8 +8,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-// loginDialog shows a device-code login running in the background; the
-// board keeps updating underneath.
+// loginDialog shows a login (browser or device code) running in the
+// background; the board keeps updating underneath.
 type loginDialog struct {
 	cancel context.CancelFunc
 	ch     chan LoginPrompt
@@ -89,7 +89,11 @@ func (d *loginDialog) Render(st *styles, width int, spin string) string {
 		lines = append(lines, wrapText(st.errText.Render("✖ login failed: ")+oneLine(d.err.Error()), inner)...)
 		lines = append(lines, "", st.dim.Render(d.keys.Back.Help().Key+" close"))
 	case d.prompt == nil:
-		lines = append(lines, spin+" starting device login…", "", st.dim.Render(d.keys.Back.Help().Key+" cancel"))
+		lines = append(lines, spin+" starting the login…", "", st.dim.Render(d.keys.Back.Help().Key+" cancel"))
+	case d.prompt.UserCode == "": // the browser flow (PKCE): there is no code to enter
+		lines = append(lines, wrapText("Your browser should open the sign-in page. If it does not, open:", inner)...)
+		lines = append(lines, wrapText(safe(d.prompt.VerificationURI), inner)...)
+		lines = append(lines, "", spin+" waiting for the browser…  "+st.dim.Render(d.keys.Back.Help().Key+" cancel"))
 	default:
 		p := d.prompt
 		lines = append(lines, "Enter this code:  "+st.title.Render(safe(p.UserCode)), "")

@@ -62,3 +62,26 @@ func TestLoginFailureShownAndClosable(t *testing.T) {
 		t.Fatal("esc does not close the login dialog")
 	}
 }
+
+// The browser flow (PKCE) has no code to type: the dialog says where the
+// browser went instead of "Enter this code:" with nothing after it.
+func TestLoginDialogBrowserFlowAsksForNoCode(t *testing.T) {
+	id := orgAdmin()
+	const authURL = "https://hanzo.id/login/oauth/authorize?client_id=hanzo-cli&code_challenge=abc&state=xyz"
+	id.prompt = LoginPrompt{VerificationURI: authURL, BrowserOpened: true}
+	m, _ := newTestModel(t, allowed(), id, Options{}, 120, 30)
+	l := newLoop(t, m)
+	_, cmd := m.Update(keyMsg("L"))
+	l.spawn(cmd)
+	l.until(func(msg tea.Msg) bool { _, ok := msg.(loginPromptMsg); return ok })
+	v := dialogText(m)
+	if strings.Contains(v, "Enter this code") {
+		t.Errorf("the browser flow's dialog asks for a code: %s", v)
+	}
+	for _, want := range []string{"browser should open", "code_challenge=abc"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("login dialog lacks %q: %s", want, v)
+		}
+	}
+	id.login <- errors.New("stop")
+}
