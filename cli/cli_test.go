@@ -235,3 +235,29 @@ func TestRestartRefusedWhenNotLoggedIn(t *testing.T) {
 	r := e.run(t, "restart", "iam", "--env", "test", "--dry-run", "--kubeconfig", missingKubeconfig(t))
 	r.expect(t, ExitError, "not logged in", "driftboard login")
 }
+
+// Read-only mode (the flag or the config file) is the refusal given, before
+// a login or a --yes is asked for, and before any connection.
+func TestRestartReadOnlyRefusedFirst(t *testing.T) {
+	e := newEnv(t)
+	kc := missingKubeconfig(t)
+	for _, args := range [][]string{
+		{"--readonly", "restart", "iam", "--env", "test"},
+		{"--readonly", "restart", "iam", "--env", "test", "--dry-run"},
+		{"--readonly", "restart", "iam", "--env", "test", "--yes"},
+		{"--readonly", "restart", "-q", "env:test", "--yes"},
+	} {
+		r := e.run(t, append(args, "--kubeconfig", kc)...)
+		r.expect(t, ExitError, "read-only mode")
+		for _, not := range []string{"not logged in", "stdin is not a terminal", "kubeconfig"} {
+			if strings.Contains(r.err, not) {
+				t.Errorf("%q: says %q instead of read-only first:\n%s", args, not, r.err)
+			}
+		}
+	}
+	cfg := filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.WriteFile(cfg, []byte("readOnly: true\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e.run(t, "restart", "iam", "--env", "test", "--yes", "--config", cfg, "--kubeconfig", kc).expect(t, ExitError, "read-only mode")
+}

@@ -113,6 +113,15 @@ func (o *restartOptions) validate(a *app) error {
 	if o.tag != "" {
 		return model.RefuseTagChange(o.target.name, o.tag)
 	}
+	// Read-only is the user's own switch: said first, not after a login
+	// or a --yes that could never help.
+	eff, err := a.effective()
+	if err != nil {
+		return err
+	}
+	if eff.ReadOnly {
+		return errors.New("refused: " + model.ReadOnlyBlock(""))
+	}
 	if !o.dryRun && !o.yes && !a.streams.InTerminal {
 		return usageErr("refusing to restart %s without confirmation: stdin is not a terminal; pass --yes (or --dry-run to only check)", o.target.name)
 	}

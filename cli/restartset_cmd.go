@@ -84,6 +84,9 @@ func (a *app) runRestartSet(ctx context.Context, out io.Writer, args []string, o
 	if err != nil {
 		return err
 	}
+	if eff.ReadOnly { // the user's own switch, said before a login is asked for
+		return errors.New("refused: " + model.ReadOnlyBlock(""))
+	}
 	as, err := o.actor(ctx, a) // the single restart's identity rules
 	if err != nil {
 		return err
