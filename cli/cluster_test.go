@@ -94,6 +94,9 @@ func TestCommandsAgainstAPIServer(t *testing.T) {
 			t.Errorf("JSON does not say the releases were not read:\n%s", r.out)
 		}
 		e.run(t, append(args, "--fail-on-unknown")...).expect(t, ExitDrift, "release checks incomplete")
+		// Checks off check nothing: --fail-on-unknown fails all the same.
+		e.run(t, append(args, "--releases", "off")...).expect(t, ExitOK, "release checks are off")
+		e.run(t, append(args, "--releases", "off", "--fail-on-unknown")...).expect(t, ExitDrift, "release checks are off")
 	})
 
 	t.Run("get prints one row with detail", func(t *testing.T) {

@@ -53,7 +53,7 @@ exit code is still 2.`,
 	f.StringVarP(&o.query, "query", "q", "", "filter in the board's query language, e.g. 'sev:red env:main ns:tenant-*'")
 	f.StringVar(&o.sortBy, "sort", "severity", "sort by severity|name|env|namespace|drift-age")
 	f.StringVar(&o.failOn, "fail-on", "red", "exit 1 when a row's drift is at least: red|yellow|none (none: never)")
-	f.BoolVar(&o.failOnUnknown, "fail-on-unknown", false, "exit 1 also when a row's release could not be checked (its release flags are withheld)")
+	f.BoolVar(&o.failOnUnknown, "fail-on-unknown", false, "exit 1 also when a row's release was not checked (not read, or checks off; its release flags are withheld)")
 	f.DurationVar(&o.timeout, "timeout", 60*time.Second, "give up waiting for clusters and release checks after this long")
 	completeFixed(cmd, "output", "table", "wide", "json", "yaml")
 	completeFixed(cmd, "sort", "severity", "name", "env", "namespace", "drift-age")

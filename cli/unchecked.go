@@ -13,7 +13,8 @@ import (
 
 // warnUncheckedReleases says on stderr which rows wait on a release check,
 // by state, and how release checks run when that is not the full truth (off,
-// anonymous, rate-limited, starved); it returns how many rows wait.
+// anonymous, rate-limited, starved); it returns how many rows' release
+// flags are unchecked (all of them while checks are off).
 func warnUncheckedReleases(w io.Writer, rows []*model.AppView, rc model.ReleaseChecks, now time.Time) int {
 	byState := map[model.ReleaseState]int{}
 	n := 0
@@ -25,6 +26,13 @@ func warnUncheckedReleases(w io.Writer, rows []*model.AppView, rc model.ReleaseC
 	}
 	if rc.Off {
 		fmt.Fprintln(w, "notice: release checks are off: no-release, zero-assets and stale are not checked")
+		// No row waits, but none was checked either: for --fail-on-unknown
+		// every declared tag is unchecked.
+		for _, r := range rows {
+			if r.DeclaredTag != "" && !r.Release.Checked() {
+				n++
+			}
+		}
 		return n
 	}
 	level := "notice"

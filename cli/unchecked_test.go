@@ -23,7 +23,7 @@ func TestListSaysHowReleaseChecksRan(t *testing.T) {
 		wantN     int
 		want, not []string
 	}{
-		{"off", []*model.AppView{{DeclaredTag: "v1", Release: model.Release{State: model.ReleaseOff}}}, model.ReleaseChecks{Off: true}, 0,
+		{"off", []*model.AppView{{DeclaredTag: "v1", Release: model.Release{State: model.ReleaseOff}}}, model.ReleaseChecks{Off: true}, 1,
 			[]string{"notice: release checks are off"}, []string{"anonymous", "incomplete"}},
 		{"anonymous, all read", []*model.AppView{checked}, model.ReleaseChecks{Anonymous: true}, 0,
 			[]string{"notice: GitHub release checks run anonymous (60 requests/hour)"}, []string{"incomplete", "starved"}},
