@@ -231,6 +231,15 @@ func TestTooSmallAndResize(t *testing.T) {
 	if v := plainView(m); !strings.Contains(v, "terminal too small (50x8), need 60x10") {
 		t.Fatalf("too small:\n%s", v)
 	}
+	m.Update(tea.WindowSizeMsg{Width: 30, Height: 8}) // narrower than the words: they wrap
+	if v := strings.Join(strings.Fields(plainView(m)), " "); !strings.Contains(v, "terminal too small (30x8), need 60x10") {
+		t.Fatalf("too small at 30 columns:\n%s", plainView(m))
+	}
+	for _, l := range strings.Split(plainView(m), "\n") {
+		if textWidth(l) > 30 { // the terminal would cut it
+			t.Fatalf("a line wider than the terminal: %q", l)
+		}
+	}
 	m.Update(tea.WindowSizeMsg{Width: 60, Height: 10})
 	v := plainView(m)
 	if strings.Contains(v, "too small") || !strings.Contains(v, "DRIFT") {

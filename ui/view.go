@@ -41,6 +41,7 @@ func (m *Model) render() string {
 	}
 	if w < minWidth || h < minHeight {
 		msg := fmt.Sprintf("terminal too small (%dx%d), need %dx%d", w, h, minWidth, minHeight)
+		msg = ansi.Wrap(msg, w, "") // cut at the edge, the size it needs was the part lost
 		return lipgloss.Place(w, h, lipgloss.Center, lipgloss.Center, m.st.warnText.Render(msg))
 	}
 	var sb strings.Builder
@@ -109,7 +110,7 @@ func (m *Model) renderDetail(sb *strings.Builder, w, h int) {
 	sb.WriteString(m.statusBar(w))
 	sb.WriteByte('\n')
 	k := m.keys
-	hint := k.Quit.Help().Key + "/" + k.Back.Help().Key + " back · ↑/↓ scroll · " + k.Restart.Help().Key + " restart… · " + k.Help.Help().Key + " help"
+	hint := k.Quit.Help().Key + "/" + k.Back.Help().Key + " back · ↑/↓ scroll · " + k.Restart.Help().Key + " " + k.Restart.Help().Desc + " · " + k.Help.Help().Key + " help"
 	if len(lines) > body {
 		hint += fmt.Sprintf(" · %d/%d", m.detail.offset+1, len(lines)-body+1)
 	}
