@@ -126,7 +126,7 @@ func writeDetail(w io.Writer, r *model.AppView, now time.Time) error {
 		}
 	}
 	if u := r.Upgrade; u != nil {
-		p("Upgrade:", fmt.Sprintf("%s %s (last good %s)", dash(u.Phase), dash(u.TargetImage), dash(u.LastGoodImage)))
+		p("Upgrade:", u.Words())
 		for _, h := range u.History {
 			p("", fmt.Sprintf("%s %s %s %s", dash(h.At), dash(h.Outcome), dash(h.Image), h.Message))
 		}

@@ -76,6 +76,20 @@ const UpgradeFailed = "Failed"
 // Failed reports whether the last upgrade failed for good.
 func (u *Upgrade) Failed() bool { return u != nil && u.Phase == UpgradeFailed }
 
+// Words is the upgrade state in one line for the detail and get:
+// "Rolling ghcr.io/x/api:v2 · last good ghcr.io/x/api:v1", or "none under
+// way · last good …" when the operator reports no phase.
+func (u *Upgrade) Words() string {
+	s := "none under way"
+	if u.Phase != "" {
+		s = strings.TrimSpace(u.Phase + " " + u.TargetImage)
+	}
+	if u.LastGoodImage != "" {
+		s += " · last good " + u.LastGoodImage
+	}
+	return s
+}
+
 // FailedWords says what a failed upgrade means for the person on call.
 func (u *Upgrade) FailedWords() string {
 	target := imageTag(u.TargetImage)

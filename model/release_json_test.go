@@ -47,3 +47,21 @@ func TestReleaseJSONAssetsOnlyWhenFound(t *testing.T) {
 		t.Errorf("row: %s, %v", b, err)
 	}
 }
+
+// The upgrade line says what the operator reports, no "- -" for a phase
+// and target it did not report.
+func TestUpgradeWords(t *testing.T) {
+	for _, c := range []struct {
+		u    Upgrade
+		want string
+	}{
+		{Upgrade{LastGoodImage: "ghcr.io/x/api:v1"}, "none under way · last good ghcr.io/x/api:v1"},
+		{Upgrade{Phase: "Rolling", TargetImage: "ghcr.io/x/api:v2", LastGoodImage: "ghcr.io/x/api:v1"}, "Rolling ghcr.io/x/api:v2 · last good ghcr.io/x/api:v1"},
+		{Upgrade{Phase: "Failed", TargetImage: "ghcr.io/x/api:v2"}, "Failed ghcr.io/x/api:v2"},
+		{Upgrade{}, "none under way"},
+	} {
+		if got := c.u.Words(); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.u, got, c.want)
+		}
+	}
+}

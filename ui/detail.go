@@ -190,7 +190,7 @@ func (m *Model) detailLines(r *model.AppView, width int) []string {
 		}
 	}
 	if u := r.Upgrade; u != nil {
-		kv("upgrade", orDash(u.Phase)+" "+orDash(u.TargetImage)+" · last good "+orDash(u.LastGoodImage))
+		kv("upgrade", u.Words())
 		for _, h := range u.History {
 			kv("", strings.TrimSpace(orDash(h.At)+" "+orDash(h.Outcome)+" "+orDash(h.Image)+" "+h.Message))
 		}

@@ -140,6 +140,10 @@ func TestReadOnlyIsVisible(t *testing.T) {
 	if v := plainView(m); !strings.Contains(v, "READ-ONLY") || !strings.Contains(v, "restart: off (read-only)") {
 		t.Fatalf("read-only not visible:\n%s", v)
 	}
+	press(m, "enter") // the detail's key line says so too, not "r restart…"
+	if v := plainView(m); !strings.Contains(v, "r restart: off (read-only)") || strings.Contains(v, "restart…") {
+		t.Fatalf("read-only not visible in the detail:\n%s", v)
+	}
 }
 
 func TestInFlightGuardAndRolloutFollowed(t *testing.T) {
@@ -281,5 +285,21 @@ func TestRestartWithoutRolloutIsGivenUp(t *testing.T) {
 	m.Update(snapshotMsg{src.Snapshot()}) // nothing changed on the workload
 	if len(m.inflight) != 0 || !strings.Contains(m.status.text, "no rollout seen") {
 		t.Fatalf("inflight %d status %+v", len(m.inflight), m.status)
+	}
+}
+
+// The detail's upgrade line says what the operator reported: a last good
+// image without a phase is "none under way", not "- -".
+func TestDetailUpgradeWithoutPhase(t *testing.T) {
+	m, src := newTestModel(t, nil, nil, Options{}, 120, 60)
+	v := app{ns: "hanzo", name: "docs", declared: "v1.0.0", running: "v1.0.0", latest: "v1.0.0", ready: 2, updated: 2, assets: 1}.build()
+	v.Upgrade = &model.Upgrade{LastGoodImage: "ghcr.io/hanzoai/docs:v1.0.0"}
+	src.upsert(v)
+	m.Update(snapshotMsg{src.Snapshot()})
+	selectApp(t, m, "docs")
+	press(m, "enter")
+	out := plainView(m)
+	if !strings.Contains(out, "none under way · last good ghcr.io/hanzoai/docs:v1.0.0") || strings.Contains(out, "- -") {
+		t.Fatalf("upgrade line:\n%s", out)
 	}
 }
