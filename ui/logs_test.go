@@ -234,4 +234,8 @@ func TestLogViewCountsLinesBelow(t *testing.T) {
 	if v := plainView(d.m); !strings.Contains(v, "line 31") || strings.Contains(v, "more lines below") {
 		t.Errorf("G:\n%s", v)
 	}
+	d.press("k") // one line up: one line below, in the singular
+	if v := plainView(d.m); !strings.Contains(v, "↓ 1 more line below") {
+		t.Errorf("one line up:\n%s", v)
+	}
 }

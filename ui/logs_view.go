@@ -204,7 +204,11 @@ func (m *Model) renderLogs(sb *strings.Builder, w, h int) {
 	case s.note != "":
 		sb.WriteString(fitLine(m.st.warnText.Render(safe(s.note)), w))
 	case l.below > 0 && m.status.text == "":
-		sb.WriteString(fitLine(m.st.dim.Render(fmt.Sprintf("↓ %d more lines below · %s the latest", l.below, k.End.Help().Key)), w))
+		lines := "lines"
+		if l.below == 1 {
+			lines = "line"
+		}
+		sb.WriteString(fitLine(m.st.dim.Render(fmt.Sprintf("↓ %d more %s below · %s the latest", l.below, lines, k.End.Help().Key)), w))
 	default:
 		sb.WriteString(m.statusBar(w))
 	}
