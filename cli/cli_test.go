@@ -261,3 +261,19 @@ func TestRestartReadOnlyRefusedFirst(t *testing.T) {
 	}
 	e.run(t, "restart", "iam", "--env", "test", "--yes", "--config", cfg, "--kubeconfig", kc).expect(t, ExitError, "read-only mode")
 }
+
+// --max-parallel's default is the config's: help says so once, without a
+// "(default 3)" that a config of 5 would make false.
+func TestRestartHelpMaxParallelDefault(t *testing.T) {
+	r := newEnv(t).run(t, "restart", "--help")
+	r.expect(t, ExitOK)
+	for _, l := range strings.Split(r.out, "\n") {
+		if strings.Contains(l, "--max-parallel int") {
+			if strings.Contains(l, "(default 3)") || !strings.Contains(l, "restart.maxParallel in the config, else 3") {
+				t.Fatalf("--max-parallel help: %q", l)
+			}
+			return
+		}
+	}
+	t.Fatalf("no --max-parallel in restart --help:\n%s", r.out)
+}

@@ -29,7 +29,8 @@ type setOptions struct {
 func (o *setOptions) register(cmd *cobra.Command) {
 	f := cmd.Flags()
 	f.StringVarP(&o.query, "query", "q", "", "restart every App this query selects (the board's query language)")
-	f.IntVar(&o.maxParallel, "max-parallel", 3, "with -q: at most this many restarts (and, with --wait, rollouts) at once (default: restart.maxParallel in the config)")
+	// 0 here: the default is the config's (read in RunE), so help must not print "(default 3)" beside it.
+	f.IntVar(&o.maxParallel, "max-parallel", 0, "with -q: at most this many restarts (and, with --wait, rollouts) at once (default: restart.maxParallel in the config, else 3)")
 	f.BoolVar(&o.continueOnError, "continue-on-error", false, "with -q: keep starting restarts after one fails")
 	f.StringVarP(&o.output, "output", "o", "text", "with -q: text|json (one JSON object per line)")
 	completeFixed(cmd, "output", "text", "json")
