@@ -78,6 +78,9 @@ func (o appObjects) Decode(data []byte, defaults *schema.GroupVersionKind, into 
 			st.pending, st.frame = nil, nil
 			return p, nil, nil
 		}
+		if isStatus(data) { // a failed request's reason (rest.Result.Error asks with into nil)
+			return statusCodec.Decode(data, defaults, nil)
+		}
 		e, err := st.dec.decode(data, "", "")
 		if err != nil {
 			return nil, nil, err
@@ -244,4 +247,14 @@ func (st *appStream) count(n int) {
 	if st.decoded != nil {
 		st.decoded.Add(int64(n))
 	}
+}
+
+// isStatus reports whether a response body is a metav1.Status. Only bodies
+// outside lists and watch events get here, so the parse costs nothing that
+// matters.
+func isStatus(data []byte) bool {
+	var head struct {
+		Kind string `json:"kind"`
+	}
+	return json.Unmarshal(data, &head) == nil && head.Kind == "Status"
 }

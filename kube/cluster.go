@@ -173,7 +173,11 @@ func (c *cluster) run(ctx context.Context) {
 	if len(c.cd.install) > 0 {
 		go c.followCDInstall(ctx, c.cd.install)
 	}
-	if !cache.WaitForCacheSync(ctx.Done(), syncs...) {
+	bounded, stopBound := context.WithCancel(ctx)
+	go c.boundFirstSync(bounded)
+	synced := cache.WaitForCacheSync(ctx.Done(), syncs...)
+	stopBound()
+	if !synced {
 		return
 	}
 	c.mu.Lock()

@@ -82,6 +82,9 @@ type FleetOptions struct {
 	// CDKinds are the CD Application resources looked for, in order; nil
 	// means DefaultCDKinds (Hanzo CD's, then Argo CD's).
 	CDKinds []CDKind
+	// SyncFailAfter: a call of a cluster's first sync failing this long
+	// fails the cluster (syncfail.go); 0 means DefaultSyncFailAfter.
+	SyncFailAfter time.Duration
 }
 
 // Fleet watches every cluster and serves snapshots of the board.

@@ -38,6 +38,11 @@ type connState struct {
 	hear         hearing      // last sign of life (see liveness.go)
 	unresponsive bool         // nothing heard for silenceLimit
 	heardAt      time.Time    // the last sign of life when it went silent
+
+	setupFailed bool // failed(): only setUp clears it
+	// stuck: a call of the first sync kept failing for the fleet's
+	// SyncFailAfter; the cluster is failed until every call succeeds.
+	stuck bool
 }
 
 func newConnState(name string, now func() time.Time, onMove func(), fixed []string) *connState {
@@ -65,8 +70,11 @@ func (c *connState) state() model.ClusterState {
 // recompute derives the phase; callers hold the lock. It returns whether it moved.
 func (c *connState) recompute() bool {
 	phase, reason, since := c.phase, c.reason, c.since
-	if phase == model.ConnFailed {
+	if c.setupFailed {
 		return false // set explicitly; only setup clears it
+	}
+	if len(c.down) == 0 {
+		c.stuck = false
 	}
 	switch {
 	case len(c.down) > 0:
@@ -76,9 +84,12 @@ func (c *connState) recompute() bool {
 				first, reason = id, r
 			}
 		}
-		if c.synced {
+		switch {
+		case c.synced:
 			phase = model.ConnReconnecting
-		} else {
+		case c.stuck:
+			phase, reason = model.ConnFailed, firstListFailing(first, reason)
+		default:
 			phase = model.ConnSyncing
 		}
 		since = c.downAt
@@ -119,7 +130,7 @@ func (c *connState) failed(reason string) {
 	if c.phase != model.ConnFailed {
 		c.since = c.now()
 	}
-	c.phase, c.reason = model.ConnFailed, reason
+	c.phase, c.reason, c.setupFailed = model.ConnFailed, reason, true
 	c.mu.Unlock()
 	if moved && c.onMove != nil {
 		c.onMove()
@@ -129,7 +140,7 @@ func (c *connState) failed(reason string) {
 // setUp leaves the failed phase: informers are about to start.
 func (c *connState) setUp(notices []string) {
 	c.update(func() {
-		c.phase, c.since, c.reason, c.notices = model.ConnSyncing, c.now(), "", notices
+		c.phase, c.since, c.reason, c.notices, c.setupFailed = model.ConnSyncing, c.now(), "", notices, false
 	})
 }
 
@@ -185,6 +196,9 @@ func (c *connState) callFailed(id string, err error) {
 			c.downAt = c.now()
 		}
 		c.down[id] = errText(err)
+		if !c.synced && refusedForGood(err) {
+			c.stuck = true
+		}
 	})
 }
 

@@ -1,0 +1,38 @@
+package cli
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/hanzoai/driftboard/internal/testcluster"
+)
+
+// A list the access probe allowed but the server refuses on every try (a
+// label selector it cannot parse: the probe carries none) fails the
+// cluster: list, get and watch exit 2 at once with the server's reason,
+// instead of waiting out --timeout and saying only that it passed.
+func TestCommandsExitWhenTheFirstListIsRefused(t *testing.T) {
+	c := testcluster.Start(t, testcluster.Options{})
+	c.CreateNamespaces("hanzo")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	if err := c.SeedApp(ctx, "hanzo", "iam", "iam", "ghcr.io/hanzoai/iam", "v1.2.3", 1); err != nil {
+		t.Fatal(err)
+	}
+	e := newEnv(t)
+	base := []string{"--kubeconfig", c.KubeconfigPath(), "--releases=off", "-l", "part-of in (iam", "--timeout", "50s"}
+	for _, args := range [][]string{{"list", "-o", "json"}, {"get", "hanzo/iam"}, {"watch", "-o", "jsonl"}} {
+		t.Run(args[0], func(t *testing.T) {
+			start := time.Now()
+			r := e.run(t, append(args, base...)...)
+			r.expect(t, ExitError, "cluster test: listing apps", "keeps failing (retrying)", "unable to parse requirement")
+			if d := time.Since(start); d > 20*time.Second {
+				t.Errorf("%s took %s to give up on a refused list (the --timeout is 50s)", args[0], d.Round(time.Second))
+			}
+			if r.out != "" {
+				t.Errorf("%s printed data for a fleet it could not read:\n%s", args[0], r.out)
+			}
+		})
+	}
+}
