@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+	"unicode"
 
 	"github.com/hanzoai/driftboard/drift"
 	"github.com/hanzoai/driftboard/model"
@@ -90,11 +91,21 @@ func writeTable(w io.Writer, rows []*model.AppView, wide bool, now time.Time) er
 				driftingFor(r, now), dash(strings.Join(r.Endpoints, ",")))
 		}
 		for i := range cols { // a tab or line break inside a value would forge cells
-			cols[i] = termtext.Sanitize(cols[i])
+			cols[i] = oneField(termtext.Sanitize(cols[i]))
 		}
 		fmt.Fprintln(tw, strings.Join(cols, "\t"))
 	}
 	return tw.Flush()
+}
+
+// oneField keeps a cell one field for scripts that split lines on
+// whitespace (awk, cut, read): each run of spaces inside a value from the
+// cluster (a phase, a revision) is printed as one "_"; -o json is exact.
+func oneField(s string) string {
+	if !strings.ContainsFunc(s, unicode.IsSpace) {
+		return s
+	}
+	return strings.Join(strings.FieldsFunc(s, unicode.IsSpace), "_")
 }
 
 func sevWord(s drift.DriftSeverity) string {
