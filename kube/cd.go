@@ -70,6 +70,7 @@ type cdWatch struct {
 	// install: kinds whose CRD is watched because none was served at setup
 	// (cd_install.go); empty when CRDs may not be watched.
 	install []CDKind
+	run     cdRun // its informers' lifetime (cd_uninstall.go)
 
 	mu     sync.Mutex
 	dirty  bool
@@ -108,7 +109,7 @@ func (c *cluster) setupCDWith(ctx context.Context, established map[schema.GroupV
 			notices = append(notices, fmt.Sprintf("%s: Applications not readable (%s): git state unknown", k.GVR.GroupResource(), errText(err)))
 			continue
 		}
-		inf, err := c.newCDInformer(k.GVR, ns)
+		inf, err := c.newCDInformer(w, k.GVR, ns)
 		if err != nil {
 			notices = append(notices, err.Error())
 			forbidden++
@@ -162,14 +163,21 @@ func (c *cluster) cdScope(ctx context.Context, k CDKind) (string, error) {
 	return "", err
 }
 
-func (c *cluster) newCDInformer(gvr schema.GroupVersionResource, ns string) (cache.SharedIndexInformer, error) {
+func (c *cluster) newCDInformer(w *cdWatch, gvr schema.GroupVersionResource, ns string) (cache.SharedIndexInformer, error) {
 	ri := c.clients.Dynamic.Resource(gvr).Namespace(ns)
 	what := gvr.GroupResource().String()
 	lw := &observedLW{id: ns + "/" + what, conn: c.conn,
-		list:        func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return ri.List(ctx, o) },
-		watch:       func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) { return ri.Watch(ctx, o) },
+		list: func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
+			l, err := ri.List(ctx, o)
+			return l, c.cdCall(w, err)
+		},
+		watch: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
+			wi, err := ri.Watch(ctx, o)
+			return wi, c.cdCall(w, err)
+		},
 		unsupported: watchlist.DoesClientNotSupportWatchListSemantics(c.clients.Dynamic),
 	}
+	w.run.ids = append(w.run.ids, lw.id)
 	inf, _, err := c.newInformer(informerSpec{what: what, example: &unstructuredExample, lw: lw,
 		transform: transformCDApplication(c.name, gvr.Group), key: func(any) (string, string) { return "", "" }})
 	if err != nil {

@@ -125,17 +125,10 @@ func (c *cluster) followCDInstall(ctx context.Context, kinds []CDKind) {
 			}
 			continue
 		}
-		syncs := make([]cache.InformerSynced, 0, len(w.infs))
-		for _, inf := range w.infs {
-			syncs = append(syncs, inf.HasSynced)
-			go inf.RunWithContext(ctx)
-		}
-		if !cache.WaitForCacheSync(ctx.Done(), syncs...) {
+		if !cache.WaitForCacheSync(ctx.Done(), w.start(ctx)...) {
 			return
 		}
-		if len(notices) > 0 {
-			c.conn.setNote("cd-install", strings.Join(notices, "; "))
-		}
+		c.conn.setNote("cd-install", strings.Join(notices, "; ")) // none: an earlier note goes
 		c.mu.Lock()
 		c.cd = w
 		c.mu.Unlock()
@@ -175,8 +168,12 @@ func (c *cluster) newCRDInformer(k CDKind) cache.SharedIndexInformer {
 	return cache.NewSharedIndexInformer(lw, &unstructured.Unstructured{}, 0, cache.Indexers{})
 }
 
-// crdServes reports whether a CRD is established and serves version.
+// crdServes reports whether a CRD is established and serves version (and
+// is not being deleted: CD uninstalled, its Applications going).
 func crdServes(u *unstructured.Unstructured, version string) bool {
+	if u.GetDeletionTimestamp() != nil {
+		return false
+	}
 	conds, _, _ := unstructured.NestedSlice(u.Object, "status", "conditions")
 	established := false
 	for _, cond := range conds {

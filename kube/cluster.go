@@ -160,21 +160,19 @@ func (c *cluster) run(ctx context.Context) {
 			go expect(ctx)
 		}
 	}
+	bounded, stopBound := context.WithCancel(ctx) // the first sync's bound runs while CD is set up too
+	defer stopBound()
+	go c.boundFirstSync(bounded)
 	select {
 	case notices := <-extras:
 		c.conn.addNotices(notices)
 	case <-ctx.Done():
 		return
 	}
-	for _, inf := range c.cd.infs {
-		syncs = append(syncs, inf.HasSynced)
-		go inf.RunWithContext(ctx)
-	}
+	syncs = append(syncs, c.cd.start(ctx)...)
 	if len(c.cd.install) > 0 {
 		go c.followCDInstall(ctx, c.cd.install)
 	}
-	bounded, stopBound := context.WithCancel(ctx)
-	go c.boundFirstSync(bounded)
 	synced := cache.WaitForCacheSync(ctx.Done(), syncs...)
 	stopBound()
 	if !synced {
