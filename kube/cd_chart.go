@@ -64,3 +64,20 @@ func (c *cluster) isChartRow(k model.Key) bool {
 	defer w.mu.Unlock()
 	return w.charts[k] != nil
 }
+
+// cdView is the cluster's CD view as of the last refreshCD.
+func (c *cluster) cdView() model.CDView {
+	w := c.cdWatch()
+	if w == nil {
+		return model.NewCDView(model.GitWhyNotSynced, nil)
+	}
+	if w.why != "" {
+		return model.NewCDView(w.why, nil)
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.ready {
+		return model.NewCDView(model.GitWhyNotSynced, nil)
+	}
+	return w.view
+}
