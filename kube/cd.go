@@ -70,7 +70,8 @@ type cdWatch struct {
 	// install: kinds whose CRD is watched because none was served at setup
 	// (cd_install.go); empty when CRDs may not be watched.
 	install []CDKind
-	run     cdRun // its informers' lifetime (cd_uninstall.go)
+	served  map[schema.GroupVersionResource]bool // kinds served and answering at set-up
+	run     cdRun                                // its informers' lifetime (cd_uninstall.go)
 
 	mu     sync.Mutex
 	dirty  bool
@@ -82,7 +83,7 @@ type cdWatch struct {
 // setupCDWith is setupCD with the kinds in established known to be served
 // (their CRD was seen established) instead of asked of discovery.
 func (c *cluster) setupCDWith(ctx context.Context, established map[schema.GroupVersionResource]bool) (*cdWatch, []string) {
-	w := &cdWatch{dirty: true}
+	w := &cdWatch{dirty: true, served: map[schema.GroupVersionResource]bool{}}
 	var notices []string
 	served, forbidden, undiscovered := 0, 0, 0
 	for _, k := range c.cdKinds() {
@@ -104,6 +105,7 @@ func (c *cluster) setupCDWith(ctx context.Context, established map[schema.GroupV
 			served--
 			continue
 		}
+		w.served[k.GVR] = true
 		if err != nil {
 			forbidden++
 			notices = append(notices, fmt.Sprintf("%s: Applications not readable (%s): git state unknown", k.GVR.GroupResource(), errText(err)))

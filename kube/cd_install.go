@@ -32,12 +32,19 @@ var crdGVR = schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version:
 
 // setupCD discovers the served Application kinds and probes who may list
 // them; it returns the watch (not running yet) and notices for the board.
+// The kinds not served have their CRDs watched where the identity may: a CD
+// installed later, a second one beside the first included, is followed.
 func (c *cluster) setupCD(ctx context.Context) (*cdWatch, []string) {
 	w, notices := c.setupCDWith(ctx, nil)
-	if w.why == model.GitWhyNoKind {
+	if w.why == model.GitWhyUndiscovered {
+		return w, notices
+	}
+	if missing := unserved(c.cdKinds(), w); len(missing) > 0 {
 		var more []string
-		w.install, more = c.cdInstallWatchable(ctx, c.cdKinds())
-		notices = append(notices, more...)
+		w.install, more = c.cdInstallWatchable(ctx, missing)
+		if w.why == model.GitWhyNoKind { // with a kind served, a second CD unseen is no news worth a notice
+			notices = append(notices, more...)
+		}
 	}
 	return w, notices
 }
@@ -77,13 +84,12 @@ func (c *cluster) cdInstallWatchable(ctx context.Context, kinds []CDKind) ([]CDK
 	return ok, nil
 }
 
-// followCDInstall waits until one of kinds' CRDs is established and serves
-// its version, then sets CD up again (that kind counted as served, the
-// others asked of discovery), runs its informers until synced and swaps the
-// cluster's CD watch: every row is re-evaluated. It ends with ctx.
-func (c *cluster) followCDInstall(ctx context.Context, kinds []CDKind) {
-	crdCtx, stop := context.WithCancel(ctx) // the CRD watches end once CD is followed
-	defer stop()
+// followCDInstall waits until one of the kinds w does not serve has its CRD
+// established and serving its version, then sets CD up again (that kind
+// counted as served, the others asked of discovery) and replaces w: every
+// row is re-evaluated. It ends with w (its CRD watches too).
+func (c *cluster) followCDInstall(ctx context.Context, w *cdWatch) {
+	kinds := w.install
 	served := make(chan schema.GroupVersionResource, len(kinds))
 	for _, k := range kinds {
 		inf := c.newCRDInformer(k)
@@ -101,7 +107,7 @@ func (c *cluster) followCDInstall(ctx context.Context, kinds []CDKind) {
 			c.conn.setNote("cd-install", fmt.Sprintf("%s: watch: %s: a CD installed later is seen after a restart", crdName(k), errText(err)))
 			continue
 		}
-		go inf.RunWithContext(crdCtx)
+		go inf.RunWithContext(ctx)
 	}
 	retry := time.Second
 	for {
@@ -111,8 +117,8 @@ func (c *cluster) followCDInstall(ctx context.Context, kinds []CDKind) {
 			return
 		case gvr = <-served:
 		}
-		w, notices := c.setupCDWith(ctx, map[schema.GroupVersionResource]bool{gvr: true})
-		if w.why == model.GitWhyNoKind { // established, but its resource not answering yet: ask again shortly
+		next, notices := c.setupCDWith(ctx, map[schema.GroupVersionResource]bool{gvr: true})
+		if !next.served[gvr] { // established, but its resource not answering yet: ask again shortly
 			select {
 			case <-ctx.Done():
 				return
@@ -125,19 +131,23 @@ func (c *cluster) followCDInstall(ctx context.Context, kinds []CDKind) {
 			}
 			continue
 		}
-		if !cache.WaitForCacheSync(ctx.Done(), w.start(ctx)...) {
-			return
+		if more, _ := c.cdInstallWatchable(ctx, unserved(c.cdKinds(), next)); len(more) > 0 {
+			next.install = more // a third kind may still come
 		}
-		c.conn.setNote("cd-install", strings.Join(notices, "; ")) // none: an earlier note goes
-		c.mu.Lock()
-		c.cd = w
-		c.mu.Unlock()
-		c.cdChanged()
-		if w.why != "" { // refreshCD re-evaluates rows for readable Applications only
-			c.markEveryRow()
-		}
+		c.replaceCD(w, next, notices)
 		return
 	}
+}
+
+// unserved are the kinds w does not serve.
+func unserved(kinds []CDKind, w *cdWatch) []CDKind {
+	var out []CDKind
+	for _, k := range kinds {
+		if !w.served[k.GVR] {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // markEveryRow rebuilds every row of the cluster at the next snapshot, those

@@ -19,7 +19,8 @@ import (
 // its informers stop, their failures are forgotten, CD is set up again from
 // discovery (as at start: "no Application kind served" when none is left,
 // another kind if one still is), every row is re-evaluated, and a kind
-// without a CRD is followed until it is installed again (cd_install.go).
+// without a CRD is followed until it is installed again (cd_install.go,
+// which replaces the watch the same way when a kind is installed).
 
 // cdRun is a CD watch's running part.
 type cdRun struct {
@@ -29,10 +30,10 @@ type cdRun struct {
 	gone atomic.Bool        // a kind's resource went: the watch is retired
 }
 
-// start runs the watch's informers until ctx ends or the watch is retired;
-// it returns what tells they have synced (a retired watch counts as synced:
-// the one that replaces it decides).
-func (w *cdWatch) start(ctx context.Context) []cache.InformerSynced {
+// startCD runs w's informers, and the follower of the kinds it does not
+// serve, until ctx ends or w is replaced; it returns what tells they have
+// synced (a retired watch counts as synced: the one replacing it decides).
+func (c *cluster) startCD(ctx context.Context, w *cdWatch) []cache.InformerSynced {
 	w.run.ctx = ctx
 	ictx, stop := context.WithCancel(ctx)
 	w.run.stop = stop
@@ -40,6 +41,9 @@ func (w *cdWatch) start(ctx context.Context) []cache.InformerSynced {
 	for _, inf := range w.infs {
 		syncs = append(syncs, func() bool { return w.run.gone.Load() || inf.HasSynced() })
 		go inf.RunWithContext(ictx)
+	}
+	if len(w.install) > 0 {
+		go c.followCDInstall(ictx, w)
 	}
 	return syncs
 }
@@ -62,33 +66,48 @@ func (c *cluster) cdCall(w *cdWatch, err error) error {
 
 // cdKindGone replaces a retired CD watch with one set up from discovery.
 func (c *cluster) cdKindGone(old *cdWatch) {
-	if old.run.stop != nil {
-		old.run.stop()
-	}
+	old.run.stop()
 	for _, id := range old.run.ids {
 		c.conn.forget(id)
 	}
 	ctx := old.run.ctx
-	if ctx == nil || ctx.Err() != nil {
+	if ctx.Err() != nil {
 		return
 	}
 	sctx, cancel := context.WithTimeout(ctx, time.Minute) // as the cluster's setup
 	w, notices := c.setupCD(sctx)
 	cancel()
-	if !cache.WaitForCacheSync(ctx.Done(), w.start(ctx)...) {
+	c.replaceCD(old, w, notices)
+}
+
+// replaceCD runs w until synced, then puts it in old's place (unless old
+// was replaced meanwhile) and stops old: every row is re-evaluated, and the
+// chart rows old made go.
+func (c *cluster) replaceCD(old, w *cdWatch, notices []string) {
+	ctx := old.run.ctx
+	if ctx.Err() != nil {
 		return
 	}
-	c.conn.setNote("cd-install", strings.Join(notices, "; "))
-	gone := old.chartKeys()
-	c.mu.Lock()
-	c.cd = w
-	c.mu.Unlock()
-	c.fleet.markDirtyKeys(gone) // chart rows of the old watch go
-	c.cdChanged()
-	c.markEveryRow() // rows of a kind no longer served are not re-evaluated by refreshCD
-	if len(w.install) > 0 {
-		go c.followCDInstall(ctx, w.install)
+	if !cache.WaitForCacheSync(ctx.Done(), c.startCD(ctx, w)...) {
+		w.run.stop()
+		return
 	}
+	c.mu.Lock()
+	current := c.cd == old
+	if current {
+		c.cd = w
+	}
+	c.mu.Unlock()
+	if !current {
+		w.run.stop()
+		return
+	}
+	old.run.gone.Store(true) // its calls, while it stops, are not the cluster's
+	old.run.stop()
+	c.conn.setNote("cd-install", strings.Join(notices, "; ")) // none: an earlier note goes
+	c.fleet.markDirtyKeys(old.chartKeys())
+	c.cdChanged()
+	c.markEveryRow() // refreshCD re-evaluates rows for readable Applications only
 }
 
 // chartKeys are the chart-plane rows the watch made.

@@ -169,10 +169,7 @@ func (c *cluster) run(ctx context.Context) {
 	case <-ctx.Done():
 		return
 	}
-	syncs = append(syncs, c.cd.start(ctx)...)
-	if len(c.cd.install) > 0 {
-		go c.followCDInstall(ctx, c.cd.install)
-	}
+	syncs = append(syncs, c.startCD(ctx, c.cd)...)
 	synced := cache.WaitForCacheSync(ctx.Done(), syncs...)
 	stopBound()
 	if !synced {
