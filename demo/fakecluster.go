@@ -20,6 +20,9 @@ var (
 	// Hanzo CD's Applications (applications.apps.hanzo.ai), which give the
 	// rows their git state (see cd.go).
 	cdAppsGVR = schema.GroupVersionResource{Group: "apps.hanzo.ai", Version: "v1alpha1", Resource: "applications"}
+	// The CRDs of the CD kinds not served (Argo CD's) are watched by name,
+	// for a CD installed while the board runs; the demo's never is.
+	crdsGVR = schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"}
 
 	deploymentsGVR  = schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"}
 	statefulSetsGVR = schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "statefulsets"}
@@ -63,7 +66,7 @@ func newFakeCluster(name string, now func() time.Time, id *identity) *fakeCluste
 		scheme.AddKnownTypeWithName(gvr.GroupVersion().WithKind(kind), &unstructured.Unstructured{})
 	}
 	fc.dyn = dynfake.NewSimpleDynamicClientWithCustomListKinds(scheme, map[schema.GroupVersionResource]string{
-		appsGVR: "AppList", servicesGVR: "ServiceList", cdAppsGVR: "ApplicationList",
+		appsGVR: "AppList", servicesGVR: "ServiceList", cdAppsGVR: "ApplicationList", crdsGVR: "CustomResourceDefinitionList",
 	})
 	wire(&fc.dyn.Fake, newAPITracker(fc.dyn.Tracker(), name, stamp))
 	return fc
