@@ -135,7 +135,11 @@ func writeDetail(w io.Writer, r *model.AppView, now time.Time) error {
 		p("Last restart:", fmt.Sprintf("%s by %s", wl.RestartedAt, dash(wl.RestartedBy)))
 	}
 	fmt.Fprintln(tw, "Drift:")
-	if len(r.Drift.Flags) == 0 {
+	switch {
+	case len(r.Drift.Flags) > 0:
+	case r.ReleaseFlagsUnchecked():
+		fmt.Fprintln(tw, "  none found; no-release, zero-assets and stale not checked (release "+string(r.Release.State)+")")
+	default:
 		fmt.Fprintln(tw, "  none\t")
 	}
 	for _, f := range r.Drift.Flags {

@@ -52,3 +52,32 @@ func TestListSaysHowReleaseChecksRan(t *testing.T) {
 		})
 	}
 }
+
+// get says "none" under Drift only when every flag was decided; with the
+// release unread or checks off the release flags are said to be unchecked.
+func TestGetDriftNoneOnlyWhenChecked(t *testing.T) {
+	now := time.Date(2026, 11, 30, 14, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		state     model.ReleaseState
+		want, not string
+	}{
+		{model.ReleaseFound, "\n  none\n", "not checked"},
+		{model.ReleaseOff, "none found; no-release, zero-assets and stale not checked (release off)", "\n  none\n"},
+		{model.ReleasePending, "not checked (release pending)", "\n  none\n"},
+	} {
+		r := &model.AppView{App: "iam", Namespace: "hanzo", DeclaredTag: "v1.0.0", RunningTag: "v1.0.0", Release: model.Release{State: c.state}}
+		r.Workload.Found = true
+		var b bytes.Buffer
+		if err := writeDetail(&b, r, now); err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(b.String(), "\n")
+		for i, l := range lines {
+			lines[i] = strings.TrimRight(l, " ")
+		}
+		out := strings.Join(lines, "\n")
+		if !strings.Contains(out, c.want) || strings.Contains(out, c.not) {
+			t.Errorf("release %s: want %q, not %q:\n%s", c.state, c.want, c.not, b.String())
+		}
+	}
+}

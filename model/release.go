@@ -22,6 +22,11 @@ func (r Release) Unknown() bool { return !r.Checked() && r.State != ReleaseOff }
 // was not checked: its release flags are withheld until it is.
 func (v *AppView) WaitsOnRelease() bool { return v.DeclaredTag != "" && v.Release.Unknown() }
 
+// ReleaseFlagsUnchecked reports whether no-release, zero-assets and stale
+// were not decided for the row: its declared tag's release was not read
+// (waiting on it, or checks off). "No drift" is then not the whole truth.
+func (v *AppView) ReleaseFlagsUnchecked() bool { return v.DeclaredTag != "" && !v.Release.Checked() }
+
 // WaitsOnWorkload reports whether the row's workload is not listed yet (its
 // cluster syncs): its running tag, health and the drift flags that need
 // them are unknown, not absent.

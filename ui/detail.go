@@ -135,7 +135,11 @@ func (m *Model) detailLines(r *model.AppView, width int) []string {
 	add(m.digestLines(r, width)...)
 
 	section("Drift")
-	if len(r.Drift.Flags) == 0 && !r.WaitsOnWorkload() {
+	switch {
+	case len(r.Drift.Flags) > 0 || r.WaitsOnWorkload():
+	case r.ReleaseFlagsUnchecked(): // the release flags were not decided: not "no drift"
+		add(st.okText.Render("✓ no drift in the flags checked"))
+	default:
 		add(st.okText.Render("✓ no drift"))
 	}
 	for _, f := range r.Drift.Flags {
@@ -149,9 +153,13 @@ func (m *Model) detailLines(r *model.AppView, width int) []string {
 		}
 		add(wrapText(st.sev[i].pre+sevGlyph[i]+" "+safe(string(f.Kind))+st.sev[i].post+"  "+safe(msg), width)...)
 	}
-	if r.WaitsOnRelease() {
+	switch {
+	case r.WaitsOnRelease():
 		add(wrapText(st.sev[sevUnknown].pre+"? release not checked"+st.sev[sevUnknown].post+
 			"  no-release, zero-assets and stale are withheld until it is.", width)...)
+	case r.ReleaseFlagsUnchecked():
+		add(wrapText(st.sev[sevUnknown].pre+"? release checks off"+st.sev[sevUnknown].post+
+			"  no-release, zero-assets and stale are not checked.", width)...)
 	}
 	if r.WaitsOnWorkload() {
 		add(wrapText(st.sev[sevUnknown].pre+"? workload not listed yet"+st.sev[sevUnknown].post+

@@ -303,3 +303,25 @@ func TestDetailUpgradeWithoutPhase(t *testing.T) {
 		t.Fatalf("upgrade line:\n%s", out)
 	}
 }
+
+// The detail of a row whose release was not read, or with checks off,
+// does not say "✓ no drift" above the flags it could not decide.
+func TestDetailNoDriftOnlyWhenChecked(t *testing.T) {
+	for _, c := range []struct {
+		state model.ReleaseState
+		also  string
+	}{
+		{model.ReleasePending, "release not checked"},
+		{model.ReleaseOff, "release checks off"},
+	} {
+		m, src := newTestModel(t, nil, nil, Options{}, 120, 60)
+		src.upsert(app{ns: "hanzo", name: "docs", declared: "v1.0.0", running: "v1.0.0", ready: 2, updated: 2, release: c.state}.build())
+		m.Update(snapshotMsg{src.Snapshot()})
+		selectApp(t, m, "docs")
+		press(m, "enter")
+		out := plainView(m)
+		if strings.Contains(out, "✓ no drift  ") || strings.Contains(out, "✓ no drift\n") || !strings.Contains(out, "no drift in the flags checked") || !strings.Contains(out, c.also) {
+			t.Errorf("release %s: drift section:\n%s", c.state, out)
+		}
+	}
+}
