@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sort"
+	"sync/atomic"
 	"time"
 
 	"k8s.io/client-go/dynamic"
@@ -181,5 +182,10 @@ func NewClusterClients(name string, cfg *rest.Config, opts ConnectOptions) (Clus
 	if err != nil {
 		return ClusterClients{}, fmt.Errorf("cluster %s: client: %w", name, err)
 	}
-	return ClusterClients{Name: name, Kube: kube, Dynamic: dyn, apps: apps}, nil
+	inPlace := &atomic.Int64{}
+	workloads, err := newAppsV1Client(pb, hc, inPlace)
+	if err != nil {
+		return ClusterClients{}, fmt.Errorf("cluster %s: %w", name, err)
+	}
+	return ClusterClients{Name: name, Kube: kube, Dynamic: dyn, apps: apps, workloads: workloads, workloadsInPlace: inPlace}, nil
 }

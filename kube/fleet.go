@@ -25,6 +25,7 @@ import (
 
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
+	appsv1client "k8s.io/client-go/kubernetes/typed/apps/v1"
 
 	"github.com/hanzoai/driftboard/model"
 )
@@ -44,6 +45,19 @@ type ClusterClients struct {
 	// apps lists and watches Apps and Services on a real API server; nil
 	// for fake clients, which are read through Dynamic instead.
 	apps *appsClient
+	// workloads lists and watches Deployments, StatefulSets and ReplicaSets
+	// on a real API server (workloadCodecs); nil for fake clients, which are
+	// read through Kube.
+	workloads        appsv1client.AppsV1Interface
+	workloadsInPlace *atomic.Int64 // objects its codecs read in place
+}
+
+// workloadClient is the apps/v1 client the informers list and watch with.
+func (cc ClusterClients) workloadClient() appsv1client.AppsV1Interface {
+	if cc.workloads != nil {
+		return cc.workloads
+	}
+	return cc.Kube.AppsV1()
 }
 
 // ReleaseSource tells what GitHub knows about a repo's releases.

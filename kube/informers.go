@@ -220,7 +220,7 @@ func (c *cluster) specsFor(ns string, allowed map[string]bool) []informerSpec {
 		}
 		specs = append(specs, spec)
 	}
-	apps := kube.AppsV1()
+	apps := c.clients.workloadClient()
 	if allowed["deployments"] {
 		d := apps.Deployments(ns)
 		specs = append(specs, informerSpec{what: "deployments", example: &deploymentExample,
