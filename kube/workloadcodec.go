@@ -42,7 +42,7 @@ func (w workloadCodecs) SupportedMediaTypes() []runtime.SerializerInfo {
 		if info.MediaType != runtime.ContentTypeProtobuf || info.StreamSerializer == nil {
 			continue
 		}
-		info.Serializer = inPlaceObjects{Serializer: info.Serializer, decoded: w.decoded}
+		info.Serializer = inPlaceObjects{Serializer: info.Serializer, decoded: w.decoded, scratch: &managedFieldsScratch{}}
 		events := *info.StreamSerializer
 		events.Serializer = inPlaceEvents{Serializer: events.Serializer}
 		info.StreamSerializer = &events
@@ -93,6 +93,7 @@ func (e inPlaceEvents) Decode(data []byte, gvk *schema.GroupVersionKind, into ru
 type inPlaceObjects struct {
 	runtime.Serializer
 	decoded *atomic.Int64
+	scratch *managedFieldsScratch // the request's: it decodes one object at a time
 }
 
 var (
@@ -102,14 +103,15 @@ var (
 
 func (o inPlaceObjects) Decode(data []byte, gvk *schema.GroupVersionKind, into runtime.Object) (runtime.Object, *schema.GroupVersionKind, error) {
 	if into == nil && gvk == nil && len(data) > len(protobufMagic) && bytes.Equal(data[:len(protobufMagic)], protobufMagic) {
-		if apiVersion, kind, raw, ok := readUnknown(data[len(protobufMagic):]); ok {
+		// (An empty raw goes the machinery's way: the raw decoder refuses it.)
+		if apiVersion, kind, raw, ok := readUnknown(data[len(protobufMagic):]); ok && len(raw) > 0 {
 			actual := schema.FromAPIVersionAndKind(apiVersion, kind)
 			if actual.Kind != "" && actual.Version != "" {
 				if obj, err := scheme.Scheme.New(actual); err == nil {
 					if o.decoded != nil {
 						o.decoded.Add(1)
 					}
-					return rawProtobuf.Decode(raw, &actual, obj)
+					return o.decodeWorkload(raw, actual, obj)
 				}
 			}
 		}
