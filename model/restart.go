@@ -161,7 +161,7 @@ func restartCaveats(r *AppView, p RestartPlan) ([]drift.DriftKind, []string) {
 		for i, k := range notFixed {
 			words[i] = string(k)
 		}
-		ws = append(ws, fmt.Sprintf("A restart will not fix %s: tags are declared in git, in the App's CR under %s of the universe repo.",
+		ws = append(ws, fmt.Sprintf("A restart will not fix %s: it changes no tag and no release; tags are declared in git, in the App's CR under %s of the universe repo.",
 			strings.Join(words, ", "), CRDirectory))
 	}
 	return notFixed, ws

@@ -27,7 +27,7 @@ func TestPlanRestartRepullsTheTemplateTag(t *testing.T) {
 		t.Errorf("effect %q does not name the template's image", p.Effect())
 	}
 	ws := strings.Join(p.Warnings, "\n")
-	for _, want := range []string{"declares v1.3.0", "still has v1.2.3", "will not fix", CRDirectory} {
+	for _, want := range []string{"declares v1.3.0", "still has v1.2.3", "will not fix", "changes no tag and no release", CRDirectory} {
 		if !strings.Contains(ws, want) {
 			t.Errorf("warnings lack %q:\n%s", want, ws)
 		}
