@@ -6,7 +6,7 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -97,9 +97,16 @@ func (s settled) mark() string {
 type controlPlane struct {
 	name string
 	pids []int
+	// clock, when set, is read instead of the pids' CPU: the rule's tests
+	// script a busy or idle control plane that a loaded machine cannot
+	// starve of CPU.
+	clock func() time.Duration
 }
 
 func (c controlPlane) cpu() time.Duration {
+	if c.clock != nil {
+		return c.clock()
+	}
 	var sum time.Duration
 	for _, pid := range c.pids {
 		sum += processCPU(pid)
@@ -142,40 +149,50 @@ func (r settleRule) wait(planes []controlPlane) settled {
 	}
 }
 
-// spin keeps one goroutine of this process busy until stop is set.
-func spin(stop *atomic.Bool) {
-	for n := 0; !stop.Load(); n++ {
-	}
+// busyUntil is a control plane that uses one whole core until stop (wall
+// time elapsed), then none.
+func busyUntil(stop time.Time) controlPlane {
+	begin := time.Now()
+	return controlPlane{name: "scripted", clock: func() time.Duration {
+		now := time.Now()
+		if now.After(stop) {
+			now = stop
+		}
+		return now.Sub(begin)
+	}}
 }
 
 func TestSettleWaitsUntilTheControlPlaneIsQuiet(t *testing.T) {
-	self := []controlPlane{{name: "this test", pids: []int{os.Getpid()}}}
 	rule := settleRule{window: 200 * time.Millisecond, busy: 0.2, maxWait: 10 * time.Second}
-	var stop atomic.Bool
-	go spin(&stop)
-	time.AfterFunc(time.Second, func() { stop.Store(true) })
-	s := rule.wait(self)
+	s := rule.wait([]controlPlane{busyUntil(time.Now().Add(time.Second))})
 	if !s.Quiet {
-		t.Fatalf("quiet after the spin: got %+v", s)
+		t.Fatalf("quiet after the busy second: got %+v", s)
 	}
 	if s.Waited < time.Second || s.Waited > 5*time.Second {
-		t.Errorf("waited %s: want from the end of the 1 s spin to a window or two after it", s.Waited)
+		t.Errorf("waited %s: want from the end of the busy second to a window or two after it", s.Waited)
 	}
 }
 
 func TestSettleMarksAStartTimedOnABusyControlPlane(t *testing.T) {
-	self := []controlPlane{{name: "this test", pids: []int{os.Getpid()}}}
 	rule := settleRule{window: 200 * time.Millisecond, busy: 0.2, maxWait: 700 * time.Millisecond}
-	var stop atomic.Bool
-	defer stop.Store(true)
-	go spin(&stop)
-	s := rule.wait(self)
+	s := rule.wait([]controlPlane{busyUntil(time.Now().Add(time.Hour))})
 	s.Collected = true
 	if s.Quiet || s.Waited < rule.maxWait || s.Busy < rule.busy {
 		t.Fatalf("busy all along: got %+v", s)
 	}
 	if s.mark() != " (unsettled)" || !strings.HasPrefix(s.String(), "UNSETTLED") {
 		t.Errorf("the figure is not marked: mark %q, %q", s.mark(), s)
+	}
+}
+
+// TestProcessCPUCountsThisProcess: the reading the rule uses (/proc) grows
+// by the CPU this process spends, as getrusage counts it.
+func TestProcessCPUCountsThisProcess(t *testing.T) {
+	before, spent := processCPU(os.Getpid()), rusageCPU(t)
+	for rusageCPU(t)-spent < 300*time.Millisecond {
+	}
+	if got := processCPU(os.Getpid()) - before; got < 250*time.Millisecond {
+		t.Fatalf("this process spun 300 ms of CPU; /proc says %s", got)
 	}
 }
 
@@ -199,4 +216,12 @@ func TestGrownRatioMarksAnUnsettledFirstStart(t *testing.T) {
 			t.Errorf("the ratio to an unsettled start is not marked: %q", lines[i])
 		}
 	}
+}
+
+func rusageCPU(t *testing.T) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		t.Fatalf("getrusage: %v", err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
