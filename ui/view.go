@@ -41,7 +41,11 @@ func (m *Model) render() string {
 	}
 	if w < minWidth || h < minHeight {
 		msg := fmt.Sprintf("terminal too small (%dx%d), need %dx%d", w, h, minWidth, minHeight)
-		msg = ansi.Wrap(msg, w, "") // cut at the edge, the size it needs was the part lost
+		// Wrapped where it then fits: cut at the edge, the size it needs was
+		// the part lost; a terminal too low for that keeps it on one line.
+		if wrapped := ansi.Wrap(msg, w, ""); strings.Count(wrapped, "\n") < h {
+			msg = wrapped
+		}
 		return lipgloss.Place(w, h, lipgloss.Center, lipgloss.Center, m.st.warnText.Render(msg))
 	}
 	var sb strings.Builder
