@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
@@ -140,7 +141,11 @@ func (c *Cluster) waitNodeReady(ctx context.Context, procs []*process) error {
 		}
 		for _, cond := range node.Status.Conditions {
 			if cond.Type == corev1.NodeReady && cond.Status == corev1.ConditionTrue {
-				return true, c.untaintNode(ctx, node)
+				err := c.untaintNode(ctx, node)
+				if apierrors.IsConflict(err) { // kwok wrote the node's status meanwhile: read it again
+					return false, nil
+				}
+				return err == nil, err
 			}
 		}
 		return false, nil
