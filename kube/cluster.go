@@ -170,6 +170,9 @@ func (c *cluster) run(ctx context.Context) {
 		return
 	}
 	syncs = append(syncs, c.startCD(ctx, c.cd)...)
+	if n := c.nsLabelsWatch(); n != nil {
+		syncs = append(syncs, c.nsLabelsListed(n))
+	}
 	synced := cache.WaitForCacheSync(ctx.Done(), syncs...)
 	stopBound()
 	if !synced {

@@ -51,7 +51,10 @@ type listGate struct {
 	// (the namespaces, CD groups' discovery, CRDs) until closed.
 	setup     chan struct{}
 	setupHeld atomic.Int32
-	once      sync.Once
+	// namespaces, when set, holds the namespaces' list and watch (not
+	// setup's one-item probe) until closed.
+	namespaces chan struct{}
+	once       sync.Once
 }
 
 // isExtraSetup is a request of setupExtras: the namespace probe and watch,
@@ -67,7 +70,7 @@ func newListGate(first int) *listGate {
 
 func (g *listGate) releaseAll() {
 	g.once.Do(func() {
-		for _, ch := range []chan struct{}{g.deployments, g.replicasets, g.apps, g.cut, g.setup} {
+		for _, ch := range []chan struct{}{g.deployments, g.replicasets, g.apps, g.cut, g.setup, g.namespaces} {
 			if ch == nil {
 				continue
 			}
@@ -90,6 +93,13 @@ func (g *listGate) wrap(rt http.RoundTripper) http.RoundTripper {
 			g.setupHeld.Add(1)
 			select {
 			case <-g.setup:
+			case <-req.Context().Done():
+				return nil, req.Context().Err()
+			}
+		}
+		if g.namespaces != nil && req.URL.Path == "/api/v1/namespaces" && req.URL.Query().Get("limit") != "1" {
+			select {
+			case <-g.namespaces:
 			case <-req.Context().Done():
 				return nil, req.Context().Err()
 			}

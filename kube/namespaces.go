@@ -53,7 +53,9 @@ func (c *cluster) watchNamespaceLabels(ctx context.Context) string {
 		ListWithContextFunc:  func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return nsc.List(ctx, o) },
 		WatchFuncWithContext: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) { return nsc.Watch(ctx, o) },
 	}
-	inf := cache.NewSharedIndexInformer(lw, &corev1.Namespace{}, 0, cache.Indexers{})
+	// A fake client (the demo) serves no streaming list: the reflector
+	// must be told, or the namespaces are never listed.
+	inf := cache.NewSharedIndexInformer(cache.ToListWatcherWithWatchListSemantics(lw, c.clients.Kube), &corev1.Namespace{}, 0, cache.Indexers{})
 	set := func(obj any) {
 		ns, ok := obj.(*corev1.Namespace)
 		if !ok {
@@ -84,9 +86,10 @@ func (c *cluster) watchNamespaceLabels(ctx context.Context) string {
 			c.follow.signal()
 		}
 	}
-	if _, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
+	reg, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc: set, UpdateFunc: func(_, cur any) { set(cur) }, DeleteFunc: remove,
-	}); err != nil {
+	})
+	if err != nil {
 		return "namespace labels: " + err.Error()
 	}
 	_ = inf.SetTransform(func(obj any) (any, error) { // names and labels only
@@ -96,7 +99,7 @@ func (c *cluster) watchNamespaceLabels(ctx context.Context) string {
 		}
 		return obj, nil
 	})
-	n.hasSynced = inf.HasSynced
+	n.hasSynced = reg.HasSynced // the labels are in n once the handler has seen the list
 	c.mu.Lock()
 	c.nsLabels = n
 	c.mu.Unlock()

@@ -3,6 +3,8 @@ package kube
 import (
 	"context"
 	"time"
+
+	"k8s.io/client-go/tools/cache"
 )
 
 // setupExtras sets up what the rows can first be shown without — the
@@ -29,4 +31,18 @@ func (c *cluster) setupExtras(ctx context.Context) []string {
 	c.cd = cd
 	c.mu.Unlock()
 	return append(notices, cdNotices...)
+}
+
+// nsLabelsListed is the namespaces' labels being known, which the first sync
+// waits for: a row built before them takes its org from the App or its image
+// (a tenant's may differ), so the cluster must not read live until they are
+// in. A namespace list that keeps failing (no bound of its own, unlike the
+// informers' lists) is waited for SyncFailAfter at most.
+func (c *cluster) nsLabelsListed(n *nsLabels) cache.InformerSynced {
+	limit := c.fleet.opts.SyncFailAfter
+	if limit <= 0 {
+		limit = DefaultSyncFailAfter
+	}
+	deadline := time.Now().Add(limit)
+	return func() bool { return n.hasSynced() || time.Now().After(deadline) }
 }

@@ -1,0 +1,74 @@
+package kube
+
+import (
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/hanzoai/driftboard/internal/testcluster"
+	"github.com/hanzoai/driftboard/model"
+)
+
+// TestClusterNotLiveBeforeNamespaceLabels: against a real API server whose
+// namespace list (not setup's probe) is held in the client's transport,
+// every other list done, the cluster stays syncing: its rows took their org
+// from the image, not from the namespace's label, and reading live would
+// pass that guess for the truth. Once the list is answered it syncs with the
+// namespace's org on every row.
+func TestClusterNotLiveBeforeNamespaceLabels(t *testing.T) {
+	c := testcluster.Start(t, testcluster.Options{})
+	const ns = "tenant-weirdorg-1b2c"
+	c.CreateNamespaces(ns)
+	_, err := c.AdminClient().CoreV1().Namespaces().Patch(ctxT(t), ns, types.MergePatchType,
+		[]byte(`{"metadata":{"labels":{"hanzo.ai/org":"weird_org"}}}`), metav1.PatchOptions{})
+	must(t, err)
+	all := names("svc", 4)
+	for _, name := range all {
+		seed(t, c, ns, name, "service", "v1.0.0", 1)
+	}
+	g := newListGate(0)
+	g.namespaces = make(chan struct{})
+	close(g.apps)
+	close(g.deployments)
+	close(g.replicasets)
+	f, _ := startGatedFleet(t, c, g, FleetOptions{Principal: principal(superAdmin)})
+	cl := f.clusters[0]
+
+	waitFor(t, f, "every row with its workload while the namespaces' list is held", func(s *model.Snapshot) bool {
+		if s.Len() != len(all) {
+			return false
+		}
+		for _, r := range s.Rows() {
+			if r.Workload.Pending != "" {
+				return false
+			}
+		}
+		return true
+	})
+	// The other lists are done: without the wait the cluster reads live
+	// within a poll of the informers' sync (100 ms).
+	for end := time.Now().Add(2 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+		snap := f.Snapshot()
+		if cl.isSynced() || snap.Clusters[0].Phase == model.ConnLive {
+			for _, r := range snap.Rows() {
+				t.Logf("%s: org %q", r.App, r.Org)
+			}
+			t.Fatalf("the cluster reads %s (synced %v) before its namespaces' labels were listed", snap.Clusters[0].Phase, cl.isSynced())
+		}
+	}
+
+	close(g.namespaces)
+	waitFor(t, f, "the synced board with the namespace's org", func(s *model.Snapshot) bool {
+		if s.Clusters[0].Phase != model.ConnLive || s.Len() != len(all) {
+			return false
+		}
+		for _, r := range s.Rows() {
+			if r.Org != "weird_org" {
+				return false
+			}
+		}
+		return true
+	})
+}
