@@ -163,6 +163,7 @@ func (c *cluster) run(ctx context.Context) {
 	bounded, stopBound := context.WithCancel(ctx) // the first sync's bound runs while CD is set up too
 	defer stopBound()
 	go c.boundFirstSync(bounded)
+	go c.watchLiveness(ctx) // a server frozen during the first lists is not "syncing" for ever
 	select {
 	case notices := <-extras:
 		c.conn.addNotices(notices)
@@ -188,7 +189,6 @@ func (c *cluster) run(ctx context.Context) {
 	if c.follow != nil {
 		go c.followNamespaces(ctx)
 	}
-	c.watchLiveness(ctx)
 }
 
 func (c *cluster) isSynced() bool {

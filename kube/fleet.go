@@ -183,8 +183,11 @@ func (f *Fleet) WaitSynced(ctx context.Context) error {
 	}
 	var errs []error
 	for _, c := range f.clusters {
-		if st := c.conn.state(); st.Phase == model.ConnFailed {
+		switch st := c.conn.state(); st.Phase {
+		case model.ConnFailed:
 			errs = append(errs, fmt.Errorf("cluster %s: %s", c.name, st.Reason))
+		case model.ConnUnresponsive: // frozen before or since its sync: its data is not complete
+			errs = append(errs, fmt.Errorf("cluster %s: unresponsive: %s", c.name, st.Reason))
 		}
 	}
 	for _, st := range f.opts.Failed {

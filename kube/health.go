@@ -93,7 +93,7 @@ func (c *connState) recompute() bool {
 			phase = model.ConnSyncing
 		}
 		since = c.downAt
-	case !c.synced:
+	case !c.synced && !c.unresponsive:
 		phase, reason = model.ConnSyncing, ""
 	case c.unresponsive:
 		phase, reason, since = model.ConnUnresponsive, unresponsiveReason(c.heardAt), c.heardAt

@@ -162,3 +162,34 @@ func setReplicaSetGrant(t *testing.T, c *testcluster.Cluster, granted bool) {
 		time.Sleep(100 * time.Millisecond)
 	}
 }
+
+// An API server frozen during the first sync (SIGSTOP while the ReplicaSet
+// list is on its way: no call fails, nothing arrives) is not "syncing" for
+// ever: within 45 s the cluster is unresponsive, its rows offline, and
+// WaitSynced returns saying so; resumed, it syncs and is live.
+func TestLiveServerFrozenWhileSyncingIsUnresponsive(t *testing.T) {
+	c := testcluster.Start(t, testcluster.Options{})
+	c.CreateNamespaces("hanzo")
+	seed(t, c, "hanzo", "iam", "iam", "v1.0.0", 1)
+	f, g := startHeldFleet(t, c.AdminConfig(), FleetOptions{})
+	iam := key("hanzo", "iam")
+	waitRow(t, f, iam, "seen while syncing", func(r *model.AppView) bool { return r != nil })
+
+	resume := c.FreezeAPIServer()
+	frozen := time.Now()
+	close(g.replicasets)
+	waitCluster(t, f, "unresponsive while syncing", func(st model.ClusterState, _ *model.Snapshot) bool {
+		return st.Phase == model.ConnUnresponsive
+	})
+	if d := time.Since(frozen); d > 45*time.Second {
+		t.Errorf("unresponsive %s after the freeze, want within 45 s", d.Round(time.Second))
+	}
+	if r := findRow(f.Snapshot(), iam); r == nil || !r.Offline {
+		t.Errorf("cluster unresponsive, but the row is not offline: %+v", r)
+	}
+	waitSyncedFails(t, f, "unresponsive")
+
+	resume()
+	waitCluster(t, f, "live once resumed", func(st model.ClusterState, _ *model.Snapshot) bool { return st.Phase == model.ConnLive })
+	waitRow(t, f, iam, "live again", func(r *model.AppView) bool { return r != nil && !r.Offline && r.RunningTag == "v1.0.0" })
+}

@@ -49,23 +49,26 @@ func (c *connState) silentFor() time.Duration {
 	return c.now().Sub(time.Unix(0, at))
 }
 
-// checkSilence marks the cluster unresponsive once silent too long.
-func (c *connState) checkSilence() {
+// checkSilence marks the cluster unresponsive once silent too long, and
+// reports whether it is.
+func (c *connState) checkSilence() bool {
 	silent := c.silentFor()
 	if silent < silenceLimit || c.hear.deaf.Load() {
-		return
+		return c.hear.deaf.Load()
 	}
 	last := time.Unix(0, c.hear.at.Load())
 	c.update(func() {
 		c.hear.deaf.Store(true)
 		c.unresponsive, c.heardAt = true, last
 	})
+	return true
 }
 
-// watchLiveness runs until ctx ends: pings a silent cluster, and marks it
-// unresponsive when even the ping does not answer.
+// watchLiveness runs until ctx ends, from the first lists on: pings a
+// silent cluster, and marks it unresponsive when even the ping does not
+// answer (before the sync, that settles it: WaitSynced says so).
 func (c *cluster) watchLiveness(ctx context.Context) {
-	c.conn.heard() // synced just now
+	c.conn.heard() // the lists start now
 	t := time.NewTicker(livenessTick)
 	defer t.Stop()
 	var pinging atomic.Bool
@@ -83,7 +86,9 @@ func (c *cluster) watchLiveness(ctx context.Context) {
 				}
 			}()
 		}
-		c.conn.checkSilence()
+		if c.conn.checkSilence() && !c.isSynced() {
+			c.markSettled()
+		}
 	}
 }
 
