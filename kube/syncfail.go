@@ -17,12 +17,13 @@ import (
 // rows are offline and WaitSynced returns, so headless commands exit instead
 // of hanging. The informers keep retrying; once they succeed it syncs.
 
-// An answer that retrying will not change by itself (forbidden, rejected
-// credentials, a request the server refuses, a resource gone) fails the
-// cluster at once, as kubectl would; the retries still run, so a grant
-// given later is seen.
+// An answer that retrying will not change by itself (forbidden, a request
+// the server refuses, a resource gone) fails the cluster at once, as kubectl
+// would; the retries still run, so a grant given later is seen. Rejected
+// credentials are not among them: a credential plugin refreshes its token
+// on a 401, and the next try may pass.
 func refusedForGood(err error) bool {
-	return apierrors.IsForbidden(err) || apierrors.IsUnauthorized(err) || apierrors.IsBadRequest(err) ||
+	return apierrors.IsForbidden(err) || apierrors.IsBadRequest(err) ||
 		apierrors.IsNotFound(err) || apierrors.IsInvalid(err) || apierrors.IsMethodNotSupported(err)
 }
 
