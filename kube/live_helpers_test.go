@@ -9,6 +9,7 @@ import (
 	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/rest"
 
 	"github.com/hanzoai/driftboard/internal/testcluster"
@@ -203,4 +204,26 @@ func rbacBinding(ns, user string) *rbacv1.RoleBinding {
 		RoleRef:    rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "Role", Name: "board"},
 		Subjects:   []rbacv1.Subject{{APIGroup: "rbac.authorization.k8s.io", Kind: "User", Name: user}},
 	}
+}
+
+// labelOrg sets namespace ns's hanzo.ai/org label, which a row's org is
+// taken from.
+func labelOrg(t *testing.T, c *testcluster.Cluster, ns, org string) {
+	t.Helper()
+	_, err := c.AdminClient().CoreV1().Namespaces().Patch(ctxT(t), ns, types.MergePatchType,
+		[]byte(`{"metadata":{"labels":{"hanzo.ai/org":"`+org+`"}}}`), metav1.PatchOptions{})
+	must(t, err)
+}
+
+// seedTenant makes namespace ns, labelled with org, holding n services
+// svc-… at v1.0.0 with one ready replica each; it returns their names.
+func seedTenant(t *testing.T, c *testcluster.Cluster, ns, org string, n int) []string {
+	t.Helper()
+	c.CreateNamespaces(ns)
+	labelOrg(t, c, ns, org)
+	all := names("svc", n)
+	for _, name := range all {
+		seed(t, c, ns, name, "service", "v1.0.0", 1)
+	}
+	return all
 }

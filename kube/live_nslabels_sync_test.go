@@ -4,9 +4,6 @@ import (
 	"testing"
 	"time"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
-
 	"github.com/hanzoai/driftboard/internal/testcluster"
 	"github.com/hanzoai/driftboard/model"
 )
@@ -20,14 +17,7 @@ import (
 func TestClusterNotLiveBeforeNamespaceLabels(t *testing.T) {
 	c := testcluster.Start(t, testcluster.Options{})
 	const ns = "tenant-weirdorg-1b2c"
-	c.CreateNamespaces(ns)
-	_, err := c.AdminClient().CoreV1().Namespaces().Patch(ctxT(t), ns, types.MergePatchType,
-		[]byte(`{"metadata":{"labels":{"hanzo.ai/org":"weird_org"}}}`), metav1.PatchOptions{})
-	must(t, err)
-	all := names("svc", 4)
-	for _, name := range all {
-		seed(t, c, ns, name, "service", "v1.0.0", 1)
-	}
+	all := seedTenant(t, c, ns, "weird_org", 4)
 	g := newListGate(0)
 	g.namespaces = make(chan struct{})
 	close(g.apps)

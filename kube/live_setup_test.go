@@ -4,8 +4,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/hanzoai/driftboard/internal/testcluster"
 	"github.com/hanzoai/driftboard/model"
@@ -22,14 +20,7 @@ import (
 func TestFirstRowsWaitOnlyForDiscovery(t *testing.T) {
 	c := testcluster.Start(t, testcluster.Options{})
 	const ns = "tenant-weirdorg-0f3a"
-	c.CreateNamespaces(ns)
-	_, err := c.AdminClient().CoreV1().Namespaces().Patch(ctxT(t), ns, types.MergePatchType,
-		[]byte(`{"metadata":{"labels":{"hanzo.ai/org":"weird_org"}}}`), metav1.PatchOptions{})
-	must(t, err)
-	all := names("svc", 6)
-	for _, name := range all {
-		seed(t, c, ns, name, "service", "v1.0.0", 1)
-	}
+	all := seedTenant(t, c, ns, "weird_org", 6)
 	g := newListGate(0)
 	g.setup = make(chan struct{})
 	close(g.apps)
