@@ -74,6 +74,9 @@ func (c *cluster) cdView() model.CDView {
 	if w.why != "" {
 		return model.NewCDView(w.why, nil)
 	}
+	if w.run.gone.Load() { // its Applications are no fact about git any more
+		return model.NewCDView(model.GitWhyNotSynced, nil)
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if !w.ready {

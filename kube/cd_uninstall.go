@@ -70,6 +70,9 @@ func (c *cluster) cdKindGone(old *cdWatch) {
 	for _, id := range old.run.ids {
 		c.conn.forget(id)
 	}
+	// Until its replacement has synced, rows say their git state is not
+	// known (cdView), not the last one the retired watch saw.
+	c.markEveryRow()
 	ctx := old.run.ctx
 	if ctx.Err() != nil {
 		return

@@ -18,15 +18,21 @@ import (
 // ends (its clients stand for ones carrying the IAM identity, as startFleet's).
 func startGatedFleet(t *testing.T, c *testcluster.Cluster, g *listGate, opts FleetOptions) (*Fleet, context.Context) {
 	t.Helper()
+	t.Cleanup(g.releaseAll)
+	return startFleetThrough(t, c, g.wrap, opts)
+}
+
+// startFleetThrough runs a Fleet of c whose requests pass wrap's transport.
+func startFleetThrough(t *testing.T, c *testcluster.Cluster, wrap func(http.RoundTripper) http.RoundTripper, opts FleetOptions) (*Fleet, context.Context) {
+	t.Helper()
 	cfg := c.AdminConfig()
-	cfg.WrapTransport = g.wrap
+	cfg.WrapTransport = wrap
 	cc, err := NewClusterClients(testClusterName, cfg, ConnectOptions{})
 	must(t, err)
 	cc.Identity = model.ClusterIdentity{IAM: true}
 	f := NewFleet(opts, cc)
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	t.Cleanup(g.releaseAll)
 	f.Start(ctx)
 	return f, ctx
 }
