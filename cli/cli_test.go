@@ -143,6 +143,13 @@ func TestListUnreachableClusterExits2(t *testing.T) {
 	if r.out != "" {
 		t.Errorf("no data may be printed when no cluster was read, got %q", r.out)
 	}
+	// Named namespaces: the server that cannot be reached is the reason,
+	// not a namespace found unreadable.
+	r = e.run(t, "list", "--kubeconfig", kc, "--releases=off", "--timeout", "20s", "-n", "hanzo")
+	r.expect(t, ExitError, "connection refused")
+	if strings.Contains(r.err, "namespace") {
+		t.Errorf("an unreachable server blamed on the namespace:\n%s", r.err)
+	}
 }
 
 func TestCompletionScriptsGenerate(t *testing.T) {

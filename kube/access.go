@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"slices"
 	"sort"
 	"strings"
@@ -32,6 +33,8 @@ var (
 func (c *cluster) discover(ctx context.Context) (map[string]map[string]bool, []string, error) {
 	resources := slices.Concat(requiredResources, optionalResources)
 	switch served, err := c.hanzoResources(); {
+	case unreachable(err): // not the namespaces' fault, as the probes below would read
+		return nil, nil, fmt.Errorf("discover hanzo.ai/v1: %w", apiErr(err))
 	case err == nil && !served["apps"]:
 		return nil, nil, ErrCRDMissing
 	case err == nil && served["services"]:
@@ -99,6 +102,13 @@ func (c *cluster) discover(ctx context.Context) (map[string]map[string]bool, []s
 		c.follow = newNSFollow(resources, namespaces)
 	}
 	return plan, notices, nil
+}
+
+// unreachable tells an error of the request itself (refused, reset, TLS,
+// timeout: the HTTP client's *url.Error) from one the server answered.
+func unreachable(err error) bool {
+	var ue *url.Error
+	return errors.As(err, &ue)
 }
 
 // hanzoResources asks discovery which hanzo.ai/v1 resources are served. A
