@@ -148,7 +148,7 @@ func (a *app) runRestartSet(ctx context.Context, out io.Writer, args []string, o
 		}
 	}
 	if !o.yes && !o.dryRun {
-		fmt.Fprintf(a.streams.Err, "%d apps would be restarted, %d refused; nothing was changed (pass --yes to restart them)\n", len(allowed), refused)
+		fmt.Fprintf(a.streams.Err, "%s would be restarted, %d refused; nothing was changed (pass --yes to restart them)\n", countApps(len(allowed)), refused)
 		return errSetListed
 	}
 
@@ -251,4 +251,12 @@ func writeSetLine(w io.Writer, format string, l setLine) error {
 // rollout ends, as `restart -q --wait` does.
 func (g guardedRestarter) WaitRollout(ctx context.Context, key model.Key, progress func(model.WorkloadView)) error {
 	return g.fleet.WaitRollout(ctx, key, progress)
+}
+
+// countApps is "1 app", "2 apps".
+func countApps(n int) string {
+	if n == 1 {
+		return "1 app"
+	}
+	return fmt.Sprintf("%d apps", n)
 }

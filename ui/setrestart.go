@@ -65,11 +65,18 @@ func newSetRestart(rows []*model.AppView, user string, limit int, st *styles, ke
 
 // answer is what must be typed to confirm the allowed rows.
 func (d *setRestartDialog) answer() string {
-	n := strconv.Itoa(len(d.allowed))
 	if d.anyProd {
-		return "restart " + n + " apps"
+		return "restart " + countApps(len(d.allowed))
 	}
-	return n
+	return strconv.Itoa(len(d.allowed))
+}
+
+// countApps is "1 app", "2 apps".
+func countApps(n int) string {
+	if n == 1 {
+		return "1 app"
+	}
+	return strconv.Itoa(n) + " apps"
 }
 
 // checked records one row's decision; the last one moves to asking.

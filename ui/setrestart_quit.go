@@ -55,7 +55,7 @@ func (d *setRestartDialog) quitReport() string {
 		groups[i].keys = append(groups[i].keys, k)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "quit during a set restart of %d apps: nothing new was started.\n", len(d.allowed))
+	fmt.Fprintf(&b, "quit during a set restart of %s: nothing new was started.\n", countApps(len(d.allowed)))
 	for _, g := range groups {
 		if len(g.keys) == 0 {
 			continue

@@ -177,3 +177,22 @@ func TestSetRestartProductionNeedsTheWords(t *testing.T) {
 		t.Fatalf("started %v after the words", r.started)
 	}
 }
+
+// One app is "1 app" in the plan and the words production needs (the set
+// also holds a paused app, refused).
+func TestSetRestartOfOneAppSaysApp(t *testing.T) {
+	r := &setRestarter{}
+	m := setModel(t, r, 0, app{ns: "hanzo", name: "iam", declared: "v1.0.0", running: "v1.0.0", latest: "v1.0.0", ready: 2, updated: 2, assets: 1}.build())
+	keyDrive(m, "*", "R")
+	v := plainView(m)
+	for _, want := range []string{"Restart 2 marked apps?", "Rolling restart of 1 app as", "type restart 1 app:"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("no %q in:\n%s", want, v)
+		}
+	}
+	typeText(m, "restart 1 app")
+	keyDrive(m, "enter")
+	if len(r.started) != 1 {
+		t.Fatalf("started %v after the words", r.started)
+	}
+}

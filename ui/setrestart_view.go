@@ -15,12 +15,12 @@ func (d *setRestartDialog) Render(st *styles, width int, spin string) string {
 	inner := max(20, min(width-6, 90))
 	var lines []string
 	add := func(s ...string) { lines = append(lines, s...) }
-	add(st.dialogTitle.Render(fmt.Sprintf("Restart %d marked apps?", len(d.rows))), "")
+	add(st.dialogTitle.Render("Restart "+strings.Replace(countApps(len(d.rows)), " app", " marked app", 1)+"?"), "")
 	if d.phase == setChecking {
 		add(spin+" checking permission for each app…", "", st.dim.Render(back+" cancel"))
 		return st.dialog.Render(strings.Join(lines, "\n"))
 	}
-	add(wrapText(fmt.Sprintf("Rolling restart of %d apps as %s, at most %d at once.", len(d.allowed), safe(cmpOr(d.user, "(nobody)")), d.limit), inner)...)
+	add(wrapText(fmt.Sprintf("Rolling restart of %s as %s, at most %d at once.", countApps(len(d.allowed)), safe(cmpOr(d.user, "(nobody)")), d.limit), inner)...)
 	add("  clusters: "+d.counts(func(r *model.AppView) string { return r.Cluster }),
 		"  envs:     "+d.counts(func(r *model.AppView) string { return string(r.Env) }),
 		"  kinds:    "+d.counts(func(r *model.AppView) string { return string(r.Workload.Kind) }))
