@@ -69,7 +69,8 @@ func (c *connState) state() model.ClusterState {
 
 // recompute derives the phase; callers hold the lock. It returns whether it moved.
 func (c *connState) recompute() bool {
-	phase, reason, since := c.phase, c.reason, c.since
+	var phase model.ConnPhase // each case below sets it
+	reason, since := c.reason, c.since
 	if c.setupFailed {
 		return false // set explicitly; only setup clears it
 	}

@@ -48,7 +48,7 @@ func workloadSeeds(t testing.TB) [][]byte {
 		Labels: map[string]string{"app": "svc-1"}, Annotations: map[string]string{revisionAnnotation: "4"},
 		OwnerReferences: []metav1.OwnerReference{{APIVersion: "hanzo.ai/v1", Kind: "App", Name: "svc-1", UID: "a-1"}},
 		ManagedFields: []metav1.ManagedFieldsEntry{{Manager: "operator", Operation: metav1.ManagedFieldsOperationApply,
-			APIVersion: "apps/v1", FieldsType: "FieldsV1", FieldsV1: &metav1.FieldsV1{Raw: []byte(`{"f:spec":{"f:replicas":{}}}`)}}}}
+			APIVersion: "apps/v1", FieldsType: "FieldsV1", FieldsV1: metav1.NewFieldsV1(`{"f:spec":{"f:replicas":{}}}`)}}}
 	template := corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "svc-1"}},
 		Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "app", Image: "ghcr.io/hanzoai/svc-1:v1.0.0",
 			Env:       []corev1.EnvVar{{Name: "A", Value: "b"}},
