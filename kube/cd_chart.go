@@ -15,13 +15,7 @@ func (c *cluster) chartKeys() []model.Key {
 	if w == nil {
 		return nil
 	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	keys := make([]model.Key, 0, len(w.charts))
-	for k := range w.charts {
-		keys = append(keys, k)
-	}
-	return keys
+	return w.chartKeys()
 }
 
 // chartRow builds the row of a chart-plane service with no App CR.
