@@ -15,6 +15,7 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	printSummary()
 	printBoardSummary()
+	os.RemoveAll(boardBuildDir())
 	os.Exit(code)
 }
 

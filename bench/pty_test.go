@@ -193,10 +193,15 @@ func resetPeakRSS(pid int) error {
 	return os.WriteFile(filepath.Join("/proc", strconv.Itoa(pid), "clear_refs"), []byte("5"), 0)
 }
 
-// buildBoard compiles the board binary once per run, as `make build` does.
+// buildBoard compiles the board binary once per run, as `make build` does,
+// into boardBuildDir, which TestMain removes when the run ends.
 var buildBoard = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "driftboard-bench-")
-	if err != nil {
+	// Mkdir, not MkdirAll: the name is predictable, so take only a fresh directory.
+	dir := boardBuildDir()
+	if err := os.RemoveAll(dir); err != nil {
+		return "", err
+	}
+	if err := os.Mkdir(dir, 0o700); err != nil {
 		return "", err
 	}
 	bin := filepath.Join(dir, "driftboard")
@@ -207,3 +212,8 @@ var buildBoard = sync.OnceValues(func() (string, error) {
 	}
 	return bin, nil
 })
+
+// boardBuildDir is this run's own: a run leaves no 100 MB binary behind.
+func boardBuildDir() string {
+	return filepath.Join(os.TempDir(), "driftboard-bench-"+strconv.Itoa(os.Getpid()))
+}
