@@ -122,6 +122,9 @@ func TestUsageErrorsExit2(t *testing.T) {
 	e.run(t, "list", "--no-such-flag").expect(t, ExitError, "unknown flag", "Run 'driftboard list --help' for usage.")
 	e.run(t, "get", "a", "b").expect(t, ExitError, "accepts 1 arg", "Run 'driftboard get --help' for usage.")
 	e.run(t, "list", "-o", "xml").expect(t, ExitError, "-o must be table, wide, json or yaml", "Run 'driftboard list --help'")
+	// get's -o is checked before any connection: no text where a script asked for JSON.
+	e.run(t, "get", "iam", "-o", "jsn", "--kubeconfig", missingKubeconfig(t)).
+		expect(t, ExitError, `-o must be text, json or yaml, not "jsn"`, "Run 'driftboard get --help'")
 	// An error that is not a usage mistake gets no help hint.
 	r := e.run(t, "list", "--kubeconfig", missingKubeconfig(t))
 	r.expect(t, ExitError, "driftboard: ")

@@ -29,6 +29,11 @@ several envs.`,
 		Args:              cobra.ExactArgs(1),
 		ValidArgsFunction: a.completeAppNames,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			switch output { // before connecting: a script asking for "jsn" gets no text
+			case "text", "json", "yaml":
+			default:
+				return usageErr("-o must be text, json or yaml, not %q", output)
+			}
 			ctx, cancel := context.WithTimeout(cmd.Context(), timeout)
 			defer cancel()
 			fl, row, err := a.readApp(ctx, args[0], f)
