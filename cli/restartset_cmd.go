@@ -28,7 +28,7 @@ type setOptions struct {
 
 func (o *setOptions) register(cmd *cobra.Command) {
 	f := cmd.Flags()
-	f.StringVarP(&o.query, "query", "q", "", "restart every App this query selects (the board's query language)")
+	f.StringVarP(&o.query, "query", "q", "", "restart every App this query selects (the board's query language; app:NAME for exact names, free text is fuzzy)")
 	// 0 here: the default is the config's (read in RunE), so help must not print "(default 3)" beside it.
 	f.IntVar(&o.maxParallel, "max-parallel", 0, "with -q: at most this many restarts (and, with --wait, rollouts) at once (default: restart.maxParallel in the config, else 3)")
 	f.BoolVar(&o.continueOnError, "continue-on-error", false, "with -q: keep starting restarts after one fails")

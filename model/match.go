@@ -41,6 +41,8 @@ func (t *term) match(v *AppView) bool {
 			}
 		}
 		return false
+	case fieldApp:
+		return t.any(v.App, true)
 	case fieldEnv:
 		return t.any(string(v.Env), false)
 	case fieldNS:

@@ -27,12 +27,13 @@ type term struct {
 	values []string          // lowercased; any may match (comma = OR)
 	minSev int               // sev:>=x; -1 when unused
 	kinds  []drift.DriftKind // flag: values resolved at parse time
-	globs  []string          // values with glob metacharacters (ns, org, cluster, role)
+	globs  []string          // values with glob metacharacters (app, ns, org, cluster, role)
 }
 
 // queryKeys lists the keys and, for closed sets, their allowed values.
 var queryKeys = map[string][]string{
 	"sev":     {"ok", "yellow", "red"},
+	"app":     nil, // glob: the App's name exactly (free text is fuzzy)
 	"flag":    nil, // checked by flagKinds
 	"env":     {"main", "test", "dev"},
 	"ns":      nil, // glob
@@ -63,15 +64,16 @@ const (
 	fieldRelease
 	fieldHas
 	fieldGit
+	fieldApp
 )
 
 var fieldOf = map[string]field{
 	"sev": fieldSev, "flag": fieldFlag, "env": fieldEnv, "ns": fieldNS, "org": fieldOrg, "health": fieldHealth,
 	"cluster": fieldCluster, "role": fieldRole, "rollout": fieldRollout, "release": fieldRelease,
-	"has": fieldHas, "git": fieldGit,
+	"has": fieldHas, "git": fieldGit, "app": fieldApp,
 }
 
-var keyAliases = map[string]string{"severity": "sev", "namespace": "ns", "drift": "flag"}
+var keyAliases = map[string]string{"severity": "sev", "namespace": "ns", "drift": "flag", "name": "app"}
 
 // valueAliases are the words and glyphs the board shows for a value, so
 // what is on the screen can be typed back: sev:✖, flag:UR, health:?.
@@ -107,7 +109,8 @@ var flagKinds = map[string][]drift.DriftKind{
 //
 //	iam sev:red,yellow -env:dev ns:tenant-* flag:unrolled "org:lux fi"
 //
-// Free text matches app, id, namespace and tags fuzzily; key:value terms
+// Free text matches app, id, namespace and tags fuzzily (app:NAME is the
+// exact name, for a set restart that must not pick up look-alikes); key:value terms
 // match fields; '-' negates; terms AND; commas OR within a key. Unknown keys
 // and bad values are errors naming the term.
 func ParseQuery(s string) (Query, error) {
@@ -195,7 +198,7 @@ func parseTerm(tok token) (term, error) {
 	}
 	allowed, known := queryKeys[key]
 	if !known {
-		return t, fmt.Errorf("term %s: unknown key %q (keys: sev, flag, env, ns, org, health, cluster, role, rollout, release, has, git)", tok.raw, tok.key)
+		return t, fmt.Errorf("term %s: unknown key %q (keys: app, sev, flag, env, ns, org, health, cluster, role, rollout, release, has, git)", tok.raw, tok.key)
 	}
 	t.key, t.field = key, fieldOf[key]
 	if tok.value == "" {

@@ -53,7 +53,7 @@ func (m *Model) helpLegend(width int) []string {
 		{"Flags", "FD floating-declared · FR floating-running · ST stale (declared ≠ latest release) · UR un-rolled · NR no-release · ZA zero-assets · ! a problem (the detail says which)"},
 		{"", "NR? release not checked yet: its flags are withheld (the detail says why and since when)"},
 		{"Tags", "DECLARED→RUNNING; one tag when both agree"},
-		{"Query", "free text · sev:red,yellow (or ✖,▲) · env:main · ns:tenant-* · flag:unrolled (or UR) · health:red,offline · rollout:stuck · release:none · has:problems · git:out · cluster: · role: · org: · -term negates · terms AND"},
+		{"Query", "free text (fuzzy) · app:iam (the name exactly; globs) · sev:red,yellow (or ✖,▲) · env:main · ns:tenant-* · flag:unrolled (or UR) · health:red,offline · rollout:stuck · release:none · has:problems · git:out · cluster: · role: · org: · -term negates · terms AND"},
 		{"Git", "GIT (Hanzo CD): ok synced · out git declares something else · - not managed · ? unknown (the detail says why)"},
 	}
 	var out []string
