@@ -115,6 +115,21 @@ func TestSetRestartDialog(t *testing.T) {
 			t.Errorf("dialog lacks %q:\n%s", want, v)
 		}
 	}
+	// The dialog names what it restarts, not only how many; never a refused one.
+	apps := ""
+	for _, l := range strings.Split(v, "\n") {
+		if strings.Contains(l, "apps:") || (apps != "" && strings.Contains(l, "hanzo-testnet/svc-") && !strings.Contains(l, ":")) {
+			apps += l
+		}
+	}
+	for _, want := range []string{"hanzo-testnet/svc-00,", "hanzo-testnet/svc-04,", "hanzo-testnet/svc-12"} {
+		if !strings.Contains(apps, want) {
+			t.Errorf("the apps list lacks %q:\n%s", want, v)
+		}
+	}
+	if strings.Contains(apps, "svc-05") || strings.Contains(apps, "frozen") {
+		t.Errorf("the apps list names a refused app:\n%s", v)
+	}
 	typeText(m, "11")
 	keyDrive(m, "enter")
 	if d.phase != setAsk || len(r.started) != 0 || !strings.Contains(plainView(m), `type exactly "12"`) {
@@ -137,6 +152,42 @@ func TestSetRestartDialog(t *testing.T) {
 	keyDrive(m, "enter")
 	if dialogOf[*setRestartDialog](m.dialogs) != nil || !strings.Contains(m.status.text, "12 restarted") {
 		t.Errorf("closing must leave the summary on the status line: %q", m.status.text)
+	}
+}
+
+// A set too long to name in full names the first rows, up to four lines,
+// and says how many more: together exactly the allowed set (60; the paused
+// "frozen" is refused).
+func TestSetRestartNamesTheFirstAndCountsTheRest(t *testing.T) {
+	m := setModel(t, &setRestarter{}, 60)
+	keyDrive(m, "*", "R")
+	var names []string
+	more := 0
+	inList := false
+	for _, l := range strings.Split(plainView(m), "\n") {
+		_, l, inBox := strings.Cut(l, "│")
+		l, _, _ = strings.Cut(l, "│")
+		if !inBox || !(inList || strings.Contains(l, "apps:")) {
+			continue
+		}
+		if inList && !strings.Contains(l, "hanzo-testnet/") {
+			break
+		}
+		inList = true
+		for f := range strings.FieldsSeq(strings.NewReplacer(",", " ", "apps:", "").Replace(l)) {
+			switch {
+			case strings.HasPrefix(f, "hanzo-testnet/"):
+				names = append(names, f)
+			case strings.HasPrefix(f, "+"):
+				fmt.Sscanf(f, "+%d", &more)
+			}
+		}
+	}
+	if len(names) == 0 || more == 0 || len(names)+more != 60 {
+		t.Fatalf("named %d and %d more, want the first ones and the rest counted, 60 in all:\n%s", len(names), more, plainView(m))
+	}
+	if names[0] != "hanzo-testnet/svc-00" || slices.Contains(names, "hanzo-testnet/frozen") {
+		t.Errorf("the list does not start with the first allowed row, or names a refused one: %v", names)
 	}
 }
 

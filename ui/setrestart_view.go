@@ -24,6 +24,9 @@ func (d *setRestartDialog) Render(st *styles, width int, spin string) string {
 	add("  clusters: "+d.counts(func(r *model.AppView) string { return r.Cluster }),
 		"  envs:     "+d.counts(func(r *model.AppView) string { return string(r.Env) }),
 		"  kinds:    "+d.counts(func(r *model.AppView) string { return string(r.Workload.Kind) }))
+	if d.phase == setAsk {
+		add(d.names(inner)...)
+	}
 	if len(d.refused) > 0 {
 		add("", st.errText.Render(fmt.Sprintf("✖ %d refused (not sent):", len(d.refused))))
 		for _, r := range d.rows {
@@ -70,4 +73,59 @@ func (d *setRestartDialog) Render(st *styles, width int, spin string) string {
 		}
 	}
 	return st.dialog.Render(strings.Join(lines, "\n"))
+}
+
+// setNameLines caps the list of apps the set restarts; the marks on the
+// board show the rest.
+const setNameLines = 4
+
+// names lists the apps the set will restart (with their cluster when the
+// set spans several), so the typed count confirms a set the person has read, not only counted.
+// The last line keeps room to say how many more there are.
+func (d *setRestartDialog) names(width int) []string {
+	const label = "  apps:     "
+	pad := strings.Repeat(" ", len(label))
+	var rows []*model.AppView
+	clusters := map[string]bool{}
+	for _, r := range d.rows {
+		if _, no := d.refused[r.Key()]; !no {
+			rows = append(rows, r)
+			clusters[r.Cluster] = true
+		}
+	}
+	var items []string
+	for _, r := range rows {
+		it := r.Namespace + "/" + r.App
+		if len(clusters) > 1 { // else the clusters line above names the one
+			it += " (" + r.Cluster + ")"
+		}
+		items = append(items, safe(it))
+	}
+	if len(items) == 0 {
+		return nil
+	}
+	lines := []string{label}
+	for i, it := range items {
+		last := len(lines) == setNameLines
+		more := ""
+		if last && i < len(items)-1 {
+			more = fmt.Sprintf(", +%d more", len(items)-i-1)
+		}
+		cur := &lines[len(lines)-1]
+		sep := ""
+		if *cur != label {
+			sep = ", "
+		}
+		switch { // +1: the comma a wrapped line ends with
+		case textWidth(*cur+sep+it+more)+1 <= width || *cur == label:
+			*cur += sep + it
+		case last:
+			*cur += fmt.Sprintf(", +%d more", len(items)-i)
+			return lines
+		default:
+			*cur += ","
+			lines = append(lines, pad+it)
+		}
+	}
+	return lines
 }
