@@ -20,10 +20,7 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	switch m.screen {
 	case screenHelp:
-		// q and esc go back, as in k9s and less: q quits only from the board.
-		if key.Matches(msg, m.keys.Help, m.keys.Back, m.keys.Quit) {
-			m.screen = m.helpFrom
-		}
+		m.helpKey(msg)
 		return nil
 	case screenDetail:
 		return m.detailKey(msg)
@@ -93,9 +90,39 @@ func (m *Model) boardKey(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// openHelp shows full help over the current screen; back returns to it.
+// openHelp shows full help over the current screen, from its top; back
+// returns to it.
 func (m *Model) openHelp() {
-	m.helpFrom, m.screen = m.screen, screenHelp
+	m.helpFrom, m.screen, m.helpTop = m.screen, screenHelp, 0
+}
+
+// helpKey: q and esc go back, as in k9s and less (q quits only from the
+// board); the scrolling keys move help where it is taller than the screen.
+func (m *Model) helpKey(msg tea.KeyPressMsg) {
+	k := m.keys
+	page := max(1, m.height-2)
+	switch {
+	case key.Matches(msg, k.Help, k.Back, k.Quit):
+		m.screen = m.helpFrom
+	case key.Matches(msg, k.Up):
+		m.scrollHelp(-1)
+	case key.Matches(msg, k.Down):
+		m.scrollHelp(1)
+	case key.Matches(msg, k.PageUp):
+		m.scrollHelp(-page)
+	case key.Matches(msg, k.PageDown):
+		m.scrollHelp(page)
+	case key.Matches(msg, k.Home):
+		m.scrollHelp(-m.helpTop)
+	case key.Matches(msg, k.End):
+		m.scrollHelp(len(m.helpLines(m.width)))
+	}
+}
+
+// scrollHelp moves help by n lines, no further than its end.
+func (m *Model) scrollHelp(n int) {
+	last := max(0, len(m.helpLines(m.width))-(m.height-1)) // the top line that shows the end
+	m.helpTop = max(0, min(m.helpTop+n, last))
 }
 
 // clearFilters is esc on the board: drop the query and the quick toggles.
@@ -142,6 +169,10 @@ func (m *Model) onMouse(msg tea.Msg) tea.Cmd {
 		m.detail, cmd = m.detail.Update(msg)
 	case screenBoard:
 		m.board, cmd = m.board.Update(msg)
+	case screenHelp:
+		if w, ok := msg.(tea.MouseWheelMsg); ok {
+			m.scrollHelp(map[bool]int{true: -3, false: 3}[w.Mouse().Button == tea.MouseWheelUp])
+		}
 	case screenLogs:
 		if w, ok := msg.(tea.MouseWheelMsg); ok {
 			m.logs.scroll(map[bool]int{true: -3, false: 3}[w.Mouse().Button == tea.MouseWheelUp])

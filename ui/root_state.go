@@ -53,6 +53,7 @@ type screens struct {
 	filter   filterLine
 	screen   screen
 	helpFrom screen // the screen help was opened over
+	helpTop  int    // the first help line shown: help scrolls where it does not fit
 	detail   detailView
 	yaml     yamlView    // the App as YAML, over the board or the detail
 	logs     logView     // the pods' logs, over the board or the detail

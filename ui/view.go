@@ -122,22 +122,38 @@ func (m *Model) renderDetail(sb *strings.Builder, w, h int) {
 }
 
 func (m *Model) renderHelp(sb *strings.Builder, w, h int) {
+	lines := m.helpLines(w)
+	body, scrolls := h, len(lines) > h
+	if scrolls { // the last row says there is more and how to reach it
+		body = h - 1
+	}
+	top := min(m.helpTop, max(0, len(lines)-body))
+	for i := 0; i < body; i++ {
+		if i > 0 {
+			sb.WriteByte('\n')
+		}
+		line := ""
+		if j := top + i; j < len(lines) {
+			line = " " + lines[j]
+		}
+		sb.WriteString(fitLine(line, w))
+	}
+	if scrolls {
+		k := m.keys
+		hint := fmt.Sprintf("%s/%s back · ↑/↓ scroll · %d/%d", k.Quit.Help().Key, k.Back.Help().Key, top+1, len(lines)-body+1)
+		sb.WriteByte('\n')
+		sb.WriteString(fitLine(m.st.dim.Render(hint), w))
+	}
+}
+
+// helpLines is the whole help screen at width w: keys, legend, the way back.
+func (m *Model) helpLines(w int) []string {
 	st := &m.st
 	lines := []string{st.title.Render("driftboard — keys"), ""}
 	// Inside the one-column margin: keys, then the legend, both fitted to w.
 	lines = append(lines, m.helpKeyBlocks(w-2)...)
 	lines = append(lines, "")
 	lines = append(lines, m.helpLegend(w-2)...)
-	lines = append(lines,
+	return append(lines,
 		"", st.dim.Render(m.keys.Quit.Help().Key+", "+m.keys.Back.Help().Key+" or "+m.keys.Help.Help().Key+" to go back"))
-	for i := 0; i < h; i++ {
-		if i > 0 {
-			sb.WriteByte('\n')
-		}
-		line := ""
-		if i < len(lines) {
-			line = " " + lines[i]
-		}
-		sb.WriteString(fitLine(line, w))
-	}
 }
