@@ -19,6 +19,10 @@ var jumpTerms = map[string]string{
 	"env": "env", "ns": "namespace", "namespace": "namespace",
 }
 
+// quitWords quit from the prompt, as k9s' ":q" does (a saved filter of the
+// same name wins).
+var quitWords = map[string]bool{"q": true, "q!": true, "quit": true}
+
 // jumpDialog is the ":" prompt: "ctx NAME", "env NAME", "ns NAME" or a saved
 // filter's name, applied as the board's filter. tab completes known names.
 type jumpDialog struct {
@@ -60,6 +64,9 @@ func (d *jumpDialog) Update(msg tea.KeyPressMsg) (action, tea.Cmd) {
 	case key.Matches(msg, d.keys.Back):
 		return actClose{}, nil
 	case key.Matches(msg, d.keys.Accept):
+		if v := strings.TrimSpace(d.input.Value()); quitWords[v] && d.saved[v] == "" {
+			return actQuit{}, nil
+		}
 		q, why := d.resolve(d.input.Value())
 		if why != "" {
 			d.note, d.failed = why, true

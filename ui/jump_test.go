@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	tea "charm.land/bubbletea/v2"
 )
 
 func shownApps(m *Model) []string {
@@ -61,5 +63,28 @@ func TestJumpPrompt(t *testing.T) {
 	press(m, "esc")
 	if m.dialogs.top() != nil || m.filter.text() != "cluster:"+m.board.snap.Rows()[0].Cluster {
 		t.Errorf("esc: dialog %v, filter %q; want closed, filter unchanged", m.dialogs.top(), m.filter.text())
+	}
+}
+
+// ":q" quits as in k9s (and vim); a saved filter named q is applied instead.
+func TestJumpQuits(t *testing.T) {
+	for _, word := range []string{"q", "quit", " q! "} {
+		m, _ := newTestModel(t, nil, nil, Options{}, 100, 30)
+		press(m, ":")
+		typeText(m, word)
+		_, cmd := m.Update(keyMsg("enter"))
+		if cmd == nil {
+			t.Fatalf(":%s: no command", word)
+		}
+		if _, ok := cmd().(tea.QuitMsg); !ok {
+			t.Errorf(":%s does not quit", word)
+		}
+	}
+	m, _ := newTestModel(t, nil, nil, Options{SavedFilters: map[string]string{"q": "sev:red"}}, 100, 30)
+	press(m, ":")
+	typeText(m, "q")
+	press(m, "enter")
+	if m.filter.text() != "sev:red" {
+		t.Errorf("a saved filter named q: filter %q, want it applied", m.filter.text())
 	}
 }
