@@ -51,3 +51,42 @@ func knownKey(k string) bool {
 	return strings.HasPrefix(k, "hanzo.ai/") || strings.HasPrefix(k, "app.kubernetes.io/") ||
 		k == model.KubectlRestartedAtAnnotation
 }
+
+// maxReused bounds the maps and lists kept for the next object: a huge one
+// would cost its capacity to clear each time.
+const maxReused = 64
+
+// newMap is an empty map for this object, reused from an earlier one.
+func (d *appDecoder) newMap() map[string]any {
+	if d.nMaps == len(d.maps) {
+		d.maps = append(d.maps, nil)
+	}
+	m := d.maps[d.nMaps]
+	if m == nil || len(m) > maxReused {
+		m = make(map[string]any, 8)
+		d.maps[d.nMaps] = m
+	} else {
+		clear(m)
+	}
+	d.nMaps++
+	return m
+}
+
+// newList is a list of n nils for this object, reused from an earlier one.
+func (d *appDecoder) newList(n int) []any {
+	if n > maxReused {
+		return make([]any, n)
+	}
+	if d.nLists == len(d.lists) {
+		d.lists = append(d.lists, make([]any, 0, 8))
+	}
+	l := d.lists[d.nLists]
+	if cap(l) < n {
+		l = make([]any, 0, n)
+	}
+	l = l[:n]
+	clear(l)
+	d.lists[d.nLists] = l
+	d.nLists++
+	return l
+}
