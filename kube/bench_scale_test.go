@@ -12,12 +12,12 @@ import (
 )
 
 // BenchmarkColdBuild builds and stores every row of a cold fleet once (what
-// a sync's rows cost once their caches are complete) at 10,000 and 50,000
+// a sync's rows cost once their caches are complete) at 10,000, 30,000 and 50,000
 // rows, to show how the cost of a row grows with the fleet (the B-trees'
 // depth, the caches outgrowing the CPU's): ns/row and cpu-ns/row (process
 // CPU, the GC's included; steadier on a shared machine).
 func BenchmarkColdBuild(b *testing.B) {
-	for _, n := range []int{10_000, 50_000} {
+	for _, n := range []int{10_000, 30_000, 50_000} {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
 			f, keys := benchFleet(b, n)
 			b.ReportAllocs()
