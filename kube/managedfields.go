@@ -52,6 +52,7 @@ func wellBounded(lengthPrefixed []byte) bool {
 type managedFieldsScratch struct {
 	buf, entryBuf []byte
 	entry         metav1.ManagedFieldsEntry
+	res           resourcesScratch // podresources.go
 }
 
 const (
@@ -108,8 +109,9 @@ func (o inPlaceObjects) decodeWorkload(raw []byte, actual schema.GroupVersionKin
 }
 
 // withoutManagedFields is raw with the managedFields records of its
-// metadata left out (in the scratch buffer); ok false when raw cannot be
-// split into fields or a left-out record would not decode.
+// metadata and its containers' resources left out (in the scratch buffer);
+// ok false when raw cannot be split into fields or a left-out record would
+// not decode.
 func (s *managedFieldsScratch) withoutManagedFields(raw []byte) ([]byte, bool) {
 	out := s.buf[:0]
 	for b := raw; len(b) > 0; {
@@ -118,6 +120,16 @@ func (s *managedFieldsScratch) withoutManagedFields(raw []byte) ([]byte, bool) {
 			return nil, false
 		}
 		b = rest
+		if num == workloadSpecField && typ == protowire.BytesType {
+			spec, _ := protowire.ConsumeBytes(value(field))
+			kept, ok := s.res.withoutResources(spec, inWorkloadSpec)
+			if !ok {
+				return nil, false
+			}
+			out = protowire.AppendTag(out, workloadSpecField, protowire.BytesType)
+			out = protowire.AppendBytes(out, kept)
+			continue
+		}
 		if num != objectMetaField || typ != protowire.BytesType {
 			out = append(out, field...)
 			continue

@@ -74,7 +74,8 @@ func workloadSeeds(t testing.TB) [][]byte {
 	}
 	withExtra := append(protobufEvent(t, "ADDED", d), 0x1a, 0x01, 'x') // a field 3 the reader does not know
 	twice := append(protobufEvent(t, "ADDED", d), protobufEvent(t, "MODIFIED", rs)...)
-	return append(seeds, withExtra, twice, overrunningLabel(), refusedManagedFields(), nil, []byte{0x0a}, []byte{0x12, 0x02, 0x0a, 0x00})
+	return append(seeds, withExtra, twice, overrunningLabel(), refusedManagedFields(), nil, []byte{0x0a}, []byte{0x12, 0x02, 0x0a, 0x00},
+		refusedQuantity(), overrunningNodeSelector())
 }
 
 // overrunningLabel is a Deployment event whose label's key claims more bytes
@@ -143,6 +144,9 @@ func sameDecoding(t *testing.T, frame []byte) {
 	switch o := wantObj.(type) {
 	case *appsv1.Deployment, *appsv1.ReplicaSet, *appsv1.StatefulSet:
 		o.(metav1.Object).SetManagedFields(nil) // left out on purpose: no transform reads them
+		if spec := podSpecOf(o); spec != nil {
+			withoutResources(spec)
+		}
 	}
 	if !reflect.DeepEqual(wantObj, gotObj) {
 		t.Fatalf("object %x: (-machinery +ours)\n%s", got.Object.Raw, cmp.Diff(wantObj, gotObj, cmp.Exporter(func(reflect.Type) bool { return true })))
@@ -201,6 +205,9 @@ func TestWorkloadCodecsReadInPlace(t *testing.T) {
 		}
 		if m, ok := o.(metav1.Object); !ok || m.GetManagedFields() != nil || m.GetName() != "svc-1" {
 			t.Fatalf("seed %d: %T decoded with managedFields %v", i, o, m.GetManagedFields())
+		}
+		if c := podSpecOf(o).Containers; len(c) != 1 || c[0].Image == "" || c[0].Resources.Limits != nil || len(c[0].Env) != 1 {
+			t.Fatalf("seed %d: %T decoded with containers %+v, want one with its image and env, no resources", i, o, c)
 		}
 		want := o.DeepCopyObject()
 		for j := range frame {
