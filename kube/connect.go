@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sort"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -91,6 +92,10 @@ func contextConfigs(opts ConnectOptions) ([]contextConfig, []model.ClusterState)
 	var out []contextConfig
 	var states []model.ClusterState
 	for _, name := range names {
+		if raw.Contexts[name] == nil { // kubectl's words, not clientcmd's "invalid configuration: [...]"
+			states = append(states, failed(name, missingContext(raw, name)))
+			continue
+		}
 		cfg, err := clientcmd.NewNonInteractiveClientConfig(*raw, name, &clientcmd.ConfigOverrides{}, rules).ClientConfig()
 		if err != nil {
 			states = append(states, failed(name, fmt.Errorf("context %s: %w", name, err)))
@@ -188,4 +193,22 @@ func NewClusterClients(name string, cfg *rest.Config, opts ConnectOptions) (Clus
 		return ClusterClients{}, fmt.Errorf("cluster %s: %w", name, err)
 	}
 	return ClusterClients{Name: name, Kube: kube, Dynamic: dyn, apps: apps, workloads: workloads, workloadsInPlace: inPlace}, nil
+}
+
+// missingContext says a context named on the command line or in the config
+// file is not in the kubeconfig, and which are (the first few).
+func missingContext(raw *clientcmdapi.Config, name string) error {
+	have := make([]string, 0, len(raw.Contexts))
+	for n := range raw.Contexts {
+		have = append(have, n)
+	}
+	sort.Strings(have)
+	list := strings.Join(have, ", ")
+	if len(have) > 8 {
+		list = strings.Join(have[:8], ", ") + fmt.Sprintf(", … (%d in all)", len(have))
+	}
+	if len(have) == 0 {
+		list = "none"
+	}
+	return fmt.Errorf("context %q does not exist in the kubeconfig (its contexts: %s)", name, list)
 }
