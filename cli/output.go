@@ -85,9 +85,8 @@ func writeTable(w io.Writer, rows []*model.AppView, wide bool, now time.Time) er
 		}
 		cols = append(cols, flagList(r))
 		if wide {
-			cols = append(cols,
-				fmt.Sprintf("%d/%d", r.Workload.Ready, r.Workload.Desired),
-				dash(string(r.Workload.Rollout)), string(r.Release.State), dash(r.Org),
+			ready, rollout := workloadCells(r.Workload)
+			cols = append(cols, ready, rollout, string(r.Release.State), dash(r.Org),
 				driftingFor(r, now), dash(strings.Join(r.Endpoints, ",")))
 		}
 		for i := range cols { // a tab or line break inside a value would forge cells
@@ -157,4 +156,23 @@ func since(t *time.Time, now time.Time) string {
 		return "?"
 	}
 	return now.Sub(*t).Truncate(time.Second).String()
+}
+
+// workloadCells are -o wide's READY and ROLLOUT. Without a workload READY is
+// not "0/0" (that reads as scaled to zero): "-" where there is none, "?"
+// where it is not known yet or not readable; ROLLOUT says which, as the
+// board's ROLLOUT does.
+func workloadCells(w model.WorkloadView) (ready, rollout string) {
+	if w.Found {
+		return fmt.Sprintf("%d/%d", w.Ready, w.Desired), dash(string(w.Rollout))
+	}
+	switch {
+	case w.Unreadable != "":
+		return "?", "unreadable"
+	case w.Pending != "":
+		return "?", "pending"
+	case w.None != "":
+		return "-", "none(" + w.None + ")"
+	}
+	return "-", "no-workload"
 }
