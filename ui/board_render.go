@@ -116,7 +116,7 @@ func writeColumn(b *strings.Builder, st *styles, c placed, r *model.AppView, fl 
 	case colCluster:
 		writeCell(b, r.Cluster, w)
 	case colTags:
-		writeCell(b, tagsCell(r), w)
+		writeCell(b, fitTags(r, w), w)
 	case colLatest:
 		writeCell(b, orDash(r.LatestTag), w)
 	case colHealth:
@@ -177,20 +177,6 @@ func gitCell(g model.GitSync) string {
 		return "-"
 	}
 	return "?"
-}
-
-func tagsCell(r *model.AppView) string {
-	d, run := r.DeclaredTag, r.RunningTag
-	if r.WaitsOnWorkload() {
-		run = "?" // not listed yet: unknown, not none
-	}
-	switch {
-	case d == run && d != "":
-		return d
-	case d == "" && run == "":
-		return "-"
-	}
-	return orDash(d) + "→" + orDash(run)
 }
 
 // rolloutCell is "3/3" at rest, "2/3 ↻ v1.4.0" while rolling, and says so

@@ -38,7 +38,7 @@ var columns = []column{
 	{colEnv, "ENV", 4, 4, 10},
 	{colNamespace, "NAMESPACE", 10, 20, 40},
 	{colCluster, "CLUSTER", 8, 16, 40},
-	{colTags, "DECLARED→RUN", 12, 27, 10},
+	{colTags, "DECLARED→RUN", 15, 27, 10}, // 15: "v1.22.7→v1.22.5"; cut, the declared tag goes first (fitTags)
 	{colLatest, "LATEST", 8, 12, 30},
 	{colHealth, "HEALTH", 7, 7, 20},
 	{colPhase, "PHASE", 8, 9, 50},

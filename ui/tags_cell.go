@@ -1,0 +1,57 @@
+package ui
+
+import (
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/hanzoai/driftboard/model"
+)
+
+// tagsCell is DECLARED→RUNNING, or one tag when both agree.
+func tagsCell(r *model.AppView) string {
+	d, run, two := tagSides(r)
+	if two {
+		return d + "→" + run
+	}
+	return d
+}
+
+// tagSides are the declared and running tags as the cell shows them, or
+// one word when they agree (or both are missing).
+func tagSides(r *model.AppView) (d, run string, two bool) {
+	d, run = r.DeclaredTag, r.RunningTag
+	if r.WaitsOnWorkload() {
+		run = "?" // not listed yet: unknown, not none
+	}
+	switch {
+	case d == run && d != "":
+		return d, "", false
+	case d == "" && run == "":
+		return "-", "", false
+	}
+	return orDash(d), orDash(run), true
+}
+
+// fitTags is tagsCell cut to w columns. Cut at its end, a long declared tag
+// hid the running one (the drift the column is for), so the declared tag is
+// cut first and the running tag kept whole while the declared keeps a few
+// columns; when even that does not fit, each side gets about half.
+func fitTags(r *model.AppView, w int) string {
+	d, run, two := tagSides(r)
+	if !two || w < 5 || textWidth(d)+1+textWidth(run) <= w {
+		return tagsCell(r) // fits, or writeCell cuts it
+	}
+	d, run = safe(d), safe(run) // widths as shown: escapes count
+	dw := w - 1 - textWidth(run)
+	if dw < 4 { // "v1…" at least: else about half each, the declared's unused share to the running
+		dw = min(textWidth(d), (w-1)/2)
+	}
+	return cutTo(d, dw) + "→" + cutTo(run, w-1-dw)
+}
+
+// cutTo cuts s to w columns with an ellipsis.
+func cutTo(s string, w int) string {
+	if textWidth(s) <= w {
+		return s
+	}
+	return ansi.Truncate(s, w, ellipsis)
+}

@@ -1,0 +1,56 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+)
+
+// The tags cell cut to its column keeps what the pods run in view: the
+// declared tag is cut first; a running tag too long for that gets about
+// half; a hostile tag is cut as it is shown (escaped), never mid-escape raw.
+func TestFitTagsKeepsTheRunningTag(t *testing.T) {
+	row := func(declared, running string) *app {
+		return &app{ns: "hanzo", name: "api", declared: declared, running: running, latest: "v1.0.0", ready: 2, updated: 2, assets: 1}
+	}
+	cases := []struct {
+		declared, running string
+		w                 int
+		want              string
+	}{
+		{"v1.22.7", "v1.22.5", 15, "v1.22.7→v1.22.5"},
+		{"v1.22.7", "v1.22.7", 15, "v1.22.7"},
+		{"v1.0.0-" + strings.Repeat("x", 40), "v1.0.0", 20, "v1.0.0-xxxxx…→v1.0.0"},
+		{"v1.5.0-rc1", "v1.4.0", 15, "v1.5.0-…→v1.4.0"},
+		{"v1.0.0", "sha-" + strings.Repeat("a", 40), 15, "v1.0.0→sha-aaa…"},
+		{"sha-" + strings.Repeat("b", 40), "sha-" + strings.Repeat("a", 40), 15, "sha-bb…→sha-aa…"},
+		{"v1\x1b[2J", "v1.0.0", 12, `v1\x…→v1.0.0`},
+	}
+	for _, c := range cases {
+		v := row(c.declared, c.running).build()
+		got := fitTags(&v, c.w)
+		if got != c.want {
+			t.Errorf("fitTags(%q→%q, %d) = %q, want %q", c.declared, c.running, c.w, got, c.want)
+		}
+		if textWidth(got) > c.w {
+			t.Errorf("fitTags(%q→%q, %d) = %q: %d columns", c.declared, c.running, c.w, got, textWidth(got))
+		}
+	}
+}
+
+// On 80- and 100-column boards a long declared tag no longer hides the
+// running one, and a semver pair shows whole (decorations yield first).
+func TestBoardShowsRunningTagBesideALongDeclaredOne(t *testing.T) {
+	for _, width := range []int{80, 100} {
+		m, src := newTestModel(t, nil, nil, Options{}, width, 20)
+		long := "v1.0.0-" + strings.Repeat("x", 60)
+		src.upsert(app{ns: "hanzo", name: "api", declared: long, running: "v1.0.0", latest: "v1.0.0", ready: 2, updated: 2, assets: 1}.build(),
+			app{ns: "hanzo", name: "web", declared: "v1.22.7", running: "v1.22.5", latest: "v1.22.7", ready: 2, updated: 2, assets: 1}.build())
+		m.Update(snapshotMsg{src.Snapshot()})
+		v := plainView(m)
+		for _, want := range []string{"…→v1.0.0", "v1.22.7→v1.22.5"} {
+			if !strings.Contains(v, want) {
+				t.Errorf("the %d-column board lacks %q:\n%s", width, want, v)
+			}
+		}
+	}
+}
