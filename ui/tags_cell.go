@@ -37,8 +37,11 @@ func tagSides(r *model.AppView) (d, run string, two bool) {
 // columns; when even that does not fit, each side gets about half.
 func fitTags(r *model.AppView, w int) string {
 	d, run, two := tagSides(r)
-	if !two || w < 5 || textWidth(d)+1+textWidth(run) <= w {
-		return tagsCell(r) // fits, or writeCell cuts it
+	switch {
+	case !two:
+		return d
+	case w < 5 || textWidth(d)+1+textWidth(run) <= w:
+		return d + "→" + run // fits, or writeCell cuts it
 	}
 	d, run = safe(d), safe(run) // widths as shown: escapes count
 	dw := w - 1 - textWidth(run)
