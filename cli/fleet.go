@@ -92,7 +92,9 @@ func (a *app) syncedSnapshot(ctx context.Context, req fleetRequest) (*model.Snap
 // waitSnapshot waits for every cluster to sync (or fail) and for the release
 // checks to answer, then takes the snapshot.
 func (a *app) waitSnapshot(ctx context.Context, fl *kube.Fleet) (*model.Snapshot, error) {
+	stopSaying := a.sayRetries(fl)
 	syncErr := fl.WaitSynced(ctx)
+	stopSaying()
 	snap := fl.Snapshot()
 	// The first snapshot starts pod watches for workloads that roll out or
 	// are unready; once they have listed, the rows name failing pods.

@@ -257,3 +257,7 @@ func sameStates(a, b []model.ClusterState) bool {
 	}
 	return true
 }
+
+// ClusterStates is each cluster's connection state now, without building a
+// snapshot: for a command that waits on the sync and says why it waits.
+func (f *Fleet) ClusterStates() []model.ClusterState { return f.states() }

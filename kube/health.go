@@ -91,7 +91,7 @@ func (c *connState) recompute() bool {
 		case c.stuck:
 			phase, reason = model.ConnFailed, firstListFailing(first, reason)
 		default:
-			phase = model.ConnSyncing
+			phase, reason = model.ConnSyncing, firstListRetrying(first, reason)
 		}
 		since = c.downAt
 	case !c.synced && !c.unresponsive:

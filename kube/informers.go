@@ -2,10 +2,13 @@ package kube
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net/url"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -61,6 +64,22 @@ func (l *observedLW) report(err error) {
 	} else {
 		l.conn.callOK(l.id)
 	}
+}
+
+// callError is a call's own error inside the reflector's wrapping ("failed
+// to list replicasets: …"): the call (observedLW) and the reflector's error
+// handler report one failure, and it must read the same from both, or the
+// reason shown flips between two texts on every retry.
+func callError(err error) error {
+	var status *apierrors.StatusError
+	if errors.As(err, &status) {
+		return status
+	}
+	var call *url.Error
+	if errors.As(err, &call) {
+		return call
+	}
+	return err
 }
 
 // keyFunc maps a cached entry to the row it affects ("" = none).
@@ -124,7 +143,7 @@ func (c *cluster) newInformer(s informerSpec) (inf cache.SharedIndexInformer, ha
 		return nil, nil, fmt.Errorf("%s informer: transform: %w", s.what, err)
 	}
 	if err := inf.SetWatchErrorHandlerWithContext(func(ctx context.Context, r *cache.Reflector, err error) {
-		c.conn.callFailed(s.lw.id, err)
+		c.conn.callFailed(s.lw.id, callError(err))
 		cache.DefaultWatchErrorHandler(ctx, r, err)
 	}); err != nil {
 		return nil, nil, fmt.Errorf("%s informer: watch error handler: %w", s.what, err)
@@ -182,6 +201,7 @@ func (c *cluster) specsFor(ns string, allowed map[string]bool) []informerSpec {
 			continue
 		}
 		src, unsupported := c.appSource(r, ns), unsupportedDyn
+		listed := c.conn.progress.newList()
 		if c.clients.apps != nil {
 			unsupported = false // a real API server's REST client
 		}
@@ -194,14 +214,14 @@ func (c *cluster) specsFor(ns string, allowed map[string]bool) []informerSpec {
 					if err != nil {
 						return nil, err
 					}
-					c.countList(l)
+					c.countList(listed, o, l)
 					return l, nil
 				},
 				func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
 					o.LabelSelector = sel
 					w, err := src.watch(ctx, o)
 					if err == nil {
-						w = c.countWatch(w)
+						w = c.countWatch(listed, o, w)
 					}
 					return w, err
 				}),

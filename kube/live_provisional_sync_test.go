@@ -56,6 +56,11 @@ func TestSyncRebuildsTheProvisionalRows(t *testing.T) {
 	if n := g.streams.Load(); n != 2 {
 		t.Fatalf("%d App streams; want the cut one and its retry", n)
 	}
+	// "syncing n/N" counts what the list streaming now brought, never the
+	// cut try's Apps on top (that read as twice the progress there is).
+	if st := f.Snapshot().Clusters[0]; st.Listed != firstEvents {
+		t.Errorf("after the stream was cut and streamed again: syncing %d/%d, want %d (the retry's Apps only)", st.Listed, st.Expected, firstEvents)
+	}
 
 	// 3. The workload lists complete while the Apps are held: the rows show
 	// their workloads; a-gone is still built from what the first stream

@@ -114,9 +114,16 @@ func TestLiveFirstListFailingFailsTheClusterAfterTheBound(t *testing.T) {
 	c.StopAPIServer()
 	stopped := time.Now()
 	close(g.replicasets)
-	waitCluster(t, f, "syncing with the reason", func(st model.ClusterState, _ *model.Snapshot) bool {
+	snap := waitCluster(t, f, "syncing with the reason", func(st model.ClusterState, _ *model.Snapshot) bool {
 		return st.Phase == model.ConnSyncing && st.Reason != ""
 	})
+	// Which resource is retried, and the last error seen: the header's words.
+	st := snap.Clusters[0]
+	what, _, _ := strings.Cut(st.Reason, ": ")
+	if !slices.Contains([]string{"apps", "services", "deployments", "statefulsets", "replicasets"}, what) ||
+		!strings.Contains(st.Reason, "connection refused") || !strings.Contains(st.SyncingWords(), "— retrying "+st.Reason) {
+		t.Errorf("syncing with reason %q (%q), want which resource is retried and the server's error", st.Reason, st.SyncingWords())
+	}
 	at := failedWith(t, f, "keeps failing (retrying)")
 	if d := at.Sub(stopped); d < bound {
 		t.Errorf("failed %s after the server stopped, before the %s bound", d, bound)

@@ -34,12 +34,21 @@ const DefaultSyncFailAfter = 20 * time.Second
 // firstListFailing is the failed reason of a call of the first sync that
 // keeps failing; id is the informer's "namespace/resource".
 func firstListFailing(id, why string) string {
+	return "listing " + listWhere(id) + " keeps failing (retrying): " + why
+}
+
+// firstListRetrying is the reason of a syncing cluster while a call of its
+// first sync (a list, or a watch after it) fails and is retried: which
+// resource, and the last error seen.
+func firstListRetrying(id, why string) string { return listWhere(id) + ": " + why }
+
+// listWhere is an informer's "namespace/resource" id in words.
+func listWhere(id string) string {
 	ns, what, _ := strings.Cut(id, "/")
-	where := what
 	if ns != "" {
-		where += " in " + ns
+		what += " in " + ns
 	}
-	return "listing " + where + " keeps failing (retrying): " + why
+	return what
 }
 
 // giveUpIfStuck marks the cluster failed when a call of its first sync has

@@ -76,18 +76,6 @@ func (m *Model) identityWords(compact bool) string {
 	return st.warnText.Render("not logged in — read only") + st.dim.Render(" ("+login+")")
 }
 
-// syncingWords is "syncing", with the Apps received so far and of how many
-// when known: "syncing 4200/10000".
-func syncingWords(c model.ClusterState) string {
-	switch {
-	case c.Expected > 0:
-		return "syncing " + strconv.Itoa(c.Listed) + "/" + strconv.Itoa(c.Expected)
-	case c.Listed > 0:
-		return "syncing " + strconv.Itoa(c.Listed)
-	}
-	return "syncing"
-}
-
 // clusterWords is each cluster's state: live, syncing, reconnecting since, failed: why.
 func (m *Model) clusterWords() string {
 	st := &m.st
@@ -105,7 +93,7 @@ func (m *Model) clusterWords() string {
 		case model.ConnLive:
 			out = append(out, safe(c.Name)+" "+st.okText.Render("live"))
 		case model.ConnSyncing:
-			out = append(out, safe(c.Name)+" "+st.warnText.Render(syncingWords(c)))
+			out = append(out, safe(c.Name)+" "+st.warnText.Render(oneLine(c.SyncingWords())))
 		case model.ConnReconnecting:
 			w := "reconnecting since " + clock(c.Since, now) + " (" + shortDuration(now.Sub(c.Since)) + ")"
 			out = append(out, safe(c.Name)+" "+st.warnText.Render(w))
@@ -231,6 +219,10 @@ func (m *Model) statusBar(width int) string {
 				now := m.now()
 				return fitLine(st.warnText.Render("▲ "+safe(c.Name)+" unresponsive since "+clock(c.Since, now)+
 					" ("+shortDuration(now.Sub(c.Since))+"): no event and no health check answered; its rows are offline (dimmed)"), width)
+			case model.ConnSyncing:
+				if c.Reason != "" { // a call of the first sync fails and is retried: say why, in full
+					return fitLine(st.warnText.Render("▲ "+safe(c.Name)+" "+oneLine(c.SyncingWords())), width)
+				}
 			case model.ConnFailed:
 				return fitLine(st.warnText.Render("▲ "+safe(c.Name)+" failed: "+oneLine(orDash(c.Reason))+" — its rows are offline (dimmed)"), width)
 			}
