@@ -70,8 +70,11 @@ type cdWatch struct {
 	// install: kinds whose CRD is watched because none was served at setup
 	// (cd_install.go); empty when CRDs may not be watched.
 	install []CDKind
-	served  map[schema.GroupVersionResource]bool // kinds served and answering at set-up
-	run     cdRun                                // its informers' lifetime (cd_uninstall.go)
+	// unfollowed: CRDs (by name) of kinds not served whose CRD may not be
+	// watched: installed later, they are not read until a restart.
+	unfollowed []string
+	served     map[schema.GroupVersionResource]bool // kinds served and answering at set-up
+	run        cdRun                                // its informers' lifetime (cd_uninstall.go)
 
 	mu     sync.Mutex
 	dirty  bool
@@ -259,6 +262,7 @@ func (c *cluster) refreshCD() []model.Key {
 	}
 	old, oldView, wasReady := w.charts, w.view, w.ready
 	w.view, w.dirty, w.ready = model.NewCDView("", apps), false, true
+	w.view.Unfollowed = w.unfollowed
 	w.charts = map[model.Key]*model.CDApplication{}
 	for _, a := range w.view.Apps {
 		if !model.IsChartApplication(a) {

@@ -28,25 +28,48 @@ import (
 // until a restart: the identity may not watch the CRDs that would tell.
 const NoticeCDInstallNotWatched = "no CD Application kind served, and its CustomResourceDefinition may not be watched: a CD installed later is seen after a restart"
 
+// NoticeCDKindNotWatched says the same of kinds not served beside one that
+// is (or one whose CRD may be watched): installed later, their Applications
+// are not read until a restart, so "not-managed" covers the kinds read only.
+const NoticeCDKindNotWatched = "CD Application kinds not served now are seen only after a restart if installed later (their CustomResourceDefinition may not be watched); until then \"not-managed\" means no Application of the kinds read lists the App"
+
 var crdGVR = schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"}
 
 // setupCD discovers the served Application kinds and probes who may list
 // them; it returns the watch (not running yet) and notices for the board.
 // The kinds not served have their CRDs watched where the identity may: a CD
 // installed later, a second one beside the first included, is followed.
+// One whose CRD may not be watched is not checked until a restart, and the
+// notices say so, as do the rows no Application lists (CDView.Unfollowed).
 func (c *cluster) setupCD(ctx context.Context) (*cdWatch, []string) {
 	w, notices := c.setupCDWith(ctx, nil)
 	if w.why == model.GitWhyUndiscovered {
 		return w, notices
 	}
 	if missing := unserved(c.cdKinds(), w); len(missing) > 0 {
-		var more []string
-		w.install, more = c.cdInstallWatchable(ctx, missing)
-		if w.why == model.GitWhyNoKind { // with a kind served, a second CD unseen is no news worth a notice
-			notices = append(notices, more...)
-		}
+		var refused []string
+		w.install, refused = c.cdInstallWatchable(ctx, missing)
+		notices = append(notices, w.setUnfollowed(refused)...)
 	}
 	return w, notices
+}
+
+// setUnfollowed keeps which kinds' CRDs may not be watched ("crd: why") and
+// returns the notice saying what is not checked: with no kind served a CD
+// installed later, else a second kind installed later.
+func (w *cdWatch) setUnfollowed(refused []string) []string {
+	w.unfollowed = nil
+	for _, r := range refused {
+		name, _, _ := strings.Cut(r, ":")
+		w.unfollowed = append(w.unfollowed, name)
+	}
+	switch {
+	case len(refused) == 0:
+		return nil
+	case w.why == model.GitWhyNoKind && len(w.install) == 0:
+		return []string{NoticeCDInstallNotWatched + " (" + strings.Join(refused, "; ") + ")"}
+	}
+	return []string{NoticeCDKindNotWatched + " (" + strings.Join(refused, "; ") + ")"}
 }
 
 func (c *cluster) cdKinds() []CDKind {
@@ -59,12 +82,9 @@ func (c *cluster) cdKinds() []CDKind {
 // crdName is the CustomResourceDefinition that defines a kind.
 func crdName(k CDKind) string { return k.GVR.Resource + "." + k.GVR.Group }
 
-// cdInstallWatchable probes, for a cluster that serves no Application kind,
-// which kinds' CRDs the identity may watch; a notice says when none may be,
-// so a later install is seen only after a restart (today's behaviour).
-func (c *cluster) cdInstallWatchable(ctx context.Context, kinds []CDKind) ([]CDKind, []string) {
-	var ok []CDKind
-	var refused []string
+// cdInstallWatchable probes which of the kinds' CRDs the identity may
+// watch; it returns those, and "crd: why" for the others.
+func (c *cluster) cdInstallWatchable(ctx context.Context, kinds []CDKind) (ok []CDKind, refused []string) {
 	for _, k := range kinds {
 		sel := fields.OneTermEqualSelector("metadata.name", crdName(k)).String()
 		_, err := c.clients.Dynamic.Resource(crdGVR).List(ctx, metav1.ListOptions{FieldSelector: sel, Limit: 1})
@@ -78,10 +98,7 @@ func (c *cluster) cdInstallWatchable(ctx context.Context, kinds []CDKind) ([]CDK
 		}
 		ok = append(ok, k)
 	}
-	if len(ok) == 0 && len(refused) > 0 {
-		return nil, []string{NoticeCDInstallNotWatched + " (" + strings.Join(refused, "; ") + ")"}
-	}
-	return ok, nil
+	return ok, refused
 }
 
 // followCDInstall waits until one of the kinds w does not serve has its CRD
@@ -104,7 +121,7 @@ func (c *cluster) followCDInstall(ctx context.Context, w *cdWatch) {
 		if _, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
 			AddFunc: seen, UpdateFunc: func(_, cur any) { seen(cur) },
 		}); err != nil {
-			c.conn.setNote("cd-install", fmt.Sprintf("%s: watch: %s: a CD installed later is seen after a restart", crdName(k), errText(err)))
+			c.conn.setNote(cdInstallTopic, fmt.Sprintf("%s: watch: %s: a CD installed later is seen after a restart", crdName(k), errText(err)))
 			continue
 		}
 		go inf.RunWithContext(ctx)
@@ -131,8 +148,10 @@ func (c *cluster) followCDInstall(ctx context.Context, w *cdWatch) {
 			}
 			continue
 		}
-		if more, _ := c.cdInstallWatchable(ctx, unserved(c.cdKinds(), next)); len(more) > 0 {
-			next.install = more // a third kind may still come
+		if missing := unserved(c.cdKinds(), next); len(missing) > 0 {
+			var refused []string
+			next.install, refused = c.cdInstallWatchable(ctx, missing) // a third kind may still come
+			notices = append(notices, next.setUnfollowed(refused)...)
 		}
 		c.replaceCD(w, next, notices)
 		return

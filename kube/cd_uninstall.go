@@ -2,7 +2,6 @@ package kube
 
 import (
 	"context"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -21,6 +20,15 @@ import (
 // another kind if one still is), every row is re-evaluated, and a kind
 // without a CRD is followed until it is installed again (cd_install.go,
 // which replaces the watch the same way when a kind is installed).
+
+// The cluster's notices about CD are those of its current watch, under one
+// topic: set up at start, replaced with the watch (a notice that CD is not
+// readable, or not followed, must not outlive the watch it was about).
+// cdInstallTopic is the follower's own trouble (a CRD watch it could not set).
+const (
+	cdNotesTopic   = "cd"
+	cdInstallTopic = "cd-install"
+)
 
 // cdRun is a CD watch's running part.
 type cdRun struct {
@@ -107,7 +115,8 @@ func (c *cluster) replaceCD(old, w *cdWatch, notices []string) {
 	}
 	old.run.gone.Store(true) // its calls, while it stops, are not the cluster's
 	old.run.stop()
-	c.conn.setNote("cd-install", strings.Join(notices, "; ")) // none: an earlier note goes
+	c.conn.setNotes(cdNotesTopic, notices) // they describe this watch: the start's or old's go
+	c.conn.setNote(cdInstallTopic, "")
 	c.fleet.markDirtyKeys(old.chartKeys())
 	c.cdChanged()
 	c.markEveryRow() // refreshCD re-evaluates rows for readable Applications only

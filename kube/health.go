@@ -27,9 +27,9 @@ type connState struct {
 	phase   model.ConnPhase
 	since   time.Time
 	reason  string
-	fixed   []string          // notices given with the clients; they come first
-	notices []string          // notices of the last setup
-	notes   map[string]string // notices found while running, by topic
+	fixed   []string            // notices given with the clients; they come first
+	notices []string            // notices of the last setup
+	notes   map[string][]string // notices found while running, by topic
 	synced  bool
 	down    map[string]string // informer id → last error
 	downAt  time.Time
@@ -57,7 +57,7 @@ func (c *connState) state() model.ClusterState {
 	if len(c.fixed) > 0 || len(c.notes) > 0 {
 		notices = append(slices.Clone(c.fixed), c.notices...)
 		for _, topic := range slices.Sorted(maps.Keys(c.notes)) {
-			notices = append(notices, c.notes[topic])
+			notices = append(notices, c.notes[topic]...)
 		}
 	}
 	st := model.ClusterState{Name: c.name, Phase: c.phase, Since: c.since, Reason: c.reason, Notices: notices}
@@ -160,15 +160,25 @@ func (c *connState) addNotices(notices []string) {
 
 // setNote sets (text "" clears) the running notice on topic.
 func (c *connState) setNote(topic, text string) {
+	var texts []string
+	if text != "" {
+		texts = []string{text}
+	}
+	c.setNotes(topic, texts)
+}
+
+// setNotes sets the running notices on topic (none clears them): what a
+// topic says replaces what it said, so it describes the current state.
+func (c *connState) setNotes(topic string, texts []string) {
 	c.mu.Lock()
-	changed := c.notes[topic] != text
-	if text == "" {
+	changed := !slices.Equal(c.notes[topic], texts)
+	if len(texts) == 0 {
 		delete(c.notes, topic)
 	} else {
 		if c.notes == nil {
-			c.notes = map[string]string{}
+			c.notes = map[string][]string{}
 		}
-		c.notes[topic] = text
+		c.notes[topic] = slices.Clone(texts)
 	}
 	c.mu.Unlock()
 	if changed && c.onMove != nil {

@@ -30,7 +30,8 @@ func (c *cluster) setupExtras(ctx context.Context) []string {
 	c.mu.Lock()
 	c.cd = cd
 	c.mu.Unlock()
-	return append(notices, cdNotices...)
+	c.conn.setNotes(cdNotesTopic, cdNotices) // a CD watch set up later replaces them (replaceCD)
+	return notices
 }
 
 // nsLabelsListed is the namespaces' labels being known, which the first sync

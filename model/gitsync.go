@@ -111,10 +111,14 @@ func (g GitSync) KindServed() bool { return !(g.State == GitUnknown && g.Why == 
 // read, else why not (Why is one of the GitWhy constants). Build it with
 // NewCDView: rows look their object up in its index.
 type CDView struct {
-	Why    string
-	Apps   []*CDApplication
-	index  map[cdKey]cdHit
-	capped bool
+	Why string
+	// Unfollowed are CD kinds (their CRDs' names) not served when the watch
+	// was set up and not followed since (their CRD may not be watched):
+	// "not-managed" then means no Application of the kinds read lists it.
+	Unfollowed []string
+	Apps       []*CDApplication
+	index      map[cdKey]cdHit
+	capped     bool
 }
 
 type cdKey struct{ group, kind, ns, name string }
@@ -157,7 +161,12 @@ func GitSyncOf(cd CDView, group, kind, ns, name string) GitSync {
 	if cd.capped {
 		return GitSync{State: GitUnknown, Why: GitWhyNotCounted}
 	}
-	return GitSync{State: GitNotManaged, Why: "no Application lists it"}
+	why := "no Application lists it"
+	if len(cd.Unfollowed) > 0 {
+		why += "; not read: " + strings.Join(cd.Unfollowed, ", ") +
+			", not served at set-up and its CustomResourceDefinition may not be watched: installed since, it is seen after a restart"
+	}
+	return GitSync{State: GitNotManaged, Why: why}
 }
 
 // GitChanged reports whether the object group/kind ns/name has another git
