@@ -43,7 +43,7 @@ func (a *app) withDigests(ctx context.Context, fl *kube.Fleet, row *model.AppVie
 	case err != nil:
 		fmt.Fprintf(a.streams.Err, "warning: running digests not read: %v\n", err)
 	default:
-		r.Workload.Digests = running
+		r.Workload.Digests, r.Workload.DigestsNote = running.Digests, running.Note()
 	}
 	return &r
 }

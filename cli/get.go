@@ -103,6 +103,13 @@ func writeDetail(w io.Writer, r *model.AppView, now time.Time) error {
 		p(label, d)
 		label = ""
 	}
+	if wl.DigestsNote != "" { // no pods, or pods without a digest: which was seen
+		if len(wl.Digests) == 0 {
+			p(label, "none: "+wl.DigestsNote)
+		} else {
+			p(label, wl.DigestsNote)
+		}
+	}
 	if note := digestCheck(r).Note(); note != "" {
 		p("Digests:", note)
 	}

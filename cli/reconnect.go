@@ -134,6 +134,6 @@ func (b *boardFleet) Restart(ctx context.Context, key model.Key) error {
 	return guardedRestarter{fleet: b.current(), cfg: b.eff}.Restart(ctx, key)
 }
 
-func (b *boardFleet) RunningDigests(ctx context.Context, key model.Key) ([]string, error) {
+func (b *boardFleet) RunningDigests(ctx context.Context, key model.Key) (model.PodDigests, error) {
 	return b.current().RunningDigests(ctx, key)
 }

@@ -26,7 +26,8 @@ func TestFloatingTagShowsDigestDrift(t *testing.T) {
 			continue
 		}
 		floating++
-		running, err := d.Fleet().RunningDigests(ctx, r.Key())
+		read, err := d.Fleet().RunningDigests(ctx, r.Key())
+		running := read.Digests
 		if err != nil || len(running) == 0 {
 			t.Errorf("%s: running digests %q, %v", r.Key(), running, err)
 			continue

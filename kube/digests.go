@@ -22,62 +22,66 @@ var ErrNoWorkload = errors.New("no workload")
 // of the Deployment's ReplicaSets, or the StatefulSet), since a selector
 // alone also matches strays. For each pod the App's container (the one
 // running spec.image.repository, else the first) gives its
-// status.containerStatuses[].imageID. The answer is the distinct digests,
-// sorted, as "sha256:…"; imageIDs naming no registry digest (a local image
-// ID, or none yet) are left out, because they cannot be compared with the
-// registry. Running pods are never cached (memory at 10,000 Apps), hence a
+// status.containerStatuses[].imageID. The answer counts the pods found and
+// those whose imageID names no registry digest (a local image ID, or none
+// yet: they cannot be compared with the registry), and lists the distinct
+// digests the others run, sorted, as "sha256:…". Running pods are never cached (memory at 10,000 Apps), hence a
 // read per call: the detail view asks, the board's rows never do.
-func (f *Fleet) RunningDigests(ctx context.Context, key model.Key) ([]string, error) {
+func (f *Fleet) RunningDigests(ctx context.Context, key model.Key) (model.PodDigests, error) {
 	c := f.byName[key.Cluster]
 	switch {
 	case c == nil:
-		return nil, fmt.Errorf("cluster %q is not on the board", key.Cluster)
+		return model.PodDigests{}, fmt.Errorf("cluster %q is not on the board", key.Cluster)
 	case !c.isSynced():
-		return nil, fmt.Errorf("cluster %s is still syncing", key.Cluster)
+		return model.PodDigests{}, fmt.Errorf("cluster %s is still syncing", key.Cluster)
 	}
 	s := c.scopeFor(key.Namespace)
 	if s == nil {
-		return nil, fmt.Errorf("namespace %s is not watched on cluster %s", key.Namespace, key.Cluster)
+		return model.PodDigests{}, fmt.Errorf("namespace %s is not watched on cluster %s", key.Namespace, key.Cluster)
 	}
 	app, ok := appOf(s, key)
 	if !ok {
-		return nil, fmt.Errorf("app %s/%s is not on cluster %s", key.Namespace, key.Name, key.Cluster)
+		return model.PodDigests{}, fmt.Errorf("app %s/%s is not on cluster %s", key.Namespace, key.Name, key.Cluster)
 	}
 	we := c.workloadEntry(s, key, app.Role)
 	if we == nil {
 		want := model.ExpectedKind(app.Role)
 		if want == model.KindNone {
-			return nil, fmt.Errorf("role %q makes no workload, so no pods: %w", app.Role, ErrNoWorkload)
+			return model.PodDigests{}, fmt.Errorf("role %q makes no workload, so no pods: %w", app.Role, ErrNoWorkload)
 		}
-		return nil, fmt.Errorf("%s %s/%s does not exist: %w", want, key.Namespace, key.Name, ErrNoWorkload)
+		return model.PodDigests{}, fmt.Errorf("%s %s/%s does not exist: %w", want, key.Namespace, key.Name, ErrNoWorkload)
 	}
 	what := fmt.Sprintf("%s %s/%s", we.W.Kind, key.Namespace, key.Name)
 	if we.Selector == "" {
-		return nil, fmt.Errorf("%s has no usable pod selector", what)
+		return model.PodDigests{}, fmt.Errorf("%s has no usable pod selector", what)
 	}
 	owners := podOwners(s, key, we)
 	pods, err := c.clients.Kube.CoreV1().Pods(key.Namespace).List(ctx, metav1.ListOptions{LabelSelector: we.Selector})
 	switch {
 	case apierrors.IsForbidden(err):
 		c.whoAmI(ctx) // names the identity in the refusal (asked once per cluster)
-		return nil, fmt.Errorf("list pods of %s: Kubernetes refused: %s may not list pods in namespace %s: %w",
+		return model.PodDigests{}, fmt.Errorf("list pods of %s: Kubernetes refused: %s may not list pods in namespace %s: %w",
 			what, c.identity(), key.Namespace, apiErr(err))
 	case err != nil:
-		return nil, fmt.Errorf("list pods of %s: %w", what, apiErr(err))
+		return model.PodDigests{}, fmt.Errorf("list pods of %s: %w", what, apiErr(err))
 	}
 	declared, declaredErr := model.ParseImage(app.ImageRepository)
-	var out []string
+	var out model.PodDigests
 	for i := range pods.Items {
 		p := &pods.Items[i]
 		if !ownedBy(p, owners) || p.Status.Phase == corev1.PodSucceeded || p.Status.Phase == corev1.PodFailed {
 			continue
 		}
+		out.Pods++
 		id := appImageID(p, declared, declaredErr == nil && declared.Repository != "")
-		if d := model.RepoDigest(id); d != "" && !slices.Contains(out, d) {
-			out = append(out, d)
+		switch d := model.RepoDigest(id); {
+		case d == "":
+			out.NoDigest++
+		case !slices.Contains(out.Digests, d):
+			out.Digests = append(out.Digests, d)
 		}
 	}
-	slices.Sort(out)
+	slices.Sort(out.Digests)
 	return out, nil
 }
 

@@ -101,12 +101,12 @@ func TestRunningDigestsFiltersByOwner(t *testing.T) {
 	k := func(name string) model.Key { return model.Key{Cluster: "demo", Namespace: "hanzo", Name: name} }
 
 	got, err := f.RunningDigests(ctx, k("web"))
-	if want := []string{digestOf('a'), digestOf('b')}; err != nil || !slices.Equal(got, want) {
-		t.Errorf("web: %q, %v; want %q", got, err, want)
+	if want := []string{digestOf('a'), digestOf('b')}; err != nil || !slices.Equal(got.Digests, want) {
+		t.Errorf("web: %+v, %v; want %q", got, err, want)
 	}
 	got, err = f.RunningDigests(ctx, k("db"))
-	if want := []string{digestOf('1')}; err != nil || !slices.Equal(got, want) {
-		t.Errorf("db: %q, %v; want %q", got, err, want)
+	if want := []string{digestOf('1')}; err != nil || !slices.Equal(got.Digests, want) {
+		t.Errorf("db: %+v, %v; want %q", got, err, want)
 	}
 	if _, err := f.RunningDigests(ctx, k("gone")); !errors.Is(err, ErrNoWorkload) || !strings.Contains(err.Error(), "Deployment hanzo/gone does not exist") {
 		t.Errorf("missing workload: %v", err)

@@ -12,6 +12,7 @@ import (
 	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/util/retry"
 
@@ -41,10 +42,11 @@ func TestLiveRunningDigests(t *testing.T) {
 	iamPods := runningPods(t, admin, "app.kubernetes.io/name=iam", 2)
 	dbPods := runningPods(t, admin, "app.kubernetes.io/name=db", 1)
 
-	// As kwok leaves them: no imageID, so no digest to compare.
+	// As kwok leaves them: no imageID, so no digest to compare, and the
+	// answer says two pods reported none (not "no pods").
 	got, err := f.RunningDigests(ctx, key("hanzo", "iam"))
-	if err != nil || len(got) != 0 {
-		t.Fatalf("before imageIDs: %q, %v", got, err)
+	if err != nil || len(got.Digests) != 0 || got.Pods != 2 || got.NoDigest != 2 {
+		t.Fatalf("before imageIDs: %+v, %v; want 2 pods, both without a digest", got, err)
 	}
 
 	setImageID(t, admin, iamPods[0], "ghcr.io/hanzoai/iam@"+digestOf('a'))
@@ -62,19 +64,36 @@ func TestLiveRunningDigests(t *testing.T) {
 	setImageID(t, admin, "stray", "ghcr.io/hanzoai/iam@"+digestOf('c'))
 
 	got, err = f.RunningDigests(ctx, key("hanzo", "iam"))
-	if want := []string{digestOf('a'), digestOf('b')}; err != nil || !slices.Equal(got, want) {
-		t.Errorf("iam: %q, %v; want %q (the stray excluded)", got, err, want)
+	if want := []string{digestOf('a'), digestOf('b')}; err != nil || !slices.Equal(got.Digests, want) || got.Pods != 2 || got.NoDigest != 0 {
+		t.Errorf("iam: %+v, %v; want %q of 2 pods (the stray excluded)", got, err, want)
 	}
 	got, err = f.RunningDigests(ctx, key("hanzo", "db"))
-	if want := []string{digestOf('1')}; err != nil || !slices.Equal(got, want) {
-		t.Errorf("db: %q, %v; want %q", got, err, want)
+	if want := []string{digestOf('1')}; err != nil || !slices.Equal(got.Digests, want) {
+		t.Errorf("db: %+v, %v; want %q", got, err, want)
 	}
-	if note := model.CheckDigests(digestOf('b'), prefixed(got)).Note(); !strings.Contains(note, "running digest ≠ tag digest") {
+	if note := model.CheckDigests(digestOf('b'), prefixed(got.Digests)).Note(); !strings.Contains(note, "running digest ≠ tag digest") {
 		t.Errorf("note for a moved tag: %q", note)
 	}
 	if _, err := f.RunningDigests(ctx, key("hanzo", "orphan")); !errors.Is(err, ErrNoWorkload) ||
 		!strings.Contains(err.Error(), "Deployment hanzo/orphan does not exist") {
 		t.Errorf("missing workload: %v", err)
+	}
+
+	// Scaled to zero: the read says there are no pods, not that pods
+	// reported no digest.
+	_, err = admin.AppsV1().StatefulSets("hanzo").Patch(ctx, "db", types.MergePatchType, []byte(`{"spec":{"replicas":0}}`), metav1.PatchOptions{})
+	must(t, err)
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		got, err = f.RunningDigests(ctx, key("hanzo", "db"))
+		if err == nil && got.Pods == 0 {
+			if got.NoDigest != 0 || len(got.Digests) != 0 || got.Note() != "no pods (none running or pending)" {
+				t.Errorf("db scaled to zero: %+v, note %q", got, got.Note())
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("db scaled to zero: still %+v, %v after 30 s", got, err)
+		}
 	}
 
 	// A user who may read the board's kinds but not pods: a clear refusal.

@@ -205,6 +205,9 @@ type WorkloadView struct {
 	// unknown until it is.
 	Pending string   `json:"pending,omitempty"`
 	Digests []string `json:"runningDigests,omitempty"`
+	// DigestsNote: what a read of the pods saw besides Digests (no pods,
+	// pods reporting none: PodDigests.Note); "" when not read or all did.
+	DigestsNote string `json:"runningDigestsNote,omitempty"`
 }
 
 // AppView is one row on the drift board. The first fields are the design

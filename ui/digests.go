@@ -18,7 +18,7 @@ const digestTimeout = 15 * time.Second
 type digestsMsg struct {
 	key     model.Key
 	seq     uint64
-	running []string
+	running model.PodDigests
 	err     error
 }
 
@@ -27,7 +27,7 @@ type digestRead struct {
 	seq     uint64
 	loading bool
 	done    bool // an answer arrived
-	running []string
+	running model.PodDigests
 	err     error
 	basis   string // podFacts of the row the last read was made for
 	again   bool   // the row changed during a read: read once more after it
@@ -121,7 +121,7 @@ func (m *Model) digestLines(r *model.AppView, width int) []string {
 	kv("tag digest", orWords(tag, orWords(r.Release.DigestNote, "not read")))
 
 	d := m.detail.digests
-	running := d.running
+	running := d.running.Digests
 	switch {
 	case r.WaitsOnWorkload():
 		kv("running digests", "unknown: the workload is not listed yet")
@@ -132,10 +132,13 @@ func (m *Model) digestLines(r *model.AppView, width int) []string {
 	case d.err != nil:
 		out = append(out, wrapText(st.dim.Render(fmt.Sprintf("%-16s", "running digests"))+
 			st.errText.Render("could not read: ")+safe(d.err.Error()), width)...)
-	case d.done && len(running) == 0:
-		kv("running digests", "no pod reports a registry digest")
+	case d.done && len(running) == 0: // no pods, or pods without digests: say which
+		kv("running digests", "none: "+d.running.Note())
 	case d.done:
 		list("running digests", running)
+		if note := d.running.Note(); note != "" { // the digests are those of some pods only
+			kv("", note)
+		}
 	case len(r.Workload.Digests) > 0: // the source observed them itself
 		running = r.Workload.Digests
 		list("running digests", running)
@@ -147,7 +150,7 @@ func (m *Model) digestLines(r *model.AppView, width int) []string {
 	switch note := check.Note(); {
 	case note != "":
 		out = append(out, wrapText(st.warnText.Render("▲ "+safe(note)), width)...)
-	case tag != "" && len(check.Running) > 0:
+	case tag != "" && len(check.Running) > 0 && d.running.NoDigest == 0: // every pod read said which
 		out = append(out, st.okText.Render("✓ the pods run the digest the tag points at"))
 	}
 	return out

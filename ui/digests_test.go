@@ -18,17 +18,18 @@ func dg(c byte) string { return "sha256:" + strings.Repeat(string(c), 64) }
 // digestRestarter is a Restarter that also reads pods, as kube.Fleet does.
 type digestRestarter struct {
 	*fakeRestarter
-	mu      sync.Mutex
-	reads   []model.Key
-	running []string
-	err     error
+	mu       sync.Mutex
+	reads    []model.Key
+	running  []string
+	noDigest int // pods found besides those running the digests, that report none
+	err      error
 }
 
-func (d *digestRestarter) RunningDigests(_ context.Context, k model.Key) ([]string, error) {
+func (d *digestRestarter) RunningDigests(_ context.Context, k model.Key) (model.PodDigests, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.reads = append(d.reads, k)
-	return d.running, d.err
+	return model.PodDigests{Pods: len(d.running) + d.noDigest, NoDigest: d.noDigest, Digests: d.running}, d.err
 }
 
 func (d *digestRestarter) readCount() int {
@@ -43,8 +44,8 @@ type digestSource struct {
 	running []string
 }
 
-func (s *digestSource) RunningDigests(context.Context, model.Key) ([]string, error) {
-	return s.running, nil
+func (s *digestSource) RunningDigests(context.Context, model.Key) (model.PodDigests, error) {
+	return model.PodDigests{Pods: len(s.running), Digests: s.running}, nil
 }
 
 // floatingApp is "web" on a floating tag whose registry digest is tagDigest.
@@ -122,6 +123,37 @@ func TestDetailDigestsAgree(t *testing.T) {
 	}
 }
 
+// An answer without digests says whether the workload had no pods or pods
+// that reported none; digests of some pods only say how many did not.
+func TestDetailDigestsTellNoPodsFromPodsWithoutDigests(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		rd       *digestRestarter
+		want     string
+		wantNone bool // no ✓ verdict: some pod's digest is not known
+	}{
+		{"no pods", &digestRestarter{fakeRestarter: allowed()}, "running digests none: no pods (none running or pending)", true},
+		{"pods without digests", &digestRestarter{fakeRestarter: allowed(), noDigest: 2},
+			"running digests none: 2 pods, none reports a registry digest (not pulled yet, or a local image)", true},
+		{"some pods without", &digestRestarter{fakeRestarter: allowed(), running: []string{dg('b')}, noDigest: 1},
+			"1 of 2 pods reports no registry digest", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, _, msgs := openWeb(t, tc.rd, dg('b'))
+			for _, msg := range msgs {
+				m.Update(msg)
+			}
+			v := plainView(m)
+			if !strings.Contains(v, tc.want) {
+				t.Errorf("detail lacks %q:\n%s", tc.want, v)
+			}
+			if strings.Contains(v, "✓ the pods run") == tc.wantNone {
+				t.Errorf("verdict with %s:\n%s", tc.name, v)
+			}
+		})
+	}
+}
+
 func TestDetailDigestsErrorsAndUnknowns(t *testing.T) {
 	rd := &digestRestarter{fakeRestarter: allowed(), err: errors.New("list pods: forbidden")}
 	m, _, msgs := openWeb(t, rd, "")
@@ -145,7 +177,7 @@ func TestDetailIgnoresStaleDigests(t *testing.T) {
 	rd := &digestRestarter{fakeRestarter: allowed(), running: []string{dg('a')}}
 	m, _, msgs := openWeb(t, rd, dg('b'))
 	first := msgs[0]
-	m.Update(digestsMsg{key: model.Key{Cluster: "prod", Namespace: "hanzo", Name: "kms"}, seq: first.seq, running: []string{dg('c')}})
+	m.Update(digestsMsg{key: model.Key{Cluster: "prod", Namespace: "hanzo", Name: "kms"}, seq: first.seq, running: model.PodDigests{Pods: 1, Digests: []string{dg('c')}}})
 	if m.detail.digests.done {
 		t.Fatal("an answer for kms was taken for web")
 	}
@@ -216,8 +248,8 @@ func TestSourceDigestReaderComesFirst(t *testing.T) {
 	src := &digestSource{storeSource: newStoreSource(), running: []string{dg('e')}}
 	m := newModel(context.Background(), src, rd, nil, Options{Now: fixedNow})
 	t.Cleanup(m.cancel)
-	if got, _ := m.digestReader().RunningDigests(context.Background(), model.Key{}); len(got) != 1 || got[0] != dg('e') {
-		t.Errorf("reader %q: the Source's must come first", got)
+	if got, _ := m.digestReader().RunningDigests(context.Background(), model.Key{}); len(got.Digests) != 1 || got.Digests[0] != dg('e') {
+		t.Errorf("reader %+v: the Source's must come first", got)
 	}
 }
 

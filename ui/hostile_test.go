@@ -46,13 +46,13 @@ func hostileScreens(t testing.TB, s string, plain bool) {
 	row := hostileRow(s)
 	src.upsert(row)
 	src.SetClusters([]model.ClusterState{{Name: "prod", Phase: model.ConnLive, Since: t0, Notices: []string{s}},
-		{Name: "x" + s, Phase: model.ConnFailed, Since: t0, Reason: s}})
+		{Name: "x" + s, Phase: model.ConnFailed, Since: t0, Reason: s}, {Name: "y", Phase: model.ConnSyncing, Since: t0, Reason: s}})
 	m.Update(snapshotMsg{src.Snapshot()})
 	selectKey(t, m, row.Key())
 	checkFrame(t, "board", m, plain)
 	send(m, "enter")
 	m.detail.decision = &model.Decision{Reason: "denied " + s}
-	m.Update(digestsMsg{key: m.detail.key, seq: m.detail.digests.seq, running: []string{s}})
+	m.Update(digestsMsg{key: m.detail.key, seq: m.detail.digests.seq, running: model.PodDigests{Pods: 1, Digests: []string{s}}})
 	checkFrame(t, "detail", m, plain)
 	send(m, "end")
 	checkFrame(t, "detail end", m, plain)

@@ -32,11 +32,12 @@ type Restarter interface {
 }
 
 // DigestReader is optional: a Source (or Restarter) that can read the
-// registry digests an app's pods run, on demand, for the detail view. It
-// returns registry digests ("sha256:…") or image references carrying one.
-// kube.Fleet implements it with one LIST of the workload's pods.
+// registry digests an app's pods run, on demand, for the detail view: how
+// many pods it found, how many reported no digest, and the digests
+// ("sha256:…", or image references carrying one). kube.Fleet implements it
+// with one LIST of the workload's pods.
 type DigestReader interface {
-	RunningDigests(ctx context.Context, key model.Key) ([]string, error)
+	RunningDigests(ctx context.Context, key model.Key) (model.PodDigests, error)
 }
 
 // IdentityState is who the board acts as right now.
