@@ -133,8 +133,11 @@ func (f *Fleet) release(app model.AppObject) model.Release {
 	if f.opts.Releases == nil {
 		return model.Release{State: model.ReleaseOff, Detail: "release checks are off"}
 	}
-	if im, err := model.ParseImage(app.ImageRepository); err != nil || im.Repository == "" {
+	switch im, err := model.ParseImage(app.ImageRepository); {
+	case app.ImageRepository == "" || err == nil && im.Repository == "":
 		return model.Release{State: model.ReleaseOff, Detail: "no image to check"}
+	case err != nil: // there is an image, and the row's problems say what is wrong with it
+		return model.Release{State: model.ReleaseOff, Detail: "not looked up: the image reference is malformed"}
 	}
 	// The full reference: the registry host decides where releases are read.
 	return f.opts.Releases.Lookup(app.ImageRepository, app.ImageTag)
