@@ -252,60 +252,6 @@ func TestTooSmallAndResize(t *testing.T) {
 	}
 }
 
-func TestHelpScreen(t *testing.T) {
-	m, _ := newTestModel(t, nil, nil, Options{}, 100, 30)
-	press(m, "?")
-	if m.screen != screenHelp || !strings.Contains(plainView(m), "FD floating-declared") {
-		t.Fatalf("? does not show full help:\n%s", plainView(m))
-	}
-	press(m, "esc")
-	if m.screen != screenBoard {
-		t.Fatal("esc does not leave help")
-	}
-}
-
-// On an 80x24 terminal help is taller than the screen: it says so on its
-// last row and scrolls (keys and wheel) down to the query language and the
-// way back, and opens at its top again.
-func TestHelpScrollsWhereItDoesNotFit(t *testing.T) {
-	m, _ := newTestModel(t, nil, nil, Options{}, 80, 24)
-	press(m, "?")
-	v := plainView(m)
-	if !strings.Contains(v, "↑/↓ scroll") || strings.Contains(v, "to go back") {
-		t.Fatalf("help taller than the screen does not say it scrolls:\n%s", v)
-	}
-	if n := strings.Count(v, "\n") + 1; n != 24 {
-		t.Fatalf("help drew %d rows on a 24-row terminal", n)
-	}
-	press(m, "G")
-	v = plainView(m)
-	for _, want := range []string{"Query", "app:iam", "Git", "q, esc or ? to go back"} {
-		if !strings.Contains(v, want) {
-			t.Errorf("G: help's end lacks %q:\n%s", want, v)
-		}
-	}
-	press(m, "j") // past the end: stays
-	if plainView(m) != v {
-		t.Errorf("j past the end moved help:\n%s", plainView(m))
-	}
-	press(m, "g")
-	if !strings.Contains(plainView(m), "driftboard — keys") {
-		t.Errorf("g: not at the top:\n%s", plainView(m))
-	}
-	m.Update(tea.MouseWheelMsg{Button: tea.MouseWheelDown})
-	if m.helpTop != 3 {
-		t.Errorf("wheel down: top %d, want 3", m.helpTop)
-	}
-	press(m, "esc", "?")
-	if m.helpTop != 0 || m.screen != screenHelp {
-		t.Errorf("help opened again at line %d, screen %v", m.helpTop, m.screen)
-	}
-	m.Update(tea.WindowSizeMsg{Width: 200, Height: 50}) // it all fits: no scroll line
-	if v := plainView(m); strings.Contains(v, "↑/↓ scroll") || !strings.Contains(v, "to go back") {
-		t.Errorf("help that fits shows a scroll line:\n%s", v)
-	}
-}
-
 func TestDetailScrollsAndFollowsLiveUpdates(t *testing.T) {
 	m, src := newTestModel(t, nil, nil, Options{}, 100, 14)
 	selectApp(t, m, "kms")
