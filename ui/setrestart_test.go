@@ -247,3 +247,31 @@ func TestSetRestartOfOneAppSaysApp(t *testing.T) {
 		t.Fatalf("started %v after the words", r.started)
 	}
 }
+
+// Names longer than the dialog (an App's name may have 253 characters) are
+// cut to fit with the count of the rest: the box keeps its right edge on an
+// 80-column terminal instead of running off the screen.
+func TestSetRestartLongNamesFitTheBox(t *testing.T) {
+	long := func(p string) model.AppView {
+		return app{ns: "hanzo-testnet", name: p + strings.Repeat("x", 120), declared: "v1.0.0", running: "v1.0.0", latest: "v1.0.0", ready: 2, updated: 2, assets: 1}.build()
+	}
+	m := setModel(t, &setRestarter{}, 0, long("a-"), long("b-"))
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	keyDrive(m, "*", "R")
+	named := 0
+	for _, l := range strings.Split(plainView(m), "\n") {
+		inner, inBox := strings.CutPrefix(strings.TrimLeft(l, " ›"), "│") // the box, not the header
+		if !inBox {
+			continue
+		}
+		if strings.Contains(inner, "hanzo-testnet/a-x") || strings.Contains(inner, "hanzo-testnet/b-x") {
+			named++
+		}
+		if !strings.HasSuffix(strings.TrimRight(inner, " "), "│") {
+			t.Errorf("a dialog line runs off the 80 columns: %q\n%s", l, plainView(m))
+		}
+	}
+	if named != 2 {
+		t.Errorf("named %d of the 2 long apps:\n%s", named, plainView(m))
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/hanzoai/driftboard/model"
 	"github.com/hanzoai/driftboard/restartset"
 )
@@ -93,13 +95,15 @@ func (d *setRestartDialog) names(width int) []string {
 			clusters[r.Cluster] = true
 		}
 	}
+	// An item never runs past the box, with room left for the count of the rest.
+	most := max(1, width-len(label)-len(fmt.Sprintf(", +%d more", len(rows))))
 	var items []string
 	for _, r := range rows {
 		it := r.Namespace + "/" + r.App
 		if len(clusters) > 1 { // else the clusters line above names the one
 			it += " (" + r.Cluster + ")"
 		}
-		items = append(items, safe(it))
+		items = append(items, ansi.Truncate(safe(it), most, ellipsis))
 	}
 	if len(items) == 0 {
 		return nil
