@@ -120,7 +120,9 @@ func TestUsageErrorsExit2(t *testing.T) {
 	e := newEnv(t)
 	e.run(t, "frobnicate").expect(t, ExitError, "unknown command", "Run 'driftboard --help' for usage.")
 	e.run(t, "list", "--no-such-flag").expect(t, ExitError, "unknown flag", "Run 'driftboard list --help' for usage.")
-	e.run(t, "get", "a", "b").expect(t, ExitError, "accepts 1 arg", "Run 'driftboard get --help' for usage.")
+	e.run(t, "get", "a", "b").expect(t, ExitError, "get takes one App, not 2 (a b)", "Run 'driftboard get --help' for usage.")
+	e.run(t, "get").expect(t, ExitError, "get needs the App: APP, NAMESPACE/APP or -n NAMESPACE APP", "Run 'driftboard get --help' for usage.")
+	e.run(t, "logs").expect(t, ExitError, "logs needs the App: APP, NAMESPACE/APP", "Run 'driftboard logs --help' for usage.")
 	e.run(t, "list", "-o", "xml").expect(t, ExitError, "-o must be table, wide, json or yaml", "Run 'driftboard list --help'")
 	// get's -o is checked before any connection: no text where a script asked for JSON.
 	e.run(t, "get", "iam", "-o", "jsn", "--kubeconfig", missingKubeconfig(t)).

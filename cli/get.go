@@ -26,7 +26,7 @@ the env follows from the namespace, and --env is needed only when the name is in
 several envs.`,
 		Example: `  driftboard get hanzo/iam
   driftboard get iam --env test -o json`,
-		Args:              cobra.ExactArgs(1),
+		Args:              oneApp,
 		ValidArgsFunction: a.completeAppNames,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			switch output { // before connecting: a script asking for "jsn" gets no text

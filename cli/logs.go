@@ -25,7 +25,7 @@ read-only mode allows it. Control characters in the logs are shown escaped.`,
 		Example: `  driftboard logs hanzo/iam --tail 100
   driftboard logs iam --env test -f
   driftboard logs hanzo/iam --previous -c iam`,
-		Args:              cobra.ExactArgs(1),
+		Args:              oneApp,
 		ValidArgsFunction: a.completeAppNames,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			find, cancel := context.WithTimeout(cmd.Context(), timeout)

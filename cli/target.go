@@ -170,3 +170,15 @@ func (a *app) readApp(ctx context.Context, arg string, f targetFlags) (*kube.Fle
 	}
 	return a.findApp(ctx, t, nil)
 }
+
+// oneApp is get's and logs' argument check, in words that say what to name
+// (cobra's said "accepts 1 arg(s), received 0").
+func oneApp(cmd *cobra.Command, args []string) error {
+	switch len(args) {
+	case 1:
+		return nil
+	case 0:
+		return fmt.Errorf("%s needs the App: APP, NAMESPACE/APP or -n NAMESPACE APP", cmd.Name())
+	}
+	return fmt.Errorf("%s takes one App, not %d (%s)", cmd.Name(), len(args), strings.Join(args, " "))
+}
