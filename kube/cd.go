@@ -57,7 +57,8 @@ func ParseCDKind(s string) (CDKind, error) {
 // cdEntry is a decoded Application in an informer's cache.
 type cdEntry struct {
 	entryMeta
-	App model.CDApplication
+	App      model.CDApplication
+	Deleting bool // a deletionTimestamp: going (cd_terminating.go)
 }
 
 func (e *cdEntry) DeepCopyObject() runtime.Object { c := *e; return &c }
@@ -75,6 +76,7 @@ type cdWatch struct {
 	unfollowed []string
 	served     map[schema.GroupVersionResource]bool // kinds served and answering at set-up
 	run        cdRun                                // its informers' lifetime (cd_uninstall.go)
+	deletions  chan schema.GroupVersionResource     // kinds whose Applications went, to check (cd_terminating.go)
 
 	mu     sync.Mutex
 	dirty  bool
@@ -83,15 +85,17 @@ type cdWatch struct {
 	ready  bool                               // the view was built once
 }
 
-// setupCDWith is setupCD with the kinds in established known to be served
-// (their CRD was seen established) instead of asked of discovery.
-func (c *cluster) setupCDWith(ctx context.Context, established map[schema.GroupVersionResource]bool) (*cdWatch, []string) {
-	w := &cdWatch{dirty: true, served: map[schema.GroupVersionResource]bool{}}
+// setupCDWith is setupCD with the kinds in known known to be served (true:
+// their CRD was seen established) or not (false: being deleted) instead of
+// asked of discovery.
+func (c *cluster) setupCDWith(ctx context.Context, known map[schema.GroupVersionResource]bool) (*cdWatch, []string) {
+	w := &cdWatch{dirty: true, served: map[schema.GroupVersionResource]bool{}, deletions: make(chan schema.GroupVersionResource, 4)}
 	var notices []string
 	served, forbidden, undiscovered := 0, 0, 0
 	for _, k := range c.cdKinds() {
-		ok, err := established[k.GVR], error(nil)
-		if !ok {
+		ok, told := known[k.GVR]
+		var err error
+		if !told {
 			ok, err = c.servesResource(k.GVR)
 		}
 		if err != nil { // not "not served": we could not tell
@@ -190,10 +194,14 @@ func (c *cluster) newCDInformer(w *cdWatch, gvr schema.GroupVersionResource, ns 
 	}
 	// Any Application change may move any row of the cluster (one
 	// Application lists them all), so the cluster's rows are re-evaluated.
-	changed := func(any) { c.cdChanged() }
+	changed := func(any) { c.cdChanged() } // a deletion: checked against the kind's CRD first
 	if _, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
-		AddFunc: changed, DeleteFunc: changed,
+		AddFunc: changed, DeleteFunc: func(any) { w.cdDeleted(gvr) },
 		UpdateFunc: func(old, cur any) {
+			if e, ok := cur.(*cdEntry); ok && e.Deleting {
+				w.cdDeleted(gvr)
+				return
+			}
 			om, ok1 := metaOf(old)
 			cm, ok2 := metaOf(cur)
 			if !ok1 || !ok2 || om.GetResourceVersion() != cm.GetResourceVersion() {
@@ -212,7 +220,7 @@ func transformCDApplication(cluster, group string) func(any) (any, error) {
 		if !ok {
 			return obj, nil
 		}
-		e := &cdEntry{App: DecodeCDApplication(cluster, group, u.Object)}
+		e := &cdEntry{App: DecodeCDApplication(cluster, group, u.Object), Deleting: u.GetDeletionTimestamp() != nil}
 		e.entryMeta = trimmedMeta(u)
 		return e, nil
 	}

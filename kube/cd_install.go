@@ -41,8 +41,8 @@ var crdGVR = schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version:
 // installed later, a second one beside the first included, is followed.
 // One whose CRD may not be watched is not checked until a restart, and the
 // notices say so, as do the rows no Application lists (CDView.Unfollowed).
-func (c *cluster) setupCD(ctx context.Context) (*cdWatch, []string) {
-	w, notices := c.setupCDWith(ctx, nil)
+func (c *cluster) setupCD(ctx context.Context, known map[schema.GroupVersionResource]bool) (*cdWatch, []string) {
+	w, notices := c.setupCDWith(ctx, known)
 	if w.why == model.GitWhyUndiscovered {
 		return w, notices
 	}

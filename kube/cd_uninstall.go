@@ -6,6 +6,7 @@ import (
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/hanzoai/driftboard/model"
@@ -50,6 +51,9 @@ func (c *cluster) startCD(ctx context.Context, w *cdWatch) []cache.InformerSynce
 		syncs = append(syncs, func() bool { return w.run.gone.Load() || inf.HasSynced() })
 		go inf.RunWithContext(ictx)
 	}
+	if len(w.infs) > 0 {
+		go c.checkCDDeletions(ictx, w)
+	}
 	if len(w.install) > 0 {
 		go c.followCDInstall(ictx, w)
 	}
@@ -72,8 +76,9 @@ func (c *cluster) cdCall(w *cdWatch, err error) error {
 	return err
 }
 
-// cdKindGone replaces a retired CD watch with one set up from discovery.
-func (c *cluster) cdKindGone(old *cdWatch) {
+// cdKindGone replaces a retired CD watch with one set up from discovery,
+// the kinds gone (their CRD being deleted) counted as not served.
+func (c *cluster) cdKindGone(old *cdWatch, gone ...schema.GroupVersionResource) {
 	old.run.stop()
 	for _, id := range old.run.ids {
 		c.conn.forget(id)
@@ -86,7 +91,11 @@ func (c *cluster) cdKindGone(old *cdWatch) {
 		return
 	}
 	sctx, cancel := context.WithTimeout(ctx, time.Minute) // as the cluster's setup
-	w, notices := c.setupCD(sctx)
+	known := map[schema.GroupVersionResource]bool{}
+	for _, gvr := range gone {
+		known[gvr] = false
+	}
+	w, notices := c.setupCD(sctx, known)
 	cancel()
 	c.replaceCD(old, w, notices)
 }

@@ -86,7 +86,7 @@ func TestSetupCDDiscoveryFailureIsNotNoKind(t *testing.T) {
 		kube.PrependReactor("get", "resource", func(k8stesting.Action) (bool, runtime.Object, error) { return true, nil, tt.err })
 		f := NewFleet(FleetOptions{}, ClusterClients{Name: "c", Kube: kube, Dynamic: dynfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(),
 			map[schema.GroupVersionResource]string{crdGVR: "CustomResourceDefinitionList"})})
-		w, notices := f.clusters[0].setupCD(context.Background())
+		w, notices := f.clusters[0].setupCD(context.Background(), nil)
 		if w.why != tt.why {
 			t.Errorf("%s: why = %q, want %q (notices %q)", tt.name, w.why, tt.why, notices)
 		}

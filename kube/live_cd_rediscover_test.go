@@ -9,11 +9,11 @@ import (
 	"github.com/hanzoai/driftboard/model"
 )
 
-// Between Hanzo CD's uninstall (the first 404 on its Applications) and the
-// replacing watch set up from discovery, the rows' git state is not the
-// last one the retired watch saw: with that discovery held in the client's
-// transport, the row says its Applications are not synced yet; released,
-// "no Application kind served".
+// Between Hanzo CD's uninstall (its CRD seen going) and the replacing
+// watch set up from discovery, the rows' git state is not the last one the
+// retired watch saw: with that set-up (discovery, the CRD probes) held in
+// the client's transport, the row says its Applications are not synced
+// yet; released, "no Application kind served".
 func TestLiveGitNotLastSeenWhileCDIsRediscovered(t *testing.T) {
 	c := testcluster.Start(t, testcluster.Options{})
 	c.CreateNamespaces("hanzo", "hanzo-cd")
@@ -24,9 +24,10 @@ func TestLiveGitNotLastSeenWhileCDIsRediscovered(t *testing.T) {
 	var hold atomic.Bool
 	held, release := atomic.Int32{}, make(chan struct{}) // a request still held at the end ends with the fleet's context
 	discovery := "/apis/" + testcluster.HanzoCDApplicationsGVR.GroupVersion().String()
+	crdList := "/apis/apiextensions.k8s.io/v1/customresourcedefinitions" // the set-up's CRD probes (a retiring CRD is read by name)
 	wrap := func(rt http.RoundTripper) http.RoundTripper {
 		return roundTripFunc(func(req *http.Request) (*http.Response, error) {
-			if hold.Load() && req.URL.Path == discovery {
+			if hold.Load() && (req.URL.Path == discovery || req.URL.Path == crdList) {
 				held.Add(1)
 				select {
 				case <-release:

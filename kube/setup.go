@@ -26,7 +26,7 @@ func (c *cluster) setupExtras(ctx context.Context) []string {
 	}
 	dctx, cancel := context.WithTimeout(ctx, time.Minute) // an unreachable server must not hang setup
 	defer cancel()
-	cd, cdNotices := c.setupCD(dctx)
+	cd, cdNotices := c.setupCD(dctx, nil)
 	c.mu.Lock()
 	c.cd = cd
 	c.mu.Unlock()
