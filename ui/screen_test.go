@@ -181,3 +181,44 @@ func BenchmarkLineScreenFrame(b *testing.B) {
 	cpu.report()
 	b.ReportMetric(float64(written)/float64(b.N), "bytes/frame")
 }
+
+// BenchmarkLineScreenChurnFrame is a churn frame as the board draws one
+// for a change to a shown row: that row, the summary's figures and the
+// status line change (3 rows, no scroll).
+func BenchmarkLineScreenChurnFrame(b *testing.B) {
+	frames := churnFrames(b, 256)
+	for i, f := range frames {
+		lines := strings.Split(f, "\n")
+		lines[1] = fmt.Sprintf("%-*s", len(lines[1]), fmt.Sprintf(" %d apps, %d drifted", 10_000, i))
+		lines[len(lines)-2] = fmt.Sprintf("%-*s", len(lines[len(lines)-2]), fmt.Sprintf(" updated %d", i))
+		frames[i] = strings.Join(lines, "\n")
+	}
+	ls := newLineScreen(200, 50, []string{"TERM=xterm-256color"}, colorprofile.TrueColor)
+	ls.frame(frames[len(frames)-1])
+	b.ReportAllocs()
+	cpu := startCPU(b)
+	i := 0
+	for b.Loop() {
+		ls.frame(frames[i%len(frames)])
+		i++
+	}
+	cpu.report()
+}
+
+// TestLineScreenStillScrolls: a frame that moves the table a row keeps
+// writing a scroll, not every row again (scroll optimisation is looked for
+// only when many rows changed, and a scroll changes nearly all of them).
+func TestLineScreenStillScrolls(t *testing.T) {
+	_, _, m := nameSortedBoardSized(t, 2_000, 200, 50)
+	ls := newLineScreen(200, 50, []string{"TERM=xterm-256color"}, colorprofile.TrueColor)
+	ls.frame(m.View().Content)
+	for range 60 { // past the last shown row: the table scrolls a row at a time
+		press(m, "down")
+		ls.frame(m.View().Content)
+	}
+	press(m, "down")
+	n := len(ls.frame(m.View().Content))
+	if n > 2_000 { // a scroll writes ~400
+		t.Fatalf("scrolling the table a row wrote %d bytes: every row again, not a scroll", n)
+	}
+}
