@@ -6,15 +6,6 @@ import (
 	"github.com/hanzoai/driftboard/model"
 )
 
-// tagsCell is DECLARED→RUNNING, or one tag when both agree.
-func tagsCell(r *model.AppView) string {
-	d, run, two := tagSides(r)
-	if two {
-		return d + "→" + run
-	}
-	return d
-}
-
 // tagSides are the declared and running tags as the cell shows them, or
 // one word when they agree (or both are missing).
 func tagSides(r *model.AppView) (d, run string, two bool) {
@@ -31,7 +22,7 @@ func tagSides(r *model.AppView) (d, run string, two bool) {
 	return orDash(d), orDash(run), true
 }
 
-// fitTags is tagsCell cut to w columns. Cut at its end, a long declared tag
+// fitTags is DECLARED→RUNNING (one tag when both agree) cut to w columns. Cut at its end, a long declared tag
 // hid the running one (the drift the column is for), so the declared tag is
 // cut first and the running tag kept whole while the declared keeps a few
 // columns; when even that does not fit, each side gets about half.
