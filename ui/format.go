@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"k8s.io/apimachinery/pkg/util/duration"
 	"strings"
 	"time"
@@ -119,6 +120,7 @@ func overlay(base []string, box string, w int) []string {
 		bw = max(bw, ansi.StringWidth(l))
 	}
 	bw = min(bw, w)
+	lines = cutMiddle(lines, len(base), bw)
 	x := max(0, (w-bw)/2)
 	y := max(0, (len(base)-len(lines))/2)
 	out := append([]string(nil), base...)
@@ -134,4 +136,19 @@ func overlay(base []string, box string, w int) []string {
 		out[y+i] = left + reset + l + reset + right
 	}
 	return out
+}
+
+// cutMiddle fits a box taller than the screen by leaving out lines from its
+// middle and saying how many: its title and its prompt (the keys that
+// confirm or close it) are at its ends and stay on screen.
+func cutMiddle(lines []string, h, w int) []string {
+	if len(lines) <= h || h < 3 {
+		return lines
+	}
+	top := (h - 1) / 2
+	bottom := h - 1 - top
+	hidden := len(lines) - top - bottom
+	note := fitLine(fmt.Sprintf("  ⋮ %d more lines: a taller terminal shows them", hidden), w)
+	out := append(lines[:top:top], note)
+	return append(out, lines[len(lines)-bottom:]...)
 }
