@@ -30,12 +30,7 @@ func (f *Fleet) chartRow(c *cluster, k model.Key, now time.Time) (model.AppView,
 	if a == nil {
 		return model.AppView{}, false
 	}
-	var wl *model.Workload
-	if s := c.scopeFor(k.Namespace); s != nil {
-		if we, ok := s.get("deployments", k.Namespace, k.Name).(*workloadEntry); ok {
-			wl = c.workload(s, k, we)
-		}
-	}
+	wl := c.chartWorkload(k)
 	repo, tag, _ := model.ChartDeclared(a, wl)
 	v := model.BuildChart(a, k, wl, f.release(model.AppObject{ImageRepository: repo, ImageTag: tag}), now)
 	f.messages.share(v.Drift.Flags)
@@ -77,4 +72,32 @@ func (c *cluster) cdView() model.CDView {
 		return model.NewCDView(model.GitWhyNotSynced, nil)
 	}
 	return w.view
+}
+
+// chartWorkload is the Deployment a chart-plane row shows (nil when none).
+func (c *cluster) chartWorkload(k model.Key) *model.Workload {
+	if s := c.scopeFor(k.Namespace); s != nil {
+		if we, ok := s.get("deployments", k.Namespace, k.Name).(*workloadEntry); ok {
+			return c.workload(s, k, we)
+		}
+	}
+	return nil
+}
+
+// chartApp stands in for the App CR a chart-plane row lacks, for the reads
+// that start from one (the pods' digests): a service whose image is the
+// one the row declares.
+func (c *cluster) chartApp(k model.Key) (model.AppObject, bool) {
+	w := c.cdWatch()
+	if w == nil {
+		return model.AppObject{}, false
+	}
+	w.mu.Lock()
+	a := w.charts[k]
+	w.mu.Unlock()
+	if a == nil {
+		return model.AppObject{}, false
+	}
+	repo, tag, _ := model.ChartDeclared(a, c.chartWorkload(k))
+	return model.AppObject{Key: k, Kind: model.KindChart, Role: "service", ImageRepository: repo, ImageTag: tag}, true
 }

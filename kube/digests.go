@@ -41,6 +41,9 @@ func (f *Fleet) RunningDigests(ctx context.Context, key model.Key) (model.PodDig
 	}
 	app, ok := appOf(s, key)
 	if !ok {
+		app, ok = c.chartApp(key) // a chart-plane row: its Application's Deployment
+	}
+	if !ok {
 		return model.PodDigests{}, fmt.Errorf("app %s/%s is not on cluster %s", key.Namespace, key.Name, key.Cluster)
 	}
 	we := c.workloadEntry(s, key, app.Role)
