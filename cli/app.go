@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/spf13/pflag"
+	"k8s.io/apimachinery/pkg/labels"
 
 	"github.com/hanzoai/driftboard/config"
 	"github.com/hanzoai/driftboard/kube"
@@ -63,6 +64,9 @@ func (o *globalOptions) validate() error {
 	}
 	if _, err := kube.ParseCompression(o.compression); err != nil {
 		return usageErr("--compression %v", err)
+	}
+	if _, err := labels.Parse(o.selector); err != nil { // kubectl refuses it before asking any server
+		return usageErr("-l/--selector: %v", err)
 	}
 	if o.verbosity < 0 {
 		return usageErr("-v must be 0 or more")

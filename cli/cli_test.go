@@ -138,6 +138,12 @@ func TestUsageErrorsExit2(t *testing.T) {
 	e.run(t, "list", "-n", "a", "-A").expect(t, ExitError, "exclude each other")
 	e.run(t, "list", "--releases", "maybe").expect(t, ExitError, "--releases must be on or off")
 	e.run(t, "list", "--compression", "gzip").expect(t, ExitError, "--compression must be auto, on or off")
+	// A selector the API server would refuse is a usage error before any
+	// connection, not a cluster whose list "keeps failing (retrying)".
+	r = e.run(t, "list", "-l", "bad selector!!", "--kubeconfig", missingKubeconfig(t))
+	r.expect(t, ExitError, "-l/--selector: unable to parse requirement", "Run 'driftboard list --help'")
+	e.run(t, "list", "-l", "app.kubernetes.io/part-of=iam,tier notin (db)", "--kubeconfig", missingKubeconfig(t)).
+		expect(t, ExitError, "load kubeconfig") // a good selector goes on to connect
 }
 
 func TestListUnreachableClusterExits2(t *testing.T) {

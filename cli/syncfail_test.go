@@ -2,15 +2,15 @@ package cli
 
 import (
 	"context"
+	"net/http"
 	"testing"
 	"time"
 
 	"github.com/hanzoai/driftboard/internal/testcluster"
 )
 
-// A list the access probe allowed but the server refuses on every try (a
-// label selector it cannot parse: the probe carries none) fails the
-// cluster: list, get and watch exit 2 at once with the server's reason,
+// A list the access probe allowed but the server refuses on every try (400
+// from a proxy to every App list but the probe's) fails the cluster: list, get and watch exit 2 at once with the server's reason,
 // instead of waiting out --timeout and saying only that it passed.
 func TestCommandsExitWhenTheFirstListIsRefused(t *testing.T) {
 	c := testcluster.Start(t, testcluster.Options{})
@@ -20,8 +20,10 @@ func TestCommandsExitWhenTheFirstListIsRefused(t *testing.T) {
 	if err := c.SeedApp(ctx, "hanzo", "iam", "iam", "ghcr.io/hanzoai/iam", "v1.2.3", 1); err != nil {
 		t.Fatal(err)
 	}
+	proxy := failingLists(t, c.AdminConfig(), isList("/apis/hanzo.ai/v1/", "apps"), http.StatusBadRequest,
+		"BadRequest", "unable to parse requirement: the proxy refuses this list")
 	e := newEnv(t)
-	base := []string{"--kubeconfig", c.KubeconfigPath(), "--releases=off", "-l", "part-of in (iam", "--timeout", "50s"}
+	base := []string{"--kubeconfig", writeKubeconfig(t, proxy.URL, "test"), "--releases=off", "--timeout", "50s"}
 	for _, args := range [][]string{{"list", "-o", "json"}, {"get", "hanzo/iam"}, {"watch", "-o", "jsonl"}} {
 		t.Run(args[0], func(t *testing.T) {
 			start := time.Now()

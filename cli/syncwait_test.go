@@ -6,6 +6,8 @@ import (
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
+	"path"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -28,7 +30,8 @@ func TestListSaysWhyItWaitsWhileAListIsRetried(t *testing.T) {
 	if err := c.SeedApp(ctx, "hanzo", "iam", "iam", "ghcr.io/hanzoai/iam", "v1.2.3", 1); err != nil {
 		t.Fatal(err)
 	}
-	proxy := failingReplicaSetLists(t, c.AdminConfig(), "etcdserver: leader changed\x1b]0;owned\x07")
+	proxy := failingLists(t, c.AdminConfig(), isList("/apis/apps/v1/", "replicasets"), http.StatusServiceUnavailable,
+		"ServiceUnavailable", "etcdserver: leader changed\x1b]0;owned\x07")
 	kc := writeKubeconfig(t, proxy.URL, "proxied")
 	r := newEnv(t).run(t, "list", "--kubeconfig", kc, "--releases=off", "--timeout", "8s", "-o", "json")
 	r.expect(t, ExitError, "waiting: cluster proxied syncing ", "— retrying replicasets", "etcdserver: leader changed")
@@ -40,10 +43,10 @@ func TestListSaysWhyItWaitsWhileAListIsRetried(t *testing.T) {
 	}
 }
 
-// failingReplicaSetLists serves the test API server through a proxy (as
-// the administrator) that answers 503 with message to every ReplicaSet
-// request but the access probe's one-item LIST.
-func failingReplicaSetLists(t *testing.T, admin *rest.Config, message string) *httptest.Server {
+// failingLists serves the test API server through a proxy (as the
+// administrator) that answers code, reason and message to every request
+// refuse matches.
+func failingLists(t *testing.T, admin *rest.Config, refuse func(*http.Request) bool, code int, reason, message string) *httptest.Server {
 	t.Helper()
 	rt, err := rest.TransportFor(admin)
 	if err != nil {
@@ -57,15 +60,24 @@ func failingReplicaSetLists(t *testing.T, admin *rest.Config, message string) *h
 	rp.Transport, rp.FlushInterval = rt, -1 // watches stream
 	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		r.Header.Del("Authorization") // the kubeconfig's token: the proxy acts as the administrator
-		if strings.Contains(r.URL.Path, "/replicasets") && r.URL.Query().Get("limit") != "1" {
+		if refuse(r) {
 			w.Header().Set("Content-Type", "application/json")
-			w.WriteHeader(http.StatusServiceUnavailable)
+			w.WriteHeader(code)
 			msg := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\x1b", `\u001b`, "\x07", `\u0007`).Replace(message)
-			_, _ = w.Write([]byte(`{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"ServiceUnavailable","code":503,"message":"` + msg + `"}`))
+			_, _ = w.Write([]byte(`{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"` + reason + `","code":` +
+				strconv.Itoa(code) + `,"message":"` + msg + `"}`))
 			return
 		}
 		rp.ServeHTTP(w, r)
 	}))
 	t.Cleanup(srv.Close)
 	return srv
+}
+
+// isList matches the lists and watches of one resource of an API group
+// version (prefix), but not the access probe's one-item LIST.
+func isList(prefix, resource string) func(*http.Request) bool {
+	return func(r *http.Request) bool {
+		return strings.HasPrefix(r.URL.Path, prefix) && path.Base(r.URL.Path) == resource && r.URL.Query().Get("limit") != "1"
+	}
 }
