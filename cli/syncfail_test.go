@@ -1,26 +1,17 @@
 package cli
 
 import (
-	"context"
 	"net/http"
 	"testing"
 	"time"
-
-	"github.com/hanzoai/driftboard/internal/testcluster"
 )
 
 // A list the access probe allowed but the server refuses on every try (400
-// from a proxy to every App list but the probe's) fails the cluster: list, get and watch exit 2 at once with the server's reason,
-// instead of waiting out --timeout and saying only that it passed.
+// from a proxy to every App list but the probe's) fails the cluster: list,
+// get and watch exit 2 at once with the server's reason, instead of waiting
+// out --timeout and saying only that it passed.
 func TestCommandsExitWhenTheFirstListIsRefused(t *testing.T) {
-	c := testcluster.Start(t, testcluster.Options{})
-	c.CreateNamespaces("hanzo")
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	if err := c.SeedApp(ctx, "hanzo", "iam", "iam", "ghcr.io/hanzoai/iam", "v1.2.3", 1); err != nil {
-		t.Fatal(err)
-	}
-	proxy := failingLists(t, c.AdminConfig(), isList("/apis/hanzo.ai/v1/", "apps"), http.StatusBadRequest,
+	proxy := failingLists(t, iamCluster(t), isList("/apis/hanzo.ai/v1/", "apps"), http.StatusBadRequest,
 		"BadRequest", "unable to parse requirement: the proxy refuses this list")
 	e := newEnv(t)
 	base := []string{"--kubeconfig", writeKubeconfig(t, proxy.URL, "test"), "--releases=off", "--timeout", "50s"}

@@ -23,14 +23,7 @@ import (
 // the server's words, sanitised, instead of waiting in silence until the
 // sync's bound or --timeout.
 func TestListSaysWhyItWaitsWhileAListIsRetried(t *testing.T) {
-	c := testcluster.Start(t, testcluster.Options{})
-	c.CreateNamespaces("hanzo")
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	if err := c.SeedApp(ctx, "hanzo", "iam", "iam", "ghcr.io/hanzoai/iam", "v1.2.3", 1); err != nil {
-		t.Fatal(err)
-	}
-	proxy := failingLists(t, c.AdminConfig(), isList("/apis/apps/v1/", "replicasets"), http.StatusServiceUnavailable,
+	proxy := failingLists(t, iamCluster(t), isList("/apis/apps/v1/", "replicasets"), http.StatusServiceUnavailable,
 		"ServiceUnavailable", "etcdserver: leader changed\x1b]0;owned\x07")
 	kc := writeKubeconfig(t, proxy.URL, "proxied")
 	r := newEnv(t).run(t, "list", "--kubeconfig", kc, "--releases=off", "--timeout", "8s", "-o", "json")
@@ -41,6 +34,20 @@ func TestListSaysWhyItWaitsWhileAListIsRetried(t *testing.T) {
 	if n := strings.Count(r.err, "waiting: cluster proxied"); n != 1 {
 		t.Errorf("said %d times why it waits, want once for one error:\n%s", n, r.err)
 	}
+}
+
+// iamCluster starts an API server with one App, hanzo/iam, and returns its
+// administrator's config.
+func iamCluster(t *testing.T) *rest.Config {
+	t.Helper()
+	c := testcluster.Start(t, testcluster.Options{})
+	c.CreateNamespaces("hanzo")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	if err := c.SeedApp(ctx, "hanzo", "iam", "iam", "ghcr.io/hanzoai/iam", "v1.2.3", 1); err != nil {
+		t.Fatal(err)
+	}
+	return c.AdminConfig()
 }
 
 // failingLists serves the test API server through a proxy (as the
