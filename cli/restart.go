@@ -50,7 +50,9 @@ and its workload, a paused Deployment, and Kubernetes RBAC (a
 SelfSubjectAccessReview). Without --yes it asks: production (main) needs the
 App's name typed, other envs 'y'. --yes restarts production only when you named
 it (--env main or a production namespace): driftboard never assumes production.
-When stdin is not a terminal it refuses without --yes.
+When stdin is not a terminal it refuses without --yes, once every other check
+has passed: a refusal --yes cannot lift (no login, an expired token, a scope
+that does not reach the App) is said first.
 
 With -q it restarts every App the query selects, each exactly like a single
 restart, at most --max-parallel at once; the first failure stops new starts
@@ -122,9 +124,8 @@ func (o *restartOptions) validate(a *app) error {
 	if eff.ReadOnly {
 		return errors.New("refused: " + model.ReadOnlyBlock(""))
 	}
-	if !o.dryRun && !o.yes && !a.streams.InTerminal {
-		return usageErr("refusing to restart %s without confirmation: stdin is not a terminal; pass --yes (or --dry-run to only check)", o.target.name)
-	}
+	// Off a terminal without --yes is refused only once the identity and
+	// its scope allow the restart (run): a --yes could not help before.
 	return nil
 }
 
@@ -151,6 +152,9 @@ func (o *restartOptions) run(ctx context.Context, a *app, out io.Writer) error {
 	d := guardedRestarter{fleet: fl, cfg: eff}.CheckRestart(ctx, row.Key())
 	if !d.Allowed {
 		return errors.New("refused: " + d.Reason)
+	}
+	if !o.dryRun && !o.yes && !a.streams.InTerminal {
+		return usageErr("refusing to restart %s without confirmation: stdin is not a terminal; pass --yes (or --dry-run to only check)", o.target.name)
 	}
 	errw := a.streams.Err
 	fmt.Fprintln(errw, termtext.Sanitize(plan.Title()+". "+plan.Effect()+" "+d.Reason))

@@ -147,7 +147,9 @@ func (a *app) runRestartSet(ctx context.Context, out io.Writer, args []string, o
 			write(lineOf(row, "would-restart", plan.Title()+". "+plan.Effect()))
 		}
 	}
-	if !o.yes && !o.dryRun {
+	// Every App refused: a --yes could not lift that, so it is not asked
+	// for; the set ends as it would with --yes (nothing sent, exit 2).
+	if !o.yes && !o.dryRun && len(allowed) > 0 {
 		fmt.Fprintf(a.streams.Err, "%s would be restarted, %d refused; nothing was changed (pass --yes to restart them)\n", countApps(len(allowed)), refused)
 		return errSetListed
 	}
