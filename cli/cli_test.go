@@ -150,6 +150,11 @@ func TestUsageErrorsExit2(t *testing.T) {
 	e.run(t, "get").expect(t, ExitError, "get needs the App: APP, NAMESPACE/APP or -n NAMESPACE APP", "Run 'driftboard get --help' for usage.")
 	e.run(t, "logs").expect(t, ExitError, "logs needs the App: APP, NAMESPACE/APP", "Run 'driftboard logs --help' for usage.")
 	e.run(t, "list", "-o", "xml").expect(t, ExitError, "-o must be table, wide, json or yaml", "Run 'driftboard list --help'")
+	e.run(t, "watch", "-o", "xml").expect(t, ExitError, `-o must be text, jsonl or json, not "xml"`, "Run 'driftboard watch --help'")
+	// watch -o json is kubectl's -w -o json, accepted: it gets as far as the kubeconfig.
+	if r := e.run(t, "watch", "-o", "json", "--kubeconfig", missingKubeconfig(t)); r.code != ExitError || !strings.Contains(r.err, "no-such-kubeconfig") {
+		t.Errorf("watch -o json: exit %d\n%s", r.code, r.err)
+	}
 	// get's -o is checked before any connection: no text where a script asked for JSON.
 	e.run(t, "get", "iam", "-o", "jsn", "--kubeconfig", missingKubeconfig(t)).
 		expect(t, ExitError, `-o must be text, json or yaml, not "jsn"`, "Run 'driftboard get --help'")

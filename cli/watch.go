@@ -32,6 +32,10 @@ namespace and app, and the before and after. It reconnects by itself (the
 cluster events say so) and reports only changes it observed: a resync or a
 reconnect that finds the same verdict prints nothing.
 
+-o jsonl prints each event as one line of JSON; -o json prints the same
+objects indented, one document after another (as kubectl's get -w -o json), for
+a reader that takes a stream of documents (jq, json.Decoder).
+
 It runs until interrupted. Exit code 2 when no cluster could be read at start
 or the output cannot be written.`,
 		Example: `  driftboard watch
@@ -45,11 +49,11 @@ or the output cannot be written.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&o.output, "output", "o", "text", "output format: text|jsonl")
+	f.StringVarP(&o.output, "output", "o", "text", "output format: text|jsonl|json (json: the same objects as jsonl, one indented document each, as kubectl -w -o json)")
 	f.StringVarP(&o.query, "query", "q", "", "report only rows matching this query (before or after a change)")
 	f.BoolVar(&o.changesOnly, "changes-only", false, "start with a summary instead of every current row")
 	f.DurationVar(&o.timeout, "timeout", 60*time.Second, "give up waiting for the first sync after this long")
-	completeFixed(cmd, "output", "text", "jsonl")
+	completeFixed(cmd, "output", "text", "jsonl", "json")
 	return cmd
 }
 
@@ -59,8 +63,10 @@ func (a *app) runWatch(ctx context.Context, out io.Writer, o watchOptions) error
 	case "text":
 	case "jsonl":
 		write = watch.WriteJSON
+	case "json": // kubectl's -w -o json: the same objects, one indented document each
+		write = watch.WriteJSONIndented
 	default:
-		return usageErr("-o must be text or jsonl, not %q", o.output)
+		return usageErr("-o must be text, jsonl or json, not %q", o.output)
 	}
 	q, err := model.ParseQuery(o.query)
 	if err != nil {

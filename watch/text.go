@@ -11,9 +11,20 @@ import (
 	"github.com/hanzoai/driftboard/termtext"
 )
 
-// WriteJSON writes ev as one line of JSON.
+// WriteJSON writes ev as one line of JSON (-o jsonl).
 func WriteJSON(w io.Writer, ev Event) error {
 	b, err := json.Marshal(ev)
+	return writeJSON(w, b, err)
+}
+
+// WriteJSONIndented writes ev as one indented JSON document (-o json), the
+// same object as WriteJSON's line: kubectl's `get -w -o json` stream.
+func WriteJSONIndented(w io.Writer, ev Event) error {
+	b, err := json.MarshalIndent(ev, "", "  ")
+	return writeJSON(w, b, err)
+}
+
+func writeJSON(w io.Writer, b []byte, err error) error {
 	if err != nil {
 		return fmt.Errorf("encode event: %w", err)
 	}
