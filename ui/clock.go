@@ -11,7 +11,8 @@ import (
 // clockTickMsg redraws a frame whose relative times would read differently
 // now ("token 52m left", "unresponsive since 14:00:05 (40s)", the detail's
 // ages): nothing else redraws a quiet board, and a countdown frozen on
-// screen says more than was observed. gen tells a superseded tick.
+// screen says more than was observed. It also takes a plain notice off the
+// status line when its time is up (status.go). gen tells a superseded tick.
 type clockTickMsg struct{ gen uint64 }
 
 // clockState is the one tick armed, if any.
@@ -75,6 +76,7 @@ func (m *Model) clockNext(now time.Time) time.Duration {
 	if m.screen == screenDetail {
 		soonest(time.Second) // drifting since, last restart and Events carry ages
 	}
+	soonest(m.statusNext(now)) // a notice goes by itself (status.go)
 	return next
 }
 

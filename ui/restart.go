@@ -107,7 +107,8 @@ func (m *Model) onRestarted(msg restartedMsg) tea.Cmd {
 			delete(m.inflight, msg.key)
 			m.status = statusLine{text: out.msg, bad: out.bad}
 		} else {
-			m.status = statusLine{text: "restart of " + name + " accepted — following the rollout"}
+			// stays while the rollout is followed: its outcome replaces it
+			m.status = statusLine{text: "restart of " + name + " accepted — following the rollout", keep: true}
 		}
 	}
 	if d != nil && d.key == msg.key {

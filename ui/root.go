@@ -23,10 +23,14 @@ const (
 	screenLogs // the pods' logs (logs.go)
 )
 
-// statusLine is the last message for the user, in words.
+// statusLine is the last message for the user, in words. A plain notice
+// goes by itself after noticeLife (status.go); an error, or a line the user
+// must act on (keep), stays until the next message or esc.
 type statusLine struct {
-	text string
-	bad  bool
+	text  string
+	bad   bool
+	keep  bool
+	shown time.Time // when it first showed; Update stamps it
 }
 
 // emptySource stands in for a missing Source: an empty board, never a panic.
@@ -97,6 +101,7 @@ func (m *Model) Init() tea.Cmd {
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	wasPlain := m.plainBoard()
 	cmd := m.route(msg)
+	m.ageStatus(m.now())
 	m.layoutFrame()
 	if due := m.afterUpdate(msg, wasPlain); due != nil {
 		cmd = tea.Batch(cmd, due)

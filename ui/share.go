@@ -82,7 +82,7 @@ func (m *Model) openRelease(r *model.AppView) tea.Cmd {
 		return nil
 	}
 	if m.opts.OpenURL == nil {
-		m.status = statusLine{text: "open " + page}
+		m.status = statusLine{text: "open " + page, keep: true} // the address to open by hand stays
 		return nil
 	}
 	m.status = statusLine{text: "opening " + page + "…"}
