@@ -109,11 +109,11 @@ func ComputeDriftFlags(o Observed) []DriftFlag {
 	declaredFloating := o.DeclaredTag != "" && !IsSemverTag(o.DeclaredTag)
 	if declaredFloating {
 		add(DriftFloatingDeclared, SeverityRed,
-			fmt.Sprintf("Declared tag %q is not a vX.Y.Z release tag: the operator runs it, but what runs can change under the same name.", o.DeclaredTag))
+			fmt.Sprintf("Declared tag \"%s\" is not a vX.Y.Z release tag: the operator runs it, but what runs can change under the same name.", o.DeclaredTag))
 	}
 	if o.RunningTag != "" && !IsSemverTag(o.RunningTag) {
 		add(DriftFloatingRunning, SeverityRed,
-			fmt.Sprintf("The cluster runs floating tag %q, not a vX.Y.Z release tag.", o.RunningTag))
+			fmt.Sprintf("The cluster runs floating tag \"%s\", not a vX.Y.Z release tag.", o.RunningTag))
 	}
 	if !declaredFloating && IsSemverTag(o.DeclaredTag) && IsSemverTag(o.LatestTag) && o.DeclaredTag != o.LatestTag {
 		add(DriftStale, SeverityYellow,

@@ -50,7 +50,7 @@ func (f *Fleet) RunningDigests(ctx context.Context, key model.Key) (model.PodDig
 	if we == nil {
 		want := model.ExpectedKind(app.Role)
 		if want == model.KindNone {
-			return model.PodDigests{}, fmt.Errorf("role %q makes no workload, so no pods: %w", app.Role, ErrNoWorkload)
+			return model.PodDigests{}, fmt.Errorf("role \"%s\" makes no workload, so no pods: %w", app.Role, ErrNoWorkload)
 		}
 		return model.PodDigests{}, fmt.Errorf("%s %s/%s does not exist: %w", want, key.Namespace, key.Name, ErrNoWorkload)
 	}

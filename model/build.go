@@ -155,7 +155,7 @@ func declaredImage(app AppObject, class RoleClass, v *AppView) (Image, bool) {
 	}
 	if repo.Tag != "" || repo.Digest != "" {
 		v.addProblem(ProblemTagInRepository, fmt.Sprintf(
-			"spec.image.repository %q carries a tag or digest; the tag belongs in spec.image.tag.", app.ImageRepository))
+			"spec.image.repository \"%s\" carries a tag or digest; the tag belongs in spec.image.tag.", app.ImageRepository))
 	}
 	if app.ImageTag == "" {
 		if class.MakesWorkload() {

@@ -92,27 +92,27 @@ func ParseImage(ref string) (Image, error) {
 		im.Digest = rest[at+1:]
 		rest = rest[:at]
 		if err := checkDigest(im.Digest); err != nil {
-			return Image{}, fmt.Errorf("image %q: %w", ref, err)
+			return Image{}, fmt.Errorf("image \"%s\": %w", ref, err)
 		}
 	}
 	if colon := strings.LastIndexByte(rest, ':'); colon > strings.LastIndexByte(rest, '/') {
 		im.Tag = rest[colon+1:]
 		rest = rest[:colon]
 		if err := checkTag(im.Tag); err != nil {
-			return Image{}, fmt.Errorf("image %q: %w", ref, err)
+			return Image{}, fmt.Errorf("image \"%s\": %w", ref, err)
 		}
 	}
 	if slash := strings.IndexByte(rest, '/'); slash >= 0 {
 		if first := rest[:slash]; strings.ContainsAny(first, ".:[") || first == "localhost" {
 			im.Registry, rest = first, rest[slash+1:]
 			if err := checkHost(im.Registry); err != nil {
-				return Image{}, fmt.Errorf("image %q: %w", ref, err)
+				return Image{}, fmt.Errorf("image \"%s\": %w", ref, err)
 			}
 		}
 	}
 	im.Repository = rest
 	if err := checkPath(rest); err != nil {
-		return Image{}, fmt.Errorf("image %q: %w", ref, err)
+		return Image{}, fmt.Errorf("image \"%s\": %w", ref, err)
 	}
 	return im, nil
 }
@@ -129,12 +129,12 @@ func checkPath(path string) error {
 			return errors.New("empty path component")
 		}
 		if !isLowerAlnum(comp[0]) || !isLowerAlnum(comp[len(comp)-1]) {
-			return fmt.Errorf("path component %q must start and end with a lowercase letter or digit", comp)
+			return fmt.Errorf("path component \"%s\" must start and end with a lowercase letter or digit", comp)
 		}
 		for i := 0; i < len(comp); i++ {
 			c := comp[i]
 			if !isLowerAlnum(c) && c != '.' && c != '_' && c != '-' {
-				return fmt.Errorf("path component %q has invalid character %q", comp, c)
+				return fmt.Errorf("path component \"%s\" has invalid character '%s'", comp, string([]byte{c}))
 			}
 		}
 	}
@@ -152,7 +152,7 @@ func checkTag(tag string) error {
 		c := tag[i]
 		ok := isLowerAlnum(c) || (c >= 'A' && c <= 'Z') || c == '_' || (i > 0 && (c == '.' || c == '-'))
 		if !ok {
-			return fmt.Errorf("tag %q has invalid character %q", tag, c)
+			return fmt.Errorf("tag \"%s\" has invalid character '%s'", tag, string([]byte{c}))
 		}
 	}
 	return nil
@@ -163,41 +163,41 @@ func checkHost(host string) error {
 	if strings.HasPrefix(host, "[") { // IPv6 literal
 		end := strings.IndexByte(host, ']')
 		if end < 0 {
-			return fmt.Errorf("registry host %q: unclosed '['", host)
+			return fmt.Errorf("registry host \"%s\": unclosed '['", host)
 		}
 		name, port = host[1:end], strings.TrimPrefix(host[end+1:], ":")
 		if host[end+1:] != "" && !strings.HasPrefix(host[end+1:], ":") {
-			return fmt.Errorf("registry host %q: junk after ']'", host)
+			return fmt.Errorf("registry host \"%s\": junk after ']'", host)
 		}
 		if ip := net.ParseIP(name); ip == nil || !strings.Contains(name, ":") {
-			return fmt.Errorf("registry host %q: invalid IPv6 literal", host)
+			return fmt.Errorf("registry host \"%s\": invalid IPv6 literal", host)
 		}
 		if host[end+1:] == ":" {
-			return fmt.Errorf("registry host %q: empty port", host)
+			return fmt.Errorf("registry host \"%s\": empty port", host)
 		}
 	} else {
 		if c := strings.IndexByte(host, ':'); c >= 0 {
 			name, port = host[:c], host[c+1:]
 			if port == "" {
-				return fmt.Errorf("registry host %q: empty port", host)
+				return fmt.Errorf("registry host \"%s\": empty port", host)
 			}
 		}
 		if name == "" {
-			return fmt.Errorf("registry host %q: empty name", host)
+			return fmt.Errorf("registry host \"%s\": empty name", host)
 		}
 		for i := 0; i < len(name); i++ {
 			c := name[i]
 			if !isLowerAlnum(c) && !(c >= 'A' && c <= 'Z') && c != '.' && c != '-' {
-				return fmt.Errorf("registry host %q has invalid character %q", host, c)
+				return fmt.Errorf("registry host \"%s\" has invalid character '%s'", host, string([]byte{c}))
 			}
 		}
 	}
 	if len(port) > 5 {
-		return fmt.Errorf("registry host %q: port out of range", host)
+		return fmt.Errorf("registry host \"%s\": port out of range", host)
 	}
 	for i := 0; i < len(port); i++ {
 		if port[i] < '0' || port[i] > '9' {
-			return fmt.Errorf("registry host %q: port is not a number", host)
+			return fmt.Errorf("registry host \"%s\": port is not a number", host)
 		}
 	}
 	return nil
@@ -215,13 +215,13 @@ func checkDigest(d string) error {
 	a := digest.Algorithm(algo)
 	switch {
 	case !ok || algo == "" || hex == "":
-		return fmt.Errorf("digest %q is not algorithm:hex", d)
+		return fmt.Errorf("digest \"%s\" is not algorithm:hex", d)
 	case !a.Available():
-		return fmt.Errorf("digest %q: unsupported algorithm %q (sha256, sha384 or sha512): %w", d, algo, err)
+		return fmt.Errorf("digest \"%s\": unsupported algorithm \"%s\" (sha256, sha384 or sha512): %w", d, algo, err)
 	case errors.Is(err, digest.ErrDigestInvalidLength):
-		return fmt.Errorf("digest %q: %s needs %d hex characters, got %d: %w", d, algo, a.Size()*2, len(hex), err)
+		return fmt.Errorf("digest \"%s\": %s needs %d hex characters, got %d: %w", d, algo, a.Size()*2, len(hex), err)
 	}
-	return fmt.Errorf("digest %q: not lowercase hex: %w", d, err)
+	return fmt.Errorf("digest \"%s\": not lowercase hex: %w", d, err)
 }
 
 func isLowerAlnum(c byte) bool { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') }

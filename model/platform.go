@@ -116,7 +116,7 @@ func orWord(s, w string) string {
 // makes no workload by design, an unknown role, a failed upgrade.
 func platformState(app AppObject, class RoleClass, v *AppView) {
 	if class == RoleUnknown {
-		v.addProblem(ProblemUnknownRole, fmt.Sprintf("Role %q is unknown to the operator: it makes nothing (Degraded, UnknownRole).", app.Role))
+		v.addProblem(ProblemUnknownRole, fmt.Sprintf("Role \"%s\" is unknown to the operator: it makes nothing (Degraded, UnknownRole).", app.Role))
 		if v.Phase == "" {
 			v.Phase = "Degraded"
 		}

@@ -142,7 +142,7 @@ func (p *Principal) AuthorizeNamespace(namespace string, labels map[string]strin
 	who := p.who()
 	switch {
 	case !isASCII(p.HomeOrg):
-		return Decision{Reason: fmt.Sprintf("%s's org name %q is not ASCII; IAM org names are, so it is refused.", who, p.HomeOrg)}
+		return Decision{Reason: fmt.Sprintf("%s's org name \"%s\" is not ASCII; IAM org names are, so it is refused.", who, p.HomeOrg)}
 	case p.SuperAdmin:
 		return Decision{Allowed: true, Reason: fmt.Sprintf("%s is a SuperAdmin (home org %s).", who, SuperAdminOrg)}
 	case !p.OrgAdmin:
@@ -154,7 +154,7 @@ func (p *Principal) AuthorizeNamespace(namespace string, labels map[string]strin
 	org := OrgOfNamespace(namespace, labels)
 	switch {
 	case org == "":
-		return Decision{Reason: fmt.Sprintf("%s is OrgAdmin of %s, but namespace %q belongs to no org; only a SuperAdmin may act there.", who, p.HomeOrg, namespace)}
+		return Decision{Reason: fmt.Sprintf("%s is OrgAdmin of %s, but namespace \"%s\" belongs to no org; only a SuperAdmin may act there.", who, p.HomeOrg, namespace)}
 	case sameOrg(org, p.HomeOrg):
 		return Decision{Allowed: true, Reason: fmt.Sprintf("%s is OrgAdmin of %s, which owns namespace %s.", who, p.HomeOrg, namespace)}
 	}

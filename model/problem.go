@@ -33,7 +33,9 @@ const (
 
 // Problem is one finding on a row that the drift contract has no flag for.
 // Text is a sentence for people; JSON carries both, so scripts can branch on
-// kind and people can read text.
+// kind and people can read text. Observed values are quoted in it as they
+// are ("…", never %q): escaping is the printers' one rule, termtext.Sanitize
+// (\x07, \u202e), and JSON keeps them exact, as in every other field.
 type Problem struct {
 	Kind ProblemKind `json:"kind"`
 	Text string      `json:"text"`

@@ -71,9 +71,9 @@ func workloadView(app AppObject, class RoleClass, wl *Workload, declared Image, 
 	}
 	if wl.Kind != want {
 		if want == KindNone {
-			v.addProblem(ProblemWrongKind, fmt.Sprintf("Role %q makes no workload, but %s %s exists.", app.Role, wl.Kind, wl.Name))
+			v.addProblem(ProblemWrongKind, fmt.Sprintf("Role \"%s\" makes no workload, but %s %s exists.", app.Role, wl.Kind, wl.Name))
 		} else {
-			v.addProblem(ProblemWrongKind, fmt.Sprintf("Workload is a %s; role %q expects a %s.", wl.Kind, app.Role, want))
+			v.addProblem(ProblemWrongKind, fmt.Sprintf("Workload is a %s; role \"%s\" expects a %s.", wl.Kind, app.Role, want))
 		}
 	}
 	n := len(v.Problems)
