@@ -50,7 +50,7 @@ func resolve(repo string, maps []RepoMapping) subject {
 	repo = strings.TrimSpace(repo)
 	first, rest, hasSlash := strings.Cut(repo, "/")
 	if !hasSlash {
-		return subject{noGitHub: fmt.Sprintf("%q is not owner/repo: no release lookup", repo)}
+		return subject{noGitHub: fmt.Sprintf("\"%s\" is not owner/repo: no release lookup", repo)}
 	}
 	var s subject
 	ref, p := repo, repo
@@ -103,11 +103,11 @@ func mapRepo(m RepoMapping, ref string) (string, bool) {
 func gitHubRepo(path string) (string, error) {
 	segs := strings.Split(path, "/")
 	if len(segs) < 2 {
-		return "", fmt.Errorf("%q is not owner/repo", path)
+		return "", fmt.Errorf("\"%s\" is not owner/repo", path)
 	}
 	owner, name := segs[0], segs[1]
 	if !validName(owner, false) || !validName(name, true) {
-		return "", fmt.Errorf("%q is not a GitHub owner/repo", owner+"/"+name)
+		return "", fmt.Errorf("\"%s\" is not a GitHub owner/repo", owner+"/"+name)
 	}
 	return strings.ToLower(owner) + "/" + strings.ToLower(name), nil
 }

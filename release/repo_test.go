@@ -29,6 +29,10 @@ func TestResolve(t *testing.T) {
 		"ghcr.io/solo":            {image: "ghcr.io/solo", noGitHub: `"solo" is not owner/repo: no release lookup`},
 		"ghcr.io/a/../../../user": {image: "ghcr.io/a/../../../user", noGitHub: `"a/.." is not a GitHub owner/repo: no release lookup`},
 		"ghcr.io/owner/repo?x=1":  {image: "ghcr.io/owner/repo?x=1", noGitHub: `"owner/repo?x=1" is not a GitHub owner/repo: no release lookup`},
+		// A value from the cluster is quoted as it is, never with Go's %q
+		// (\a): the printers' termtext.Sanitize is the one spelling (\x07).
+		"api\a":                    {noGitHub: "\"api\a\" is not owner/repo: no release lookup"},
+		"ghcr.io/own\ner/re\x9bpo": {image: "ghcr.io/own\ner/re\x9bpo", noGitHub: "\"own\ner/re\x9bpo\" is not a GitHub owner/repo: no release lookup"},
 	} {
 		got := resolve(repo, maps)
 		if diff := cmp.Diff(want, got, cmp.AllowUnexported(subject{})); diff != "" {
