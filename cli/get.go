@@ -113,18 +113,19 @@ func writeDetail(w io.Writer, r *model.AppView, now time.Time) error {
 	if note := digestCheck(r).Note(); note != "" {
 		p("Digests:", note)
 	}
-	if wl.Found {
+	switch wl.Presence() {
+	case model.WorkloadFound:
 		p("Workload:", fmt.Sprintf("%s %s, %d/%d ready, %d updated, rollout %s", wl.Kind, wl.Name, wl.Ready, wl.Desired, wl.Updated, dash(string(wl.Rollout))))
 		if wl.Message != "" {
 			p("  why:", wl.Message)
 		}
-	} else if wl.Unreadable != "" {
+	case model.WorkloadUnreadable:
 		p("Workload:", wl.Unreadable+"; health unknown")
-	} else if wl.Pending != "" {
+	case model.WorkloadPending:
 		p("Workload:", wl.Pending+"; health and running tag unknown")
-	} else if wl.None != "" {
+	case model.WorkloadNoneByDesign:
 		p("Workload:", fmt.Sprintf("none by design (role %s: %s)", dash(r.Role), wl.None))
-	} else {
+	default:
 		p("Workload:", "not found")
 	}
 	if g := r.Git; g.State != "" {

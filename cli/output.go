@@ -163,15 +163,14 @@ func since(t *time.Time, now time.Time) string {
 // where it is not known yet or not readable; ROLLOUT says which, as the
 // board's ROLLOUT does.
 func workloadCells(w model.WorkloadView) (ready, rollout string) {
-	if w.Found {
+	switch w.Presence() {
+	case model.WorkloadFound:
 		return fmt.Sprintf("%d/%d", w.Ready, w.Desired), dash(string(w.Rollout))
-	}
-	switch {
-	case w.Unreadable != "":
+	case model.WorkloadUnreadable:
 		return "?", "unreadable"
-	case w.Pending != "":
+	case model.WorkloadPending:
 		return "?", "pending"
-	case w.None != "":
+	case model.WorkloadNoneByDesign:
 		return "-", "none(" + w.None + ")"
 	}
 	return "-", "no-workload"

@@ -62,10 +62,10 @@ func PlanRestart(r *AppView) RestartPlan {
 		p.Repulls = r.RunningTag
 	}
 	p.Blocked = restartBlock(r.Namespace, p.Workload, r.Role, w.Kind, w.Found, w.Paused)
-	if w.Unreadable != "" {
+	switch w.Presence() {
+	case WorkloadUnreadable:
 		p.Blocked = unreadableBlock(w.Unreadable)
-	}
-	if w.Pending != "" {
+	case WorkloadPending:
 		p.Blocked = pendingBlock(w.Pending)
 	}
 	p.NotFixed, p.Warnings = restartCaveats(r, p)

@@ -183,15 +183,15 @@ func gitCell(g model.GitSync) string {
 // when stuck, paused, or a restart of ours has not started rolling yet.
 func rolloutCell(r *model.AppView, fl *inflight) string {
 	w := r.Workload
-	if !w.Found {
+	if p := w.Presence(); p != model.WorkloadFound {
 		switch {
 		case fl != nil:
 			return "restarting…"
-		case w.Unreadable != "":
+		case p == model.WorkloadUnreadable:
 			return "unreadable"
-		case w.Pending != "":
+		case p == model.WorkloadPending:
 			return "pending"
-		case w.None != "":
+		case p == model.WorkloadNoneByDesign:
 			return "none (" + w.None + ")"
 		}
 		return "no workload"

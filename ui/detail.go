@@ -170,14 +170,14 @@ func (m *Model) detailLines(r *model.AppView, width int) []string {
 
 	w := r.Workload
 	section("Workload")
-	switch {
-	case !w.Found && w.Unreadable != "":
+	switch w.Presence() {
+	case model.WorkloadUnreadable:
 		kv("workload", w.Unreadable+"; health unknown")
-	case !w.Found && w.Pending != "":
+	case model.WorkloadPending:
 		kv("workload", orDash(string(w.Kind))+" "+orDash(w.Name)+": "+w.Pending+"; health and running tag unknown")
-	case !w.Found && w.None != "":
+	case model.WorkloadNoneByDesign:
 		kv("workload", "none by design (role "+orDash(r.Role)+": "+w.None+")")
-	case !w.Found:
+	case model.WorkloadMissing:
 		kv("workload", "not found ("+orDash(string(w.Kind))+" "+orDash(w.Name)+")")
 	default:
 		owned := "not owned by the App"
