@@ -28,6 +28,8 @@ type (
 	actOpenDetail  struct{}
 	actStartLogin  struct{}
 	actApplyFilter struct{ query string }
+	// actPick: replace the dialog with this picker (":ns" alone).
+	actPick struct{ p *picker }
 	// actQuit: end the program (a set restart running behind it stops starting).
 	actQuit struct{}
 )
@@ -40,6 +42,7 @@ func (actOpenRestart) isAction() {}
 func (actOpenDetail) isAction()  {}
 func (actStartLogin) isAction()  {}
 func (actApplyFilter) isAction() {}
+func (actPick) isAction()        {}
 func (actQuit) isAction()        {}
 
 // dialogStack holds the open dialogs; the top one has the keys and is drawn.

@@ -105,6 +105,8 @@ func TestGoldenScreens(t *testing.T) {
 		{"confirm_readonly_w100", []string{"r"}, "explorer", Options{ReadOnly: true}},
 		{"filter_error_w100", []string{"/", "e", "n", "v", ":", "x"}, "iam", Options{}},
 		{"help_w100", []string{"?"}, "iam", Options{}},
+		{"jump_ns_w100", []string{":", "n", "s", "enter"}, "iam", Options{}},
+		{"jump_ctx_w100", []string{":", "c", "t", "x", "enter"}, "iam", Options{}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"slices"
 	"sort"
 	"strings"
 
@@ -27,30 +26,27 @@ var quitWords = map[string]bool{"q": true, "q!": true, "quit": true}
 // filter's name, applied as the board's filter. tab completes known names.
 type jumpDialog struct {
 	input  textinput.Model
-	known  map[string][]string // query term → names seen on the board
+	known  map[string][]string       // query term → names seen on the board, sorted
+	counts map[string]map[string]int // query term → name → rows
+	phase  map[string]model.ConnPhase
 	saved  map[string]string
-	keys   keyMap
-	note   string // why enter did nothing, or the candidates tab found
-	failed bool
+	// current is the filter applied when the prompt opened: a picker starts on it
+	current string
+	keys    keyMap
+	note    string // why enter did nothing, or the candidates tab found
+	failed  bool
 }
 
 func (m *Model) openJump() tea.Cmd {
-	d := &jumpDialog{known: map[string][]string{}, saved: m.opts.SavedFilters, keys: m.keys}
+	d := &jumpDialog{known: map[string][]string{}, counts: map[string]map[string]int{}, saved: m.opts.SavedFilters,
+		keys: m.keys, current: m.filter.text()}
 	if s := m.board.snap; s != nil {
-		for r := range s.All() {
-			for term, v := range map[string]string{"cluster": r.Cluster, "env": string(r.Env), "namespace": r.Namespace} {
-				if v != "" && !slices.Contains(d.known[term], v) {
-					d.known[term] = append(d.known[term], v)
-				}
-			}
-		}
-	}
-	for _, names := range d.known {
-		sort.Strings(names)
+		d.count(s)
 	}
 	d.input = textinput.New()
 	d.input.Prompt = ":"
-	d.input.Placeholder = "ctx NAME · env NAME · ns NAME · saved filter"
+	d.input.Placeholder = "ctx|env|ns [NAME] · saved filter"
+	d.input.SetWidth(40) // without a width textinput shows the placeholder's first letter only
 	d.input.SetStyles(m.st.input)
 	d.input.CharLimit = 128
 	m.dialogs.push(d)
@@ -66,6 +62,13 @@ func (d *jumpDialog) Update(msg tea.KeyPressMsg) (action, tea.Cmd) {
 	case key.Matches(msg, d.keys.Accept):
 		if v := strings.TrimSpace(d.input.Value()); quitWords[v] && d.saved[v] == "" {
 			return actQuit{}, nil
+		}
+		if p, why := d.pick(d.input.Value()); p != nil || why != "" {
+			if p == nil {
+				d.note, d.failed = why, true
+				return actNone{}, nil
+			}
+			return actPick{p: p}, nil
 		}
 		q, why := d.resolve(d.input.Value())
 		if why != "" {
@@ -92,7 +95,7 @@ func (d *jumpDialog) resolve(s string) (query, why string) {
 	f := strings.Fields(s)
 	switch {
 	case len(f) == 0:
-		return "", "type ctx NAME, env NAME, ns NAME or a saved filter's name"
+		return "", "type ctx, env or ns (alone to pick one, or with a NAME) or a saved filter's name"
 	case len(f) == 2 && jumpTerms[f[0]] != "":
 		q := jumpTerms[f[0]] + ":" + f[1]
 		if _, err := model.ParseQuery(q); err != nil {

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -86,5 +87,69 @@ func TestJumpQuits(t *testing.T) {
 	press(m, "enter")
 	if m.filter.text() != "sev:red" {
 		t.Errorf("a saved filter named q: filter %q, want it applied", m.filter.text())
+	}
+}
+
+// ":ns" alone lists the namespaces the board has rows for, with counts, as
+// k9s' ":ns" does; choosing one applies it. ":ns NAME" is unchanged (above).
+func TestJumpAlonePicksAName(t *testing.T) {
+	m, _ := newTestModel(t, nil, nil, Options{}, 120, 40)
+	press(m, ":")
+	typeText(m, "ns")
+	press(m, "enter")
+	p := dialogOf[*picker](m.dialogs)
+	if p == nil || dialogOf[*jumpDialog](m.dialogs) != nil {
+		t.Fatalf(":ns alone should replace the prompt with a list; dialogs %v", m.dialogs)
+	}
+	if v := plainView(m); !strings.Contains(v, "Namespaces on the board (5)") || !strings.Contains(v, "hanzo-testnet  2 rows") {
+		t.Fatalf("the list should name each namespace with its rows:\n%s", v)
+	}
+	press(m, "j", "j", "j", "enter") // hanzo, hanzo-devnet, hanzo-mainnet, hanzo-testnet
+	if got, want := shownApps(m), []string{"hanzo-testnet/explorer", "hanzo-testnet/queue"}; !slices.Equal(got, want) || m.dialogs.top() != nil {
+		t.Fatalf("picked hanzo-testnet: rows %v (want %v), dialog %v", got, want, m.dialogs.top())
+	}
+	// Opened again, the list starts on the namespace applied.
+	press(m, ":")
+	typeText(m, "ns")
+	press(m, "enter")
+	if v := plainView(m); !strings.Contains(v, "› hanzo-testnet") {
+		t.Fatalf("the list should start on the applied namespace:\n%s", v)
+	}
+	press(m, "esc")
+	if m.dialogs.top() != nil || m.filter.text() != "namespace:hanzo-testnet" {
+		t.Fatalf("esc: dialog %v, filter %q; want closed, filter kept", m.dialogs.top(), m.filter.text())
+	}
+	// ":ctx" alone: the clusters, a connected one without rows too.
+	press(m, ":")
+	typeText(m, "ctx")
+	press(m, "enter")
+	if v := plainView(m); !strings.Contains(v, "Contexts on the board (1)") || !strings.Contains(v, "prod  "+rowsWord(len(fleet()))) {
+		t.Fatalf(":ctx alone should list the contexts with their rows:\n%s", v)
+	}
+}
+
+// A list longer than the picker shows scrolls with the cursor and says how
+// many are above and below.
+func TestJumpPickerScrolls(t *testing.T) {
+	m, src := newTestModel(t, nil, nil, Options{}, 120, 40)
+	for i := range 20 {
+		src.upsert(app{ns: fmt.Sprintf("zz-%02d", i), name: "api", declared: "v1.0.0", running: "v1.0.0", ready: 1, updated: 1}.build())
+	}
+	m.Update(snapshotMsg{src.Snapshot()})
+	press(m, ":")
+	typeText(m, "ns")
+	press(m, "enter")
+	v := plainView(m)
+	if !strings.Contains(v, "↓ 13 more") || strings.Contains(v, "zz-19 ") { // the board behind shows "zz-19│"
+		t.Fatalf("25 namespaces: the first 12 and how many more:\n%s", v)
+	}
+	press(m, "end")
+	v = plainView(m)
+	if !strings.Contains(v, "› zz-19") || !strings.Contains(v, "↑ 13 more") || strings.Contains(v, "↓") {
+		t.Fatalf("end: the last namespace chosen and shown:\n%s", v)
+	}
+	press(m, "enter")
+	if got := shownApps(m); !slices.Equal(got, []string{"zz-19/api"}) {
+		t.Fatalf("picked zz-19: rows %v", got)
 	}
 }

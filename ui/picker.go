@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 
@@ -14,14 +15,20 @@ type pickItem struct {
 	act         action
 }
 
-// picker is a small centred list: saved filters ("f") and the action menu
-// ("a"). Choosing an item answers with the item's action.
+// picker is a small centred list: saved filters ("f"), the action menu
+// ("a") and the names ":ns"/":ctx"/":env" choose from. Choosing an item
+// answers with the item's action. A list longer than pickerRows scrolls.
 type picker struct {
 	title  string
 	items  []pickItem
 	cursor int
+	top    int // the first item shown
 	keys   keyMap
 }
+
+// pickerRows is the most items a picker shows at once: with its title and
+// keys it fits a 24-line terminal.
+const pickerRows = 12
 
 func (p *picker) busy() bool { return false }
 
@@ -38,6 +45,7 @@ func newSavedPicker(saved map[string]string, current string, keys keyMap) *picke
 			p.cursor = i
 		}
 	}
+	p.follow()
 	return p
 }
 
@@ -51,20 +59,50 @@ func (p *picker) Update(msg tea.KeyPressMsg) (action, tea.Cmd) {
 		p.cursor = max(0, p.cursor-1)
 	case key.Matches(msg, k.Down):
 		p.cursor = min(len(p.items)-1, p.cursor+1)
+	case key.Matches(msg, k.PageUp):
+		p.cursor = max(0, p.cursor-pickerRows)
+	case key.Matches(msg, k.PageDown):
+		p.cursor = min(len(p.items)-1, p.cursor+pickerRows)
+	case key.Matches(msg, k.Home):
+		p.cursor = 0
+	case key.Matches(msg, k.End):
+		p.cursor = len(p.items) - 1
 	case key.Matches(msg, k.Accept):
 		return p.items[p.cursor].act, nil
 	}
+	p.follow()
 	return actNone{}, nil
+}
+
+// follow scrolls the window so the cursor is in it.
+func (p *picker) follow() {
+	p.top = max(0, min(p.top, p.cursor, len(p.items)-pickerRows))
+	if p.cursor >= p.top+pickerRows {
+		p.top = p.cursor - pickerRows + 1
+	}
 }
 
 func (p *picker) Render(st *styles, _ int, _ string) string {
 	lines := []string{st.dialogTitle.Render(safe(p.title)), ""}
-	for i, it := range p.items {
+	end := min(len(p.items), p.top+pickerRows)
+	if p.top > 0 {
+		lines = append(lines, st.dim.Render(fmt.Sprintf("  ↑ %d more", p.top)))
+	}
+	labelWidth := 0 // hints line up after the widest label
+	for _, it := range p.items {
+		labelWidth = max(labelWidth, textWidth(safe(it.label)))
+	}
+	for i := p.top; i < end; i++ {
+		it := p.items[i]
+		pad := strings.Repeat(" ", labelWidth-textWidth(safe(it.label)))
 		label := "  " + safe(it.label)
 		if i == p.cursor {
 			label = "› " + st.bold.Render(safe(it.label))
 		}
-		lines = append(lines, label+"  "+st.dim.Render(safe(it.hint)))
+		lines = append(lines, label+pad+"  "+st.dim.Render(safe(it.hint)))
+	}
+	if end < len(p.items) {
+		lines = append(lines, st.dim.Render(fmt.Sprintf("  ↓ %d more", len(p.items)-end)))
 	}
 	lines = append(lines, "", st.dim.Render(p.keys.Accept.Help().Key+" choose · "+p.keys.Back.Help().Key+" close"))
 	return st.dialog.Render(strings.Join(lines, "\n"))

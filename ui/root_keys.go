@@ -216,6 +216,9 @@ func (m *Model) perform(d dialog, act action) tea.Cmd {
 	case actPickLog:
 		m.dialogs.remove(d)
 		return m.startLog(a.pod, a.container)
+	case actPick:
+		m.dialogs.remove(d)
+		m.dialogs.push(a.p)
 	case actOpenLogs:
 		m.dialogs.remove(d)
 		return m.openLogs(m.board.selected())
