@@ -13,26 +13,7 @@ import (
 // ticksOf runs cmd (batches included) and returns its clock ticks, waiting
 // up to wait for commands that sleep (a tick is a timer).
 func ticksOf(cmd tea.Cmd, wait time.Duration) []clockTickMsg {
-	if cmd == nil {
-		return nil
-	}
-	ch := make(chan tea.Msg, 1)
-	go func() { ch <- cmd() }()
-	select {
-	case msg := <-ch:
-		switch msg := msg.(type) {
-		case tea.BatchMsg:
-			var out []clockTickMsg
-			for _, c := range msg {
-				out = append(out, ticksOf(c, wait)...)
-			}
-			return out
-		case clockTickMsg:
-			return []clockTickMsg{msg}
-		}
-	case <-time.After(wait):
-	}
-	return nil
+	return msgsWithin[clockTickMsg](cmd, wait)
 }
 
 // An unresponsive cluster's "(40s)" counts on while nothing else happens:

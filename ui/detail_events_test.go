@@ -32,7 +32,12 @@ func (e *eventRestarter) WatchEvents(ctx context.Context, _ model.Key) (<-chan [
 
 // msgsOf runs cmd (batches included) and returns its messages of type T;
 // commands that block longer than a moment are dropped.
-func msgsOf[T any](cmd tea.Cmd) []T {
+func msgsOf[T any](cmd tea.Cmd) []T { return msgsWithin[T](cmd, 100*time.Millisecond) }
+
+// msgsWithin runs cmd (batches included) and returns its messages of type T
+// from the commands that answer within wait each (a timer that fires
+// later, such as the clock's tick, is dropped).
+func msgsWithin[T any](cmd tea.Cmd, wait time.Duration) []T {
 	if cmd == nil {
 		return nil
 	}
@@ -43,12 +48,12 @@ func msgsOf[T any](cmd tea.Cmd) []T {
 	case msg := <-ch:
 		if b, ok := msg.(tea.BatchMsg); ok {
 			for _, c := range b {
-				out = append(out, msgsOf[T](c)...)
+				out = append(out, msgsWithin[T](c, wait)...)
 			}
 		} else if m, ok := msg.(T); ok {
 			out = append(out, m)
 		}
-	case <-time.After(100 * time.Millisecond):
+	case <-time.After(wait):
 	}
 	return out
 }

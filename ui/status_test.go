@@ -87,23 +87,4 @@ func TestStatusErrorStaysUntilDismissed(t *testing.T) {
 
 // quickMsgs runs cmd (batches flattened) and returns the messages of the
 // commands that answer within 50 ms; timers (the clock's tick) are dropped.
-func quickMsgs(cmd tea.Cmd) []tea.Msg {
-	if cmd == nil {
-		return nil
-	}
-	ch := make(chan tea.Msg, 1)
-	go func() { ch <- cmd() }()
-	select {
-	case msg := <-ch:
-		if b, ok := msg.(tea.BatchMsg); ok {
-			var out []tea.Msg
-			for _, c := range b {
-				out = append(out, quickMsgs(c)...)
-			}
-			return out
-		}
-		return []tea.Msg{msg}
-	case <-time.After(50 * time.Millisecond):
-		return nil
-	}
-}
+func quickMsgs(cmd tea.Cmd) []tea.Msg { return msgsWithin[tea.Msg](cmd, 50*time.Millisecond) }
