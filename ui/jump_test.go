@@ -153,3 +153,31 @@ func TestJumpPickerScrolls(t *testing.T) {
 		t.Fatalf("picked zz-19: rows %v", got)
 	}
 }
+
+// On a low terminal the picker shows fewer names rather than have the
+// overlay cut its middle: the name under the cursor is always on screen.
+func TestJumpPickerFitsALowTerminal(t *testing.T) {
+	m, src := newTestModel(t, nil, nil, Options{}, 70, 14)
+	for i := range 20 {
+		src.upsert(app{ns: fmt.Sprintf("zz-%02d", i), name: "api", declared: "v1.0.0", running: "v1.0.0", ready: 1, updated: 1}.build())
+	}
+	m.Update(snapshotMsg{src.Snapshot()})
+	press(m, ":")
+	typeText(m, "ns")
+	press(m, "enter")
+	p := dialogOf[*picker](m.dialogs)
+	if p == nil {
+		t.Fatal(":ns alone opened no picker")
+	}
+	for i := 0; i < 10; i++ {
+		v := plainView(m)
+		if strings.Contains(v, "more lines: a taller") || !strings.Contains(v, "› "+p.items[p.cursor].label+" ") {
+			t.Fatalf("cursor on %s, not on screen (or the picker cut):\n%s", p.items[p.cursor].label, v)
+		}
+		press(m, "j")
+	}
+	m.Update(tea.WindowSizeMsg{Width: 70, Height: 40}) // taller again: the whole window of names
+	if v := plainView(m); !strings.Contains(v, "↑ 6 more") || !strings.Contains(v, "↓ 7 more") { // 6 + 12 + 7 = 25
+		t.Fatalf("at 40 lines the picker shows %d names again:\n%s", pickerRows, v)
+	}
+}

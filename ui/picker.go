@@ -23,12 +23,33 @@ type picker struct {
 	items  []pickItem
 	cursor int
 	top    int // the first item shown
+	rows   int // items shown at once (fit); 0 until laid out: pickerRows
 	keys   keyMap
 }
 
 // pickerRows is the most items a picker shows at once: with its title and
 // keys it fits a 24-line terminal.
 const pickerRows = 12
+
+// pickerChrome is the picker's lines around its items: borders, title,
+// the scroll marks, blank lines and the keys.
+const pickerChrome = 9
+
+// fit shows as many items as a terminal h lines high holds, so the overlay
+// never cuts the middle of the list, where the cursor may be. Update calls
+// it (layoutFrame), View only draws.
+func (p *picker) fit(h int) {
+	p.rows = max(1, min(pickerRows, h-pickerChrome))
+	p.follow()
+}
+
+// window is how many items show at once.
+func (p *picker) window() int {
+	if p.rows > 0 {
+		return p.rows
+	}
+	return pickerRows
+}
 
 func (p *picker) busy() bool { return false }
 
@@ -60,9 +81,9 @@ func (p *picker) Update(msg tea.KeyPressMsg) (action, tea.Cmd) {
 	case key.Matches(msg, k.Down):
 		p.cursor = min(len(p.items)-1, p.cursor+1)
 	case key.Matches(msg, k.PageUp):
-		p.cursor = max(0, p.cursor-pickerRows)
+		p.cursor = max(0, p.cursor-p.window())
 	case key.Matches(msg, k.PageDown):
-		p.cursor = min(len(p.items)-1, p.cursor+pickerRows)
+		p.cursor = min(len(p.items)-1, p.cursor+p.window())
 	case key.Matches(msg, k.Home):
 		p.cursor = 0
 	case key.Matches(msg, k.End):
@@ -76,15 +97,16 @@ func (p *picker) Update(msg tea.KeyPressMsg) (action, tea.Cmd) {
 
 // follow scrolls the window so the cursor is in it.
 func (p *picker) follow() {
-	p.top = max(0, min(p.top, p.cursor, len(p.items)-pickerRows))
-	if p.cursor >= p.top+pickerRows {
-		p.top = p.cursor - pickerRows + 1
+	n := p.window()
+	p.top = max(0, min(p.top, p.cursor, len(p.items)-n))
+	if p.cursor >= p.top+n {
+		p.top = p.cursor - n + 1
 	}
 }
 
 func (p *picker) Render(st *styles, _ int, _ string) string {
 	lines := []string{st.dialogTitle.Render(safe(p.title)), ""}
-	end := min(len(p.items), p.top+pickerRows)
+	end := min(len(p.items), p.top+p.window())
 	if p.top > 0 {
 		lines = append(lines, st.dim.Render(fmt.Sprintf("  ↑ %d more", p.top)))
 	}

@@ -91,6 +91,9 @@ func (m *Model) layoutFrame() {
 	if w < minWidth || h < minHeight {
 		return
 	}
+	if p, ok := m.dialogs.top().(*picker); ok {
+		p.fit(h)
+	}
 	if m.helpLine.width != w || m.helpLine.text == "" {
 		m.helpLine.width, m.helpLine.text = w, fitLine(m.help.ShortHelpView(m.keys.ShortHelp()), w)
 	}
