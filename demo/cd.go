@@ -11,6 +11,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/hanzoai/driftboard/model"
 )
@@ -95,7 +96,7 @@ func (s *sim) materializeCharts(ctx context.Context, fc *fakeCluster, now time.T
 		if _, err := fc.dyn.Resource(cdAppsGVR).Namespace(cdNamespace).Create(ctx, app, metav1.CreateOptions{}); err != nil {
 			return fmt.Errorf("create Application %s on %s: %w", name, fc.name, err)
 		}
-		if err := s.chartDeployment(ctx, fc, name, repo, running); err != nil {
+		if err := s.chartDeployment(ctx, fc, name, repo, running, now.Add(-time.Duration(40+made*7)*time.Minute)); err != nil {
 			return err
 		}
 		made++
@@ -120,8 +121,9 @@ func cdApplication(name string, source map[string]any, destNS, revision, sync st
 }
 
 // chartDeployment is a settled Deployment of one replica with its
-// ReplicaSet (what the pods run), deployed by CD, not by the operator.
-func (s *sim) chartDeployment(ctx context.Context, fc *fakeCluster, name, repo, tag string) error {
+// ReplicaSet and running pod (pulled from the demo registry, as an App's
+// pods are), deployed by CD at synced, not by the operator.
+func (s *sim) chartDeployment(ctx context.Context, fc *fakeCluster, name, repo, tag string, synced time.Time) error {
 	one := int32(1)
 	labels := map[string]string{"app.kubernetes.io/name": name, "app.kubernetes.io/managed-by": "Helm"}
 	tpl := corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: labels},
@@ -143,8 +145,35 @@ func (s *sim) chartDeployment(ctx context.Context, fc *fakeCluster, name, repo, 
 		Spec:   appsv1.ReplicaSetSpec{Replicas: &one, Selector: &metav1.LabelSelector{MatchLabels: labels}, Template: tpl},
 		Status: appsv1.ReplicaSetStatus{Replicas: 1, ReadyReplicas: 1, AvailableReplicas: 1},
 	}
-	if _, err := fc.kube.AppsV1().ReplicaSets("hanzo").Create(ctx, rs, metav1.CreateOptions{}); err != nil {
+	gotRS, err := fc.kube.AppsV1().ReplicaSets("hanzo").Create(ctx, rs, metav1.CreateOptions{})
+	if err != nil {
 		return fmt.Errorf("create chart ReplicaSet %s: %w", rs.Name, err)
+	}
+	return chartPod(ctx, fc, gotRS, s.reg.digest(repo, tag), synced)
+}
+
+// chartPod is the ReplicaSet's one running, ready pod.
+func chartPod(ctx context.Context, fc *fakeCluster, rs *appsv1.ReplicaSet, digest string, started time.Time) error {
+	hash := rs.Name[strings.LastIndexByte(rs.Name, '-')+1:]
+	labels := map[string]string{appsv1.DefaultDeploymentUniqueLabelKey: hash}
+	for k, v := range rs.Spec.Template.Labels {
+		labels[k] = v
+	}
+	name := rs.Name + "-" + commitOf(rs.Name)[:5]
+	c := rs.Spec.Template.Spec.Containers[0]
+	at := metav1.NewTime(started)
+	ready := []corev1.PodCondition{{Type: corev1.PodScheduled, Status: corev1.ConditionTrue},
+		{Type: corev1.ContainersReady, Status: corev1.ConditionTrue}, {Type: corev1.PodReady, Status: corev1.ConditionTrue}}
+	p := &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: rs.Namespace, Labels: labels, CreationTimestamp: at,
+			OwnerReferences: []metav1.OwnerReference{ownerRef("apps/v1", "ReplicaSet", rs.Name, rs.UID)}},
+		Spec: *rs.Spec.Template.Spec.DeepCopy(),
+		Status: corev1.PodStatus{Phase: corev1.PodRunning, PodIP: podIP(types.UID(name)), StartTime: &at, Conditions: ready,
+			ContainerStatuses: []corev1.ContainerStatus{{Name: c.Name, Image: c.Image, ImageID: imageDigestRef(c.Image, digest),
+				Ready: true, Started: ptr(true), State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: at}}}}},
+	}
+	if _, err := fc.kube.CoreV1().Pods(rs.Namespace).Create(ctx, p, metav1.CreateOptions{}); err != nil {
+		return fmt.Errorf("create chart pod %s: %w", name, err)
 	}
 	return nil
 }

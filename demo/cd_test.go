@@ -1,7 +1,9 @@
 package demo
 
 import (
+	"context"
 	"testing"
+	"time"
 
 	"github.com/hanzoai/driftboard/drift"
 	"github.com/hanzoai/driftboard/model"
@@ -36,5 +38,32 @@ func TestDemoGitStateAndChartRows(t *testing.T) {
 	}
 	if charts != chartServices*len(clusterNames) || unrolledCharts != len(clusterNames) {
 		t.Errorf("%d chart rows (%d un-rolled), want %d (%d)", charts, unrolledCharts, chartServices*len(clusterNames), len(clusterNames))
+	}
+}
+
+// A chart row's Deployment has pods as an App's does: the detail and get
+// read their running digest (the digest of the tag they run), not "no pods"
+// beside "1 ready".
+func TestDemoChartRowsHavePods(t *testing.T) {
+	d, snap := startDemo(t, Options{Seed: 1, Speed: 1})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	charts := 0
+	for _, r := range snap.Rows() {
+		if r.Kind != model.KindChart {
+			continue
+		}
+		charts++
+		read, err := d.Fleet().RunningDigests(ctx, r.Key())
+		if err != nil || read.Pods != int(r.Workload.Ready) || read.NoDigest != 0 || len(read.Digests) != 1 {
+			t.Errorf("chart row %s (%d ready): pods %+v, %v", r.Key(), r.Workload.Ready, read, err)
+			continue
+		}
+		if want := d.sim.reg.digest(splitImage(r.Registry + ":" + r.RunningTag)); read.Digests[0] != want {
+			t.Errorf("chart row %s runs %s: digest %s, want %s", r.Key(), r.RunningTag, read.Digests[0], want)
+		}
+	}
+	if charts == 0 {
+		t.Fatal("no chart rows")
 	}
 }
