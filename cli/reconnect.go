@@ -125,6 +125,9 @@ func (b *boardFleet) current() *kube.Fleet {
 
 func (b *boardFleet) Changed() <-chan struct{}  { return b.changed }
 func (b *boardFleet) Snapshot() *model.Snapshot { return b.current().Snapshot() }
+func (b *boardFleet) Settled() <-chan struct{}  { return b.current().Settled() }
+
+var _ ui.Settler = (*boardFleet)(nil) // the board's full fleet is shown once synced, not at the syncing pace
 
 func (b *boardFleet) CheckRestart(ctx context.Context, key model.Key) model.Decision {
 	return guardedRestarter{fleet: b.current(), cfg: b.eff}.CheckRestart(ctx, key)

@@ -108,7 +108,8 @@ type Fleet struct {
 	byName   map[string]*cluster
 	store    *model.Store
 	changed  chan struct{}
-	messages messageTable // the rows' drift messages, one copy each
+	settled  chan struct{} // closed once every cluster has settled (Settled)
+	messages messageTable  // the rows' drift messages, one copy each
 
 	mu    sync.Mutex
 	dirty map[model.Key]struct{}
@@ -137,7 +138,7 @@ func NewFleet(opts FleetOptions, clusters ...ClusterClients) *Fleet {
 	}
 	f := &Fleet{
 		opts: opts, byName: map[string]*cluster{}, store: model.NewStore(),
-		changed: make(chan struct{}, 1), dirty: map[model.Key]struct{}{}, spareDirty: map[model.Key]struct{}{},
+		changed: make(chan struct{}, 1), settled: make(chan struct{}), dirty: map[model.Key]struct{}{}, spareDirty: map[model.Key]struct{}{},
 		subs: map[chan struct{}]struct{}{}, expectGen: map[model.Key]int64{}, offlineSet: map[string]bool{},
 	}
 	for _, cc := range clusters {
@@ -153,6 +154,7 @@ func (f *Fleet) Start(ctx context.Context) {
 	for _, c := range f.clusters {
 		go c.run(ctx)
 	}
+	go f.closeWhenSettled(ctx)
 	if f.opts.Releases != nil {
 		go func() {
 			for {
@@ -194,6 +196,22 @@ func (f *Fleet) WaitSynced(ctx context.Context) error {
 		errs = append(errs, fmt.Errorf("cluster %s: %s", st.Name, st.Reason))
 	}
 	return errors.Join(errs...)
+}
+
+// Settled is closed once every cluster's first sync has ended (synced, or
+// failed at least once): the board's UI then takes the snapshot that shows
+// the whole fleet without waiting for its syncing pace.
+func (f *Fleet) Settled() <-chan struct{} { return f.settled }
+
+func (f *Fleet) closeWhenSettled(ctx context.Context) {
+	for _, c := range f.clusters {
+		select {
+		case <-ctx.Done():
+			return
+		case <-c.settled:
+		}
+	}
+	close(f.settled)
 }
 
 // Changed signals (coalesced, capacity 1) that a new snapshot is worth taking.

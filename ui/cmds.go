@@ -14,6 +14,21 @@ import (
 // spell is shown at once.
 const coalesceDelay = 33 * time.Millisecond
 
+// syncingDelay spaces snapshots while a cluster's first lists stream and
+// rows are on screen: each then only moves the "syncing n/N" count and the
+// rows coming in, and at ~30 a second a 10,000-App start took 105–156 of
+// them (23–56 at this pace), more the longer the API server takes. The full
+// board is not held back by it: the wait ends once every cluster has
+// settled (Settler).
+const syncingDelay = 100 * time.Millisecond
+
+// Settler is optional for a Source: Settled is closed once every cluster's
+// first sync has ended (synced, or failed), so the snapshot that shows the
+// whole fleet is taken at once rather than at the syncing pace.
+type Settler interface {
+	Settled() <-chan struct{}
+}
+
 type (
 	// snapshotMsg carries a fresh snapshot taken off the event loop.
 	snapshotMsg struct{ snap *model.Snapshot }
@@ -39,28 +54,46 @@ func takeSnapshot(src Source) tea.Cmd {
 	return func() tea.Msg { return snapshotMsg{src.Snapshot()} }
 }
 
-// waitForChange blocks until the source signals, then snapshots once
-// coalesceDelay has passed since the previous snapshot (taken at prev):
-// further signals meanwhile collapse into the capacity-1 channel. It returns
-// nil (no message) when ctx ends.
-func waitForChange(ctx context.Context, src Source, prev time.Time) tea.Cmd {
+// waitForChange blocks until the source signals, then snapshots once delay
+// has passed since the previous snapshot (taken at prev): further signals
+// meanwhile collapse into the capacity-1 channel. Past coalesceDelay, the
+// wait ends early when the source's clusters settle. It returns nil (no
+// message) when ctx ends.
+func waitForChange(ctx context.Context, src Source, prev time.Time, delay time.Duration) tea.Cmd {
 	return func() tea.Msg {
 		select {
 		case <-ctx.Done():
 			return nil
 		case <-src.Changed():
 		}
-		if wait := time.Until(prev.Add(coalesceDelay)); wait > 0 {
-			t := time.NewTimer(wait)
-			defer t.Stop()
-			select {
-			case <-ctx.Done():
+		if !sleepUntil(ctx, prev.Add(min(delay, coalesceDelay)), nil) {
+			return nil
+		}
+		if s, ok := src.(Settler); ok && delay > coalesceDelay {
+			if !sleepUntil(ctx, prev.Add(delay), s.Settled()) {
 				return nil
-			case <-t.C:
 			}
 		}
 		return snapshotMsg{src.Snapshot()}
 	}
+}
+
+// sleepUntil waits for the time at, or until early is closed; false when ctx
+// ended first.
+func sleepUntil(ctx context.Context, at time.Time, early <-chan struct{}) bool {
+	wait := time.Until(at)
+	if wait <= 0 {
+		return ctx.Err() == nil
+	}
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-early:
+	case <-t.C:
+	}
+	return true
 }
 
 func checkRestart(ctx context.Context, r Restarter, k model.Key) tea.Cmd {

@@ -193,7 +193,7 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 // wait for the next change.
 func (m *Model) onSnapshot(s *model.Snapshot) tea.Cmd {
 	if s == nil {
-		return waitForChange(m.ctx, m.src, m.snapAt)
+		return waitForChange(m.ctx, m.src, m.snapAt, m.snapDelay())
 	}
 	m.board.setSnapshot(s)
 	m.marks.prune(s) // a row that left the fleet loses its mark
@@ -205,7 +205,26 @@ func (m *Model) onSnapshot(s *model.Snapshot) tea.Cmd {
 			m.status = statusLine{text: out.msg, bad: out.bad}
 		}
 	}
-	return tea.Batch(waitForChange(m.ctx, m.src, m.snapAt), m.startSpinner(), m.followDigests())
+	return tea.Batch(waitForChange(m.ctx, m.src, m.snapAt, m.snapDelay()), m.startSpinner(), m.followDigests())
+}
+
+// snapDelay is how far apart snapshots are taken: at the syncing pace while
+// a cluster's first lists stream and rows are already shown (the first
+// rows come at the usual pace).
+func (m *Model) snapDelay() time.Duration {
+	if s := m.board.snap; s != nil && s.Len() > 0 && syncing(s) {
+		return syncingDelay
+	}
+	return coalesceDelay
+}
+
+func syncing(s *model.Snapshot) bool {
+	for _, c := range s.Clusters {
+		if c.Phase == model.ConnSyncing {
+			return true
+		}
+	}
+	return false
 }
 
 // busy is true while something is in progress; only then does the spinner tick.
@@ -213,14 +232,7 @@ func (m *Model) busy() bool {
 	if len(m.inflight) > 0 || m.dialogs.busy() {
 		return true
 	}
-	if s := m.board.snap; s != nil {
-		for _, c := range s.Clusters {
-			if c.Phase == model.ConnSyncing {
-				return true
-			}
-		}
-	}
-	return false
+	return m.board.snap != nil && syncing(m.board.snap)
 }
 
 func (m *Model) startSpinner() tea.Cmd {
