@@ -87,42 +87,6 @@ func TestAppTargetRefusedBeforeConnecting(t *testing.T) {
 	}
 }
 
-// Off a terminal without --yes, a refusal that --yes cannot lift comes
-// first: no login, or an expired token, in the single and the set restart
-// alike, before any connection. (An allowed user's "pass --yes" is in
-// TestCommandsAgainstAPIServer.)
-func TestRestartOffTerminalSaysTheLoginFirst(t *testing.T) {
-	iss := startIssuer(t)
-	expired := iss.Token(map[string]any{
-		"sub": "u-ops", "aud": []string{"hanzo-cli"}, "email": "ops@hanzo.ai", "orgs": []orgRole{{"admin", "admin"}},
-	}, time.Now().Add(-time.Hour))
-	for _, c := range []struct {
-		name, token, want string
-	}{
-		{"not logged in", "", "not logged in"},
-		{"expired token", expired, "expired"},
-	} {
-		e := newEnv(t)
-		e.stdin = "iam\n" // even a correct answer on a pipe is not a confirmation
-		if c.token != "" {
-			e.loginAs(iss, c.token)
-		}
-		for _, args := range [][]string{
-			{"restart", "iam", "--env", "main"},
-			{"restart", "iam", "--env", "test"},
-			{"restart", "-q", "env:test"},
-		} {
-			r := e.run(t, append(args, "--kubeconfig", missingKubeconfig(t))...)
-			r.expect(t, ExitError, "refused", c.want)
-			for _, not := range []string{"stdin is not a terminal", "--yes", "kubeconfig"} {
-				if strings.Contains(r.err, not) {
-					t.Errorf("%s, %q: says %q before the login:\n%s", c.name, args, not, r.err)
-				}
-			}
-		}
-	}
-}
-
 func TestRestartRefusesTagChange(t *testing.T) {
 	e := newEnv(t)
 	kc := missingKubeconfig(t)
