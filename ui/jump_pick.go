@@ -54,14 +54,15 @@ func (d *jumpDialog) pick(s string) (*picker, string) {
 	}
 	p := &picker{title: jumpTitles[term] + " on the board (" + strconv.Itoa(len(names)) + ")", keys: d.keys}
 	for _, n := range names {
-		q := term + ":" + n
+		v, sayable := model.QueryValue(n) // a context may be named "my ctx" or "prod[1]"
+		q := term + ":" + v
 		hint := rowsWord(d.counts[term][n])
 		if ph, ok := d.phase[n]; ok && term == "cluster" && ph != model.ConnLive {
 			hint += " · " + string(ph)
 		}
 		var act action = actApplyFilter{query: q}
-		if _, err := model.ParseQuery(q); err != nil {
-			hint, act = "cannot be a filter: "+err.Error(), actNone{}
+		if _, err := model.ParseQuery(q); !sayable || err != nil {
+			hint, act = "cannot be a filter (a comma, quote or spaces at its ends)", actNone{}
 		}
 		if q == d.current {
 			p.cursor = len(p.items)

@@ -176,8 +176,39 @@ func TestJumpPickerFitsALowTerminal(t *testing.T) {
 		}
 		press(m, "j")
 	}
-	m.Update(tea.WindowSizeMsg{Width: 70, Height: 40}) // taller again: the whole window of names
-	if v := plainView(m); !strings.Contains(v, "↑ 6 more") || !strings.Contains(v, "↓ 7 more") { // 6 + 12 + 7 = 25
+	// Taller again: the whole window of names, 6 + 12 + 7 = 25.
+	m.Update(tea.WindowSizeMsg{Width: 70, Height: 40})
+	if v := plainView(m); !strings.Contains(v, "↑ 6 more") || !strings.Contains(v, "↓ 7 more") {
 		t.Fatalf("at 40 lines the picker shows %d names again:\n%s", pickerRows, v)
+	}
+}
+
+// A context whose name the query reads otherwise (a space, a glob) is
+// picked as that context alone.
+func TestJumpPickerQuotesTheName(t *testing.T) {
+	m, src := newTestModel(t, nil, nil, Options{}, 120, 40)
+	for _, c := range []string{"my ctx", "prod[1]", "prod1"} {
+		src.upsert(app{cluster: c, ns: "hanzo", name: "api", declared: "v1.0.0", running: "v1.0.0", ready: 1, updated: 1}.build())
+	}
+	m.Update(snapshotMsg{src.Snapshot()})
+	for _, c := range []string{"my ctx", "prod[1]"} {
+		press(m, ":")
+		typeText(m, "ctx")
+		press(m, "enter")
+		p := dialogOf[*picker](m.dialogs)
+		if p == nil {
+			t.Fatal(":ctx alone opened no picker")
+		}
+		for p.items[p.cursor].label != c {
+			press(m, "j")
+		}
+		press(m, "enter")
+		var got []string
+		for _, r := range m.board.allRows() {
+			got = append(got, r.Cluster+"/"+r.Namespace+"/"+r.App)
+		}
+		if want := []string{c + "/hanzo/api"}; !slices.Equal(got, want) {
+			t.Errorf("picked %s: filter %q shows %v, want %v", c, m.filter.text(), got, want)
+		}
 	}
 }
