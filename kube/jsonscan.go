@@ -201,7 +201,7 @@ func (f *frameReader) Read(p []byte) (int, error) {
 				continue
 			}
 			if c != '{' {
-				return 0, fmt.Errorf("watch stream: %q where an event should start", c)
+				return 0, fmt.Errorf("watch stream: '%s' where an event should start", []byte{c}) // as it is: printers escape it
 			}
 			f.inFrame, f.depth, f.inStr, f.escaped = true, 1, false, false
 			break
