@@ -128,10 +128,11 @@ func TestJumpAlonePicksAName(t *testing.T) {
 	}
 }
 
-// A list longer than the picker shows scrolls with the cursor and says how
-// many are above and below.
-func TestJumpPickerScrolls(t *testing.T) {
-	m, src := newTestModel(t, nil, nil, Options{}, 120, 40)
+// pickAmong25Namespaces opens ":ns" alone on a board of 25 namespaces (the
+// test fleet's 5 and zz-00 to zz-19) in a w×h terminal.
+func pickAmong25Namespaces(t *testing.T, w, h int) (*Model, *picker) {
+	t.Helper()
+	m, src := newTestModel(t, nil, nil, Options{}, w, h)
 	for i := range 20 {
 		src.upsert(app{ns: fmt.Sprintf("zz-%02d", i), name: "api", declared: "v1.0.0", running: "v1.0.0", ready: 1, updated: 1}.build())
 	}
@@ -139,6 +140,17 @@ func TestJumpPickerScrolls(t *testing.T) {
 	press(m, ":")
 	typeText(m, "ns")
 	press(m, "enter")
+	p := dialogOf[*picker](m.dialogs)
+	if p == nil {
+		t.Fatal(":ns alone opened no picker")
+	}
+	return m, p
+}
+
+// A list longer than the picker shows scrolls with the cursor and says how
+// many are above and below.
+func TestJumpPickerScrolls(t *testing.T) {
+	m, _ := pickAmong25Namespaces(t, 120, 40)
 	v := plainView(m)
 	if !strings.Contains(v, "↓ 13 more") || strings.Contains(v, "zz-19 ") { // the board behind shows "zz-19│"
 		t.Fatalf("25 namespaces: the first 12 and how many more:\n%s", v)
@@ -157,18 +169,7 @@ func TestJumpPickerScrolls(t *testing.T) {
 // On a low terminal the picker shows fewer names rather than have the
 // overlay cut its middle: the name under the cursor is always on screen.
 func TestJumpPickerFitsALowTerminal(t *testing.T) {
-	m, src := newTestModel(t, nil, nil, Options{}, 70, 14)
-	for i := range 20 {
-		src.upsert(app{ns: fmt.Sprintf("zz-%02d", i), name: "api", declared: "v1.0.0", running: "v1.0.0", ready: 1, updated: 1}.build())
-	}
-	m.Update(snapshotMsg{src.Snapshot()})
-	press(m, ":")
-	typeText(m, "ns")
-	press(m, "enter")
-	p := dialogOf[*picker](m.dialogs)
-	if p == nil {
-		t.Fatal(":ns alone opened no picker")
-	}
+	m, p := pickAmong25Namespaces(t, 70, 14)
 	for i := 0; i < 10; i++ {
 		v := plainView(m)
 		if strings.Contains(v, "more lines: a taller") || !strings.Contains(v, "› "+p.items[p.cursor].label+" ") {
