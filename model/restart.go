@@ -136,6 +136,9 @@ func restartCaveats(r *AppView, p RestartPlan) ([]drift.DriftKind, []string) {
 	if r.Offline {
 		ws = append(ws, "This cluster's watch is down: the row may be out of date.")
 	}
+	if r.HasProblem(ProblemLegacyWorkload) {
+		ws = append(ws, legacyWords(p))
+	}
 	if r.Upgrade.Failed() {
 		ws = append(ws, r.Upgrade.FailedWords())
 	}
@@ -165,6 +168,16 @@ func restartCaveats(r *AppView, p RestartPlan) ([]drift.DriftKind, []string) {
 			strings.Join(words, ", "), CRDirectory))
 	}
 	return notFixed, ws
+}
+
+// legacyWords warns that the workload restarted is one the App does not
+// own: only the missing controller reference was observed, so who manages
+// it instead is not said.
+func legacyWords(p RestartPlan) string {
+	return fmt.Sprintf("Legacy workload: %s %s/%s has no controller reference to the App %s, so the Hanzo operator does not own it. "+
+		"The restart touches only this %s: it adds restart annotations to its pod template and its pods are re-created; "+
+		"the App is not changed, and whatever else manages this %s is not known here.",
+		p.Kind, p.Namespace, p.Workload, p.App, p.Kind, p.Kind)
 }
 
 // Title names the action: "Rolling restart of Deployment hanzo/iam in cluster prod (env main)".

@@ -147,3 +147,21 @@ func TestReadOnlyBlockSaysReadOnly(t *testing.T) {
 		}
 	}
 }
+
+// A restart of a workload the App does not own says so and what it touches;
+// an owned one carries no such warning.
+func TestPlanRestartWarnsOfALegacyWorkload(t *testing.T) {
+	t.Parallel()
+	legacy := PlanRestart(planRow(func(_ *AppObject, wl **Workload) { (*wl).OwnedByApp = false }))
+	ws := strings.Join(legacy.Warnings, "\n")
+	for _, want := range []string{"Legacy workload: Deployment hanzo/iam has no controller reference to the App iam",
+		"operator does not own it", "touches only this Deployment", "whatever else manages this Deployment is not known here"} {
+		if !strings.Contains(ws, want) {
+			t.Errorf("warnings lack %q:\n%s", want, ws)
+		}
+	}
+	owned := PlanRestart(planRow(func(*AppObject, **Workload) {}))
+	if ws := strings.Join(owned.Warnings, "\n"); strings.Contains(ws, "Legacy") {
+		t.Errorf("an owned workload warned of a legacy one:\n%s", ws)
+	}
+}

@@ -55,6 +55,7 @@ type app struct {
 	release                   model.ReleaseState
 	assets                    int
 	noWorkload, paused, stuck bool
+	legacy                    bool // the workload has no controller reference to its App
 	restartedAt, restartedBy  string
 	generation, observedGen   int64
 	published                 time.Time // the latest release's publication
@@ -90,7 +91,7 @@ func (a app) build() model.AppView {
 	}
 	r := a.replicas
 	wl := &model.Workload{
-		Kind: model.KindDeployment, Name: a.name, OwnedByApp: true,
+		Kind: model.KindDeployment, Name: a.name, OwnedByApp: !a.legacy,
 		Generation: a.generation, ObservedGeneration: a.observedGen,
 		Replicas: &r, ReadyReplicas: a.ready, UpdatedReplicas: a.updated, AvailableReplicas: a.ready,
 		Paused:              a.paused,

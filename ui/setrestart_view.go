@@ -28,6 +28,10 @@ func (d *setRestartDialog) Render(st *styles, width int, spin string) string {
 		"  kinds:    "+d.counts(func(r *model.AppView) string { return string(r.Workload.Kind) }))
 	if d.phase == setAsk {
 		add(d.names(inner)...)
+		if names := d.legacy(); names != "" {
+			add(wrapText(st.warnText.Render("▲ ")+"Legacy workloads the Hanzo operator does not own (no controller reference to their App): "+
+				names+". The restart touches only their workloads; their Apps are not changed.", inner)...)
+		}
 	}
 	if len(d.refused) > 0 {
 		add("", st.errText.Render(fmt.Sprintf("✖ %d refused (not sent):", len(d.refused))))
@@ -75,6 +79,21 @@ func (d *setRestartDialog) Render(st *styles, width int, spin string) string {
 		}
 	}
 	return st.dialog.Render(strings.Join(lines, "\n"))
+}
+
+// legacy names the rows to restart whose workload the App does not own
+// (three, then how many more); "" when none.
+func (d *setRestartDialog) legacy() string {
+	var names []string
+	for _, r := range d.rows {
+		if _, no := d.refused[r.Key()]; !no && r.HasProblem(model.ProblemLegacyWorkload) {
+			names = append(names, safe(r.Namespace+"/"+r.App))
+		}
+	}
+	if len(names) > 3 {
+		names = append(names[:3], fmt.Sprintf("+%d more", len(names)-3))
+	}
+	return strings.Join(names, ", ")
 }
 
 // setNameLines caps the list of apps the set restarts; the marks on the
