@@ -79,6 +79,26 @@ func (d *decoder) str(m map[string]any, key, path string) string {
 	return s
 }
 
+// plainCondition is a condition whose fields str would take without a
+// problem (each absent, null, or a string of at most maxField bytes); ok
+// false otherwise, for str to say what is wrong where.
+func plainCondition(cm map[string]any) (model.Condition, bool) {
+	var f [4]string
+	for i, key := range [4]string{"type", "status", "reason", "message"} {
+		switch v := cm[key].(type) {
+		case nil:
+		case string:
+			if len(v) > maxField {
+				return model.Condition{}, false
+			}
+			f[i] = v
+		default:
+			return model.Condition{}, false
+		}
+	}
+	return model.Condition{Type: f[0], Status: f[1], Reason: f[2], Message: f[3]}, true
+}
+
 func short(v any) string {
 	s := fmt.Sprint(v)
 	if len(s) > 40 {
@@ -193,12 +213,16 @@ func decodeStatus(d *decoder, st map[string]any, app *model.AppObject) {
 	app.LastGoodImage = d.str(st, "lastGoodImage", "status.lastGoodImage")
 	decodeUpgrade(d, st, app)
 	for i, c := range d.list(st, "conditions", "status.conditions", maxConditions) {
-		path := fmt.Sprintf("status.conditions[%d]", i)
 		cm, ok := c.(map[string]any)
 		if !ok {
-			d.fail(path, "want an object, got %s", typeName(c))
+			d.fail(fmt.Sprintf("status.conditions[%d]", i), "want an object, got %s", typeName(c))
 			continue
 		}
+		if cond, ok := plainCondition(cm); ok { // nothing to say: no paths to make (five strings an App)
+			app.Conditions = append(app.Conditions, cond)
+			continue
+		}
+		path := fmt.Sprintf("status.conditions[%d]", i)
 		app.Conditions = append(app.Conditions, model.Condition{
 			Type: d.str(cm, "type", path+".type"), Status: d.str(cm, "status", path+".status"),
 			Reason: d.str(cm, "reason", path+".reason"), Message: d.str(cm, "message", path+".message"),

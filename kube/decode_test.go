@@ -84,6 +84,14 @@ func TestDecodeAppMalformed(t *testing.T) {
 		{"labels not strings", `{"kind":"App","metadata":{"name":"bad","namespace":"hanzo","labels":{"a":1}},"spec":{}}`, "metadata.labels.a: want a string", nil},
 		{"conditions an object", `{` + meta + `,"spec":{},"status":{"conditions":{"type":"Ready"}}}`, "status.conditions: want an array", nil},
 		{"condition a number", `{` + meta + `,"spec":{},"status":{"conditions":[7]}}`, "status.conditions[0]: want an object", nil},
+		{"condition type a number", `{` + meta + `,"spec":{},"status":{"conditions":[{"type":"Ready"},{"type":7,"status":"True"}]}}`,
+			"status.conditions[1].type: want a string, got number", nil},
+		{"condition message too long", `{` + meta + `,"spec":{},"status":{"conditions":[{"type":"Ready","message":"` + strings.Repeat("m", 600) + `"}]}}`,
+			"status.conditions[0].message: too long (600 bytes)", func(t *testing.T, a model.AppObject) {
+				if len(a.Conditions) != 1 || a.Conditions[0].Type != "Ready" || len(a.Conditions[0].Message) != maxField {
+					t.Errorf("conditions %+v", a.Conditions)
+				}
+			}},
 		{"status phase a list", `{` + meta + `,"spec":{},"status":{"phase":["Running"]}}`, "status.phase: want a string, got array", nil},
 		{"bad timestamp", `{"kind":"App","metadata":{"name":"bad","namespace":"hanzo","creationTimestamp":"yesterday"},"spec":{}}`, "metadata.creationTimestamp: not RFC 3339", nil},
 	}
