@@ -17,6 +17,7 @@ type startCPU struct {
 	CPUs                       int
 	Wall                       time.Duration
 	Settle                     settled // the wait for a quiet fleet before the start
+	Inside                     apiWork // the API servers' own GC cycles and checks during the start
 }
 
 func (c startCPU) String() string {
@@ -24,12 +25,14 @@ func (c startCPU) String() string {
 		return "(not measured)"
 	}
 	busy := c.Machine.Seconds() / (c.Wall.Seconds() * float64(c.CPUs))
-	return fmt.Sprintf("board %.2f s, API servers %.2f s; machine %.0f %% busy; before it %s",
-		c.Board.Seconds(), c.APIServers.Seconds(), 100*busy, c.Settle)
+	return fmt.Sprintf("board %.2f s, API servers %.2f s; machine %.0f %% busy; before it %s; during it %s",
+		c.Board.Seconds(), c.APIServers.Seconds(), 100*busy, c.Settle, c.Inside)
 }
 
 // cpuWindow reads the API servers' and the machine's CPU from a start.
 type cpuWindow struct {
+	measured   []*testcluster.Cluster
+	work0      apiWork
 	apiPIDs    []int
 	api0, all0 time.Duration
 	begin      time.Time
@@ -42,7 +45,8 @@ type cpuWindow struct {
 func startCPUWindow(tb testing.TB, what string, f *fleetEnv, measured []*testcluster.Cluster) *cpuWindow {
 	tb.Helper()
 	settle := settleFleet(tb, what, f)
-	w := &cpuWindow{begin: time.Now(), settle: settle}
+	w := &cpuWindow{measured: measured, work0: readAPIWork(measured)} // read before the CPU: the scrape is not the start's
+	w.begin, w.settle = time.Now(), settle
 	for _, c := range measured {
 		pid := c.APIServerPID()
 		w.apiPIDs = append(w.apiPIDs, pid)
@@ -62,5 +66,6 @@ func (w *cpuWindow) since(board int) startCPU {
 	c.APIServers -= w.api0
 	all, cpus := machineCPU()
 	c.Machine, c.CPUs = all-w.all0, cpus
+	c.Inside = readAPIWork(w.measured).since(w.work0) // after the CPU, for the same reason
 	return c
 }
