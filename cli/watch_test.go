@@ -175,6 +175,7 @@ func TestWatchStreamsObservedChanges(t *testing.T) {
 		t.Fatalf("want a summary of 3 rows and a live cluster, got %s", ev.raw)
 	}
 	s.quiet(2*time.Second, "the initial rows")
+	checkWatchJSON(t, e, []string{"current", "current", "current", "summary"}, "--kubeconfig", c.KubeconfigPath(), "--releases=off")
 
 	// A new declared tag: one change, the row turns yellow (un-rolled).
 	patchJSON(t, c, "hanzo", "iam", "App", `{"spec":{"image":{"tag":"v1.2.4"}}}`)
