@@ -20,8 +20,10 @@ import (
 )
 
 // rawSignatures are pieces of hostile.Payloads a terminal would act on; the
-// bytes the board writes to the terminal hold none of them.
-var rawSignatures = []string{"\x1b[2J\x1b[H", "\x1b]52;c;cm0g", "\x1b]8;;https://evil", "\x1bPq#0", "\x1b_Gf=",
+// bytes the board writes to the terminal hold none of them. The clear is
+// matched with the payload's text before it: the renderer itself writes a
+// bare clear and home when it repaints the whole screen.
+var rawSignatures = []string{"v1\x1b[2J\x1b[H", "\x1b]52;c;cm0g", "\x1b]8;;https://evil", "\x1bPq#0", "\x1b_Gf=",
 	"\x1b^pm", "\x1bXsos", "\x1b[8mhidden", "real\rfake", "\u009b", "\x9b2J", "\x7f", "\u202e", "\u2066", "\u200b", "\ufeff"}
 
 // The board over a real API server holding an App with control sequences
