@@ -88,3 +88,38 @@ func TestStatusErrorStaysUntilDismissed(t *testing.T) {
 // quickMsgs runs cmd (batches flattened) and returns the messages of the
 // commands that answer within 50 ms; timers (the clock's tick) are dropped.
 func quickMsgs(cmd tea.Cmd) []tea.Msg { return msgsWithin[tea.Msg](cmd, 50*time.Millisecond) }
+
+// A rollout's outcome that lands while the help or a filter being typed
+// hides the status line waits there: its 5 s count from when it shows.
+func TestStatusNoticeWaitsUntilShown(t *testing.T) {
+	for _, c := range []struct{ name, open, close string }{
+		{"help", "?", "?"},
+		{"filter typed", "/", "esc"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			now := t0
+			m, src := newTestModel(t, allowed(), orgAdmin(), Options{Now: func() time.Time { return now }}, 120, 30)
+			selectApp(t, m, "explorer")
+			press(m, "r", "y")
+			press(m, c.open)
+			done := app{ns: "hanzo-testnet", name: "explorer", declared: "v0.9.0", running: "v0.9.0", latest: "v1.0.0",
+				ready: 2, updated: 2, assets: 1, restartedAt: t0.Format(time.RFC3339), restartedBy: "alice", generation: 2, observedGen: 2}
+			src.upsert(done.build())
+			m.Update(snapshotMsg{src.Snapshot()})
+			if !strings.Contains(m.status.text, "complete") {
+				t.Fatalf("status %q, want the rollout complete", m.status.text)
+			}
+			now = t0.Add(time.Minute) // read on, the outcome behind
+			m.Update(clockTickMsg{gen: m.clock.gen})
+			press(m, c.close)
+			if v := plainView(m); !strings.Contains(v, "restart of hanzo-testnet/explorer complete") {
+				t.Fatalf("the outcome went while it could not be seen:\n%s", v)
+			}
+			now = now.Add(noticeLife + clockSlack)
+			m.Update(clockTickMsg{gen: m.clock.gen})
+			if v := plainView(m); strings.Contains(v, "complete") {
+				t.Fatalf("once seen, the outcome should go after %v:\n%s", noticeLife, v)
+			}
+		})
+	}
+}
