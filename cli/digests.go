@@ -50,5 +50,5 @@ func (a *app) withDigests(ctx context.Context, fl *kube.Fleet, row *model.AppVie
 
 // digestCheck is the registry truth of a row whose digests were read.
 func digestCheck(r *model.AppView) model.DigestCheck {
-	return model.DigestCheck{TagDigest: r.Release.TagDigest, Running: r.Workload.Digests}
+	return r.DigestCheck(r.Workload.Digests)
 }

@@ -34,6 +34,16 @@ func TestWriteDetailDigests(t *testing.T) {
 		}
 	}
 
+	// Pods on another tag than the declared one: which tags, no verdict.
+	r.DeclaredTag, r.RunningTag, r.Workload.Digests = "v1.3.0", "v1.2.0", []string{a}
+	out.Reset()
+	if err := writeDetail(&out, r, now); err != nil {
+		t.Fatal(err)
+	}
+	if got := out.String(); !strings.Contains(got, "digests not compared: the tag digest is the declared v1.3.0's, the pods run v1.2.0") || strings.Contains(got, "≠") {
+		t.Errorf("get compares digests of two tags:\n%s", got)
+	}
+
 	r.Release.TagDigest, r.Workload.Digests = "", nil
 	out.Reset()
 	if err := writeDetail(&out, r, now); err != nil {

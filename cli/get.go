@@ -110,6 +110,9 @@ func writeDetail(w io.Writer, r *model.AppView, now time.Time) error {
 			p(label, wl.DigestsNote)
 		}
 	}
+	if note := digestCheck(r).NotCompared(); note != "" {
+		p("Digests:", note)
+	}
 	if note := digestCheck(r).Note(); note != "" {
 		p("Digests:", note)
 	}

@@ -146,10 +146,14 @@ func (m *Model) digestLines(r *model.AppView, width int) []string {
 		kv("running digests", "not read")
 	}
 
-	check := model.CompareDigests(tag, running)
+	check := r.DigestCheck(running)
+	if note := check.NotCompared(); note != "" { // another tag's digest: no verdict either way
+		out = append(out, wrapText(st.dim.Render(safe(note)), width)...)
+	}
 	switch note := check.Note(); {
 	case note != "":
 		out = append(out, wrapText(st.warnText.Render("▲ "+safe(note)), width)...)
+	case check.NotCompared() != "":
 	case tag != "" && len(check.Running) > 0 && d.running.NoDigest == 0: // every pod read said which
 		out = append(out, st.okText.Render("✓ the pods run the digest the tag points at"))
 	}
