@@ -9,19 +9,9 @@ import (
 // not rolling) run another digest: the detail says which tags the digests
 // are of and claims no mismatch.
 func TestDetailDigestsOfAnotherTagAreNotCompared(t *testing.T) {
-	rd := &digestRestarter{fakeRestarter: allowed(), running: []string{dg('a')}}
-	m := goldenModel(t, 100, true, Options{})
-	m.restarter = rd
 	v := app{ns: "hanzo", name: "web", declared: "v1.3.0", running: "v1.2.0", latest: "v1.3.0", ready: 2, updated: 2, assets: 1}.build()
 	v.Release.TagDigest = dg('b')
-	m.src.(*storeSource).upsert(v)
-	m.Update(snapshotMsg{m.src.Snapshot()})
-	selectApp(t, m, "web")
-	_, cmd := m.Update(keyMsg("enter"))
-	for _, msg := range digestMsgs(cmd) {
-		m.Update(msg)
-	}
-	got := plainView(m)
+	got := goldenDetailOfWeb(t, v, dg('a'))
 	checkGolden(t, "detail_digests_othertag_w100", got)
 	if !strings.Contains(got, "digests not compared: the tag digest is the declared v1.3.0's, the pods run v1.2.0") ||
 		strings.Contains(got, "≠ tag digest") || strings.Contains(got, "✓ the pods run") {

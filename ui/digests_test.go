@@ -254,10 +254,15 @@ func TestSourceDigestReaderComesFirst(t *testing.T) {
 }
 
 func TestGoldenDetailDigests(t *testing.T) {
-	rd := &digestRestarter{fakeRestarter: allowed(), running: []string{dg('a')}}
+	checkGolden(t, "detail_digests_w100", goldenDetailOfWeb(t, floatingApp(dg('b'), 2), dg('a')))
+}
+
+// goldenDetailOfWeb is the golden board's detail of v (an App named web)
+// once its pods' digests (running) are read.
+func goldenDetailOfWeb(t *testing.T, v model.AppView, running ...string) string {
+	t.Helper()
 	m := goldenModel(t, 100, true, Options{})
-	m.restarter = rd
-	v := floatingApp(dg('b'), 2)
+	m.restarter = &digestRestarter{fakeRestarter: allowed(), running: running}
 	m.src.(*storeSource).upsert(v)
 	m.Update(snapshotMsg{m.src.Snapshot()})
 	selectApp(t, m, "web")
@@ -265,5 +270,5 @@ func TestGoldenDetailDigests(t *testing.T) {
 	for _, msg := range digestMsgs(cmd) {
 		m.Update(msg)
 	}
-	checkGolden(t, "detail_digests_w100", plainView(m))
+	return plainView(m)
 }
