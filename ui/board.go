@@ -80,6 +80,13 @@ func (b *board) cycleEnv() {
 	b.refresh()
 }
 
+func (b *board) setEnv(e model.Env) {
+	if b.env != e {
+		b.env, b.dirty = e, true
+		b.refresh()
+	}
+}
+
 func (b *board) toggleDrifted() {
 	b.onlyDrifted = !b.onlyDrifted
 	b.dirty = true

@@ -1,6 +1,10 @@
 package ui
 
-import tea "charm.land/bubbletea/v2"
+import (
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/hanzoai/driftboard/model"
+)
 
 // dialog is one overlay over the screen: the restart confirmation, the
 // login and the pickers. Each gets the board's keyMap when opened. Update
@@ -27,7 +31,14 @@ type (
 	actOpenRestart struct{}
 	actOpenDetail  struct{}
 	actStartLogin  struct{}
-	actApplyFilter struct{ query string }
+	// actApplyFilter applies a query. jump: ':ctx', ':env' or ':ns' named
+	// where to look, so the e key's env gives way; env: the env to show, set
+	// as the e key's own (':env test', then e goes on to dev).
+	actApplyFilter struct {
+		query string
+		jump  bool
+		env   model.Env
+	}
 	// actPick: replace the dialog with this picker (":ns" alone).
 	actPick struct{ p *picker }
 	// actQuit: end the program (a set restart running behind it stops starting).

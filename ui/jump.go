@@ -40,6 +40,9 @@ type jumpDialog struct {
 func (m *Model) openJump() tea.Cmd {
 	d := &jumpDialog{known: map[string][]string{}, counts: map[string]map[string]int{}, saved: m.opts.SavedFilters,
 		keys: m.keys, current: m.filter.text()}
+	if d.current == "" && m.board.env != "" { // the e key's env: ':env' starts on it
+		d.current = "env:" + string(m.board.env)
+	}
 	if s := m.board.snap; s != nil {
 		d.count(s)
 	}
@@ -70,12 +73,12 @@ func (d *jumpDialog) Update(msg tea.KeyPressMsg) (action, tea.Cmd) {
 			}
 			return actPick{p: p}, nil
 		}
-		q, why := d.resolve(d.input.Value())
+		act, why := d.resolve(d.input.Value())
 		if why != "" {
 			d.note, d.failed = why, true
 			return actNone{}, nil
 		}
-		return actApplyFilter{query: q}, nil
+		return act, nil
 	case msg.String() == "tab":
 		d.complete()
 		return actNone{}, nil
@@ -86,26 +89,37 @@ func (d *jumpDialog) Update(msg tea.KeyPressMsg) (action, tea.Cmd) {
 	return actNone{}, cmd
 }
 
-// resolve turns the prompt into a query, or says why it cannot.
-func (d *jumpDialog) resolve(s string) (query, why string) {
+// jumpTo is the action of a jump to term:value, q its query: the board shows
+// what it names whatever the e key's env was (':ns hanzo-devnet' under
+// env=main showed none of the rows its picker counted), and a known env is
+// the e key's own.
+func jumpTo(term, q, value string) actApplyFilter {
+	if e, ok := model.ParseEnv(value); ok && term == "env" {
+		return actApplyFilter{jump: true, env: e}
+	}
+	return actApplyFilter{query: q, jump: true}
+}
+
+// resolve turns the prompt into the filter to apply, or says why it cannot.
+func (d *jumpDialog) resolve(s string) (act actApplyFilter, why string) {
 	s = strings.TrimSpace(s)
 	if q, ok := d.saved[s]; ok && s != "" {
-		return q, ""
+		return actApplyFilter{query: q}, ""
 	}
 	f := strings.Fields(s)
 	switch {
 	case len(f) == 0:
-		return "", "type ctx, env or ns (alone to pick one, or with a NAME) or a saved filter's name"
+		return act, "type ctx, env or ns (alone to pick one, or with a NAME) or a saved filter's name"
 	case len(f) == 2 && jumpTerms[f[0]] != "":
 		q := jumpTerms[f[0]] + ":" + f[1]
 		if _, err := model.ParseQuery(q); err != nil {
-			return "", err.Error()
+			return act, err.Error()
 		}
-		return q, ""
+		return jumpTo(jumpTerms[f[0]], q, f[1]), ""
 	case jumpTerms[f[0]] != "":
-		return "", f[0] + " takes one name"
+		return act, f[0] + " takes one name"
 	}
-	return "", "no saved filter " + s + " (and not ctx/env/ns NAME)"
+	return act, "no saved filter " + s + " (and not ctx/env/ns NAME)"
 }
 
 // complete extends the prompt to the one known name it starts, else lists

@@ -60,7 +60,7 @@ func (d *jumpDialog) pick(s string) (*picker, string) {
 		if ph, ok := d.phase[n]; ok && term == "cluster" && ph != model.ConnLive {
 			hint += " · " + string(ph)
 		}
-		var act action = actApplyFilter{query: q}
+		var act action = jumpTo(term, q, n)
 		if _, err := model.ParseQuery(q); !sayable || err != nil {
 			hint, act = "cannot be a filter (a comma, quote or spaces at its ends)", actNone{}
 		}

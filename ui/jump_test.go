@@ -213,3 +213,41 @@ func TestJumpPickerQuotesTheName(t *testing.T) {
 		}
 	}
 }
+
+// A jump shows what it names whatever the e key's env was, and ':env NAME'
+// is that key's own env: ':ns hanzo-testnet' under env=main showed none of
+// the rows its picker counted, and e after ':env test' showed none at all
+// (env:test and env=main).
+func TestJumpOverridesTheEnvKey(t *testing.T) {
+	m, src := newTestModel(t, &fakeRestarter{}, orgAdmin(), Options{}, 120, 40)
+	src.upsert(fleet()...)
+	m.Update(snapshotMsg{src.Snapshot()})
+	press(m, "e") // env=main
+	press(m, ":")
+	typeText(m, "ns")
+	press(m, "enter")
+	for i := 0; i < 10 && !strings.Contains(plainView(m), "› hanzo-testnet"); i++ {
+		press(m, "down")
+	}
+	press(m, "enter")
+	if got, want := shownApps(m), []string{"hanzo-testnet/explorer", "hanzo-testnet/queue"}; !slices.Equal(got, want) {
+		t.Fatalf("picking hanzo-testnet (2 rows) under env=main shows %v, want %v:\n%s", got, want, plainView(m))
+	}
+
+	press(m, ":")
+	typeText(m, "env test")
+	press(m, "enter")
+	if got, want := shownApps(m), []string{"hanzo-testnet/explorer", "hanzo-testnet/queue"}; !slices.Equal(got, want) || m.board.env != "test" {
+		t.Fatalf(":env test shows %v (env key %q), want %v", got, m.board.env, want)
+	}
+	press(m, "e") // test → dev
+	if got := shownApps(m); m.board.env != "dev" || len(got) == 0 || !strings.HasPrefix(got[0], "hanzo-devnet/") {
+		t.Fatalf("e after :env test: env %q shows %v, want dev's rows\n%s", m.board.env, got, plainView(m))
+	}
+	press(m, ":")
+	typeText(m, "env")
+	press(m, "enter")
+	if v := plainView(m); !strings.Contains(v, "› dev") {
+		t.Fatalf(":env should start on the env shown (dev):\n%s", v)
+	}
+}

@@ -231,6 +231,13 @@ func (m *Model) perform(d dialog, act action) tea.Cmd {
 			return nil
 		}
 		m.applyFilter()
+		if a.jump {
+			m.board.setEnv(a.env)
+		}
+		if a.env != "" {
+			m.status = statusLine{text: "env: " + string(a.env)}
+			return nil
+		}
 		m.status = statusLine{text: "filter: " + a.query}
 	}
 	return nil
