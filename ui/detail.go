@@ -249,9 +249,11 @@ func (m *Model) tagTable(r *model.AppView, width int) []string {
 	}
 	colW := max(12, min(22, (width-2)/4))
 	var h, v strings.Builder
-	for _, c := range cells {
-		writeCell(&h, c[0], colW)
-		writeCell(&v, orDash(c[1]), colW)
+	for _, c := range cells { // a cut value keeps a space before the next column
+		writeCell(&h, c[0], colW-1)
+		writeCell(&v, orDash(c[1]), colW-1)
+		h.WriteByte(' ')
+		v.WriteByte(' ')
 	}
 	return []string{m.st.dim.Render(h.String()), v.String()}
 }
