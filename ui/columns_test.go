@@ -74,6 +74,14 @@ func TestHelpFitsEveryWidth(t *testing.T) {
 		m, _ := newTestModel(t, nil, nil, Options{}, width, 60)
 		press(m, "?")
 		v := plainView(m)
+		for page := v; ; { // help scrolls where it is taller than the screen
+			press(m, "pgdown")
+			next := plainView(m)
+			if next == page {
+				break
+			}
+			v, page = v+next, next
+		}
 		for _, want := range []string{"enter", "open the app's detail", "rolling restart (asks first)", "quit; in a view: back",
 			"env: all → main → test → dev", "has:problems", "zero-assets", "GIT (Hanzo CD)"} {
 			if !strings.Contains(v, want) {

@@ -60,3 +60,20 @@ func TestHelpScrollsWhereItDoesNotFit(t *testing.T) {
 		t.Errorf("help that fits shows a scroll line:\n%s", v)
 	}
 }
+
+// The legend names every mark a row can show: each severity (? n/a for rows
+// waiting on their workload too), the rollout and health words, the gutter.
+func TestHelpLegendListsEveryMark(t *testing.T) {
+	m, _ := newTestModel(t, nil, nil, Options{}, 160, 80)
+	press(m, "?")
+	v := strings.Join(strings.Fields(plainView(m)), " ") // wrapped lines read on
+	want := []string{"↻", "stuck", "paused", "pending", "unreadable", "no workload", "syncing", "offline", "? unknown", "• marked", "› the selected row"}
+	for _, l := range sevLabel {
+		want = append(want, l)
+	}
+	for _, w := range want {
+		if !strings.Contains(v, w) {
+			t.Errorf("the help's legend lacks %q:\n%s", w, v)
+		}
+	}
+}
