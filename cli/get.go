@@ -75,13 +75,17 @@ func writeDetail(w io.Writer, r *model.AppView, now time.Time) error {
 	p("ID:", r.ID)
 	p("Cluster:", r.Cluster)
 	p("Namespace:", fmt.Sprintf("%s (env %s, tenant %s)", r.Namespace, dash(r.Env), dash(r.Tenant)))
-	p("Severity:", sevWord(r.Drift.Severity)+driftAge(r, now))
+	p("Severity:", sevCell(r)+driftAge(r, now))
 	p("Health:", fmt.Sprintf("%s, phase %s", dash(string(r.Health)), dash(r.Phase)))
 	p("Image:", r.Registry)
 	fmt.Fprintln(tw, "Tags:")
 	p("  declared (App spec)", r.DeclaredTag)
-	p("  workload spec", r.Workload.SpecTag)
-	p("  running (pods)", r.RunningTag)
+	spec, running := r.Workload.SpecTag, r.RunningTag
+	if r.RunningUnknown() { // not listed yet, or unreadable: unknown, not none
+		spec, running = "?", "?"
+	}
+	p("  workload spec", spec)
+	p("  running (pods)", running)
 	latest := r.LatestTag
 	if r.Release.URL != "" {
 		latest += "   release " + r.Release.URL
@@ -151,12 +155,12 @@ func writeDetail(w io.Writer, r *model.AppView, now time.Time) error {
 		p("Last restart:", fmt.Sprintf("%s by %s", wl.RestartedAt, dash(wl.RestartedBy)))
 	}
 	fmt.Fprintln(tw, "Drift:")
-	switch {
-	case len(r.Drift.Flags) > 0:
-	case r.ReleaseFlagsUnchecked():
-		fmt.Fprintln(tw, "  none found; no-release, zero-assets and stale not checked (release "+string(r.Release.State)+")")
-	default:
-		fmt.Fprintln(tw, "  none\t")
+	if len(r.Drift.Flags) == 0 {
+		words := noFlagWords(r)
+		if words == "none" {
+			words += "\t" // a cell, as before: the same bytes
+		}
+		fmt.Fprintln(tw, "  "+words)
 	}
 	for _, f := range r.Drift.Flags {
 		fmt.Fprintf(tw, "  %s\t%s\n", termtext.Sanitize(fmt.Sprint(f.Severity, " ", f.Kind)), termtext.Sanitize(f.Message))
@@ -191,4 +195,23 @@ func joinErr(err, also error) error {
 		return err
 	}
 	return fmt.Errorf("%w (also: %v)", err, also)
+}
+
+// noFlagWords is "none" for a row without drift flags, unless some flags
+// were not decided: then it says which and why.
+func noFlagWords(r *model.AppView) string {
+	var unknown []string
+	switch {
+	case r.WaitsOnWorkload():
+		unknown = append(unknown, "un-rolled and floating-running unknown (the workload is not listed yet)")
+	case r.RunningUnknown():
+		unknown = append(unknown, "un-rolled and floating-running unknown (the workload may not be read)")
+	}
+	if r.ReleaseFlagsUnchecked() {
+		unknown = append(unknown, "no-release, zero-assets and stale not checked (release "+string(r.Release.State)+")")
+	}
+	if len(unknown) == 0 {
+		return "none"
+	}
+	return "none found; " + strings.Join(unknown, "; ")
 }

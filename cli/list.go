@@ -16,7 +16,8 @@ type listOptions struct {
 	query  string
 	sortBy string
 	failOn string
-	// failOnUnknown also fails when a row's release was not checked.
+	// failOnUnknown also fails when a row's release was not checked or its
+	// workload may not be read.
 	failOnUnknown bool
 	timeout       time.Duration
 }
@@ -36,7 +37,7 @@ time, rate-limited, failed, not looked up) has its release flags withheld, and
 stderr says how many rows wait on release checks.
 
 Exit codes: 0 no drift at or above --fail-on; 1 drift found at or above
---fail-on (or, with --fail-on-unknown, a release not checked); 2 an error (cluster unreachable, App CRD missing, not allowed, bad
+--fail-on (or, with --fail-on-unknown, a release not checked or a workload not readable); 2 an error (cluster unreachable, App CRD missing, not allowed, bad
 flags). With several clusters, rows of the reachable ones are printed and the
 exit code is still 2.`,
 		Example: `  driftboard list
@@ -53,7 +54,7 @@ exit code is still 2.`,
 	f.StringVarP(&o.query, "query", "q", "", "filter in the board's query language, e.g. 'sev:red env:main ns:tenant-*'")
 	f.StringVar(&o.sortBy, "sort", "severity", "sort by severity|name|env|namespace|drift-age")
 	f.StringVar(&o.failOn, "fail-on", "red", "exit 1 when a row's drift is at least: red|yellow|none (none: never)")
-	f.BoolVar(&o.failOnUnknown, "fail-on-unknown", false, "exit 1 also when a row's release was not checked (not read, or checks off; its release flags are withheld)")
+	f.BoolVar(&o.failOnUnknown, "fail-on-unknown", false, "exit 1 also when a row's release was not checked (not read, or checks off; its release flags are withheld) or its workload may not be read")
 	f.DurationVar(&o.timeout, "timeout", 60*time.Second, "give up waiting for clusters and release checks after this long")
 	completeFixed(cmd, "output", "table", "wide", "json", "yaml")
 	completeFixed(cmd, "sort", "severity", "name", "env", "namespace", "drift-age")
@@ -120,6 +121,7 @@ func (a *app) runList(ctx context.Context, cmd *cobra.Command, o listOptions) er
 		return fmt.Errorf("write output: %w", err)
 	}
 	unchecked := warnUncheckedReleases(a.streams.Err, rows, snap.Releases, a.now())
+	unchecked += warnUnreadableWorkloads(a.streams.Err, rows)
 	if syncErr != nil {
 		return syncErr
 	}

@@ -71,11 +71,11 @@ func writeTable(w io.Writer, rows []*model.AppView, wide bool, now time.Time) er
 	}
 	fmt.Fprintln(tw, strings.Join(head, "\t"))
 	for _, r := range rows {
-		cols := []string{sevWord(r.Drift.Severity), r.App, dash(r.Env), r.Namespace}
+		cols := []string{sevCell(r), r.App, dash(r.Env), r.Namespace}
 		if multi || wide {
 			cols = append(cols, r.Cluster)
 		}
-		cols = append(cols, dash(r.DeclaredTag), dash(r.RunningTag), dash(r.LatestTag),
+		cols = append(cols, dash(r.DeclaredTag), runningCell(r), dash(r.LatestTag),
 			dash(string(r.Health)), dash(r.Phase))
 		switch {
 		case wide:
@@ -105,6 +105,24 @@ func oneField(s string) string {
 		return s
 	}
 	return strings.Join(strings.FieldsFunc(s, unicode.IsSpace), "_")
+}
+
+// sevCell is the row's severity, or n/a when it has no flag but its running
+// tag was not observed (the workload unreadable): not ok, as on the board.
+func sevCell(r *model.AppView) string {
+	if r.Drift.Severity.Rank() <= 0 && r.RunningUnknown() {
+		return "n/a"
+	}
+	return sevWord(r.Drift.Severity)
+}
+
+// runningCell is the running tag, "?" when it was not observed: unknown is
+// not none ("-").
+func runningCell(r *model.AppView) string {
+	if r.RunningUnknown() {
+		return "?"
+	}
+	return dash(r.RunningTag)
 }
 
 func sevWord(s drift.DriftSeverity) string {

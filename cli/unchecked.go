@@ -58,3 +58,19 @@ func warnUncheckedReleases(w io.Writer, rows []*model.AppView, rc model.ReleaseC
 	}
 	return n
 }
+
+// warnUnreadableWorkloads says on stderr how many rows' workloads this
+// identity may not read (their running tag, and the flags that need it, are
+// unknown) and returns that count, for --fail-on-unknown.
+func warnUnreadableWorkloads(w io.Writer, rows []*model.AppView) int {
+	n := 0
+	for _, r := range rows {
+		if r.Workload.Unreadable != "" {
+			n++
+		}
+	}
+	if n > 0 {
+		fmt.Fprintf(w, "warning: %d of %d rows' workloads may not be read: their running tag, un-rolled and floating-running are unknown\n", n, len(rows))
+	}
+	return n
+}

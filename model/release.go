@@ -32,6 +32,14 @@ func (v *AppView) ReleaseFlagsUnchecked() bool { return v.DeclaredTag != "" && !
 // them are unknown, not absent.
 func (v *AppView) WaitsOnWorkload() bool { return v.Workload.Pending != "" }
 
+// RunningUnknown reports whether the row's running tag was not observed:
+// its workload is not listed yet, or this identity may not read it. The
+// flags that need the running tag (un-rolled, floating-running) are then
+// unknown, so a row without other flags is not "ok".
+func (v *AppView) RunningUnknown() bool {
+	return v.Workload.Pending != "" || v.Workload.Unreadable != ""
+}
+
 // ReleaseChecks is the release reader's own state, for the board's header.
 type ReleaseChecks struct {
 	Off          bool      `json:"off"`

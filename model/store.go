@@ -21,6 +21,9 @@ type Summary struct {
 	// WaitingOnWorkload counts rows with no drift flag known yet because
 	// their workload is not listed (the cluster syncs): not counted as ok.
 	WaitingOnWorkload int `json:"waitingOnWorkload,omitempty"`
+	// UnreadableWorkload counts rows with no drift flag known because this
+	// identity may not read their workload: not counted as ok either.
+	UnreadableWorkload int `json:"unreadableWorkload,omitempty"`
 }
 
 // Snapshot is an immutable view of the fleet. Its rows (Len, All, Find,
@@ -48,7 +51,7 @@ type Snapshot struct {
 type Store struct {
 	mu       sync.Mutex
 	rows     *rowTree // sorted by Key; snapshots hold copy-on-write copies
-	counts   [4]int   // by severity rank (an unknown severity counts as ok), then ok but waiting on the workload
+	counts   [5]int   // by severity rank (an unknown severity counts as ok), then ok but waiting on the workload, then ok but its workload unreadable
 	waiting  int      // rows waiting on a release check
 	releases ReleaseChecks
 	offline  map[string]bool // clusters whose watch is down
@@ -84,8 +87,12 @@ func compareKeys(a, b Key) int {
 
 func sevIndex(v *AppView) int {
 	i := max(v.Drift.Severity.Rank(), 0)
-	if i == 0 && v.WaitsOnWorkload() {
+	switch {
+	case i != 0:
+	case v.WaitsOnWorkload():
 		return 3 // no flag known yet: not ok
+	case v.RunningUnknown():
+		return 4 // the workload may not be read: not ok either
 	}
 	return i
 }
@@ -230,7 +237,7 @@ func (s *Store) Snapshot() *Snapshot {
 		tree:    s.rows.Copy(),
 		list:    &lazyRows{},
 		Summary: Summary{Total: s.rows.Len(), ByDrift: s.byDrift,
-			WaitingOnRelease: s.waiting, WaitingOnWorkload: s.counts[3]},
+			WaitingOnRelease: s.waiting, WaitingOnWorkload: s.counts[3], UnreadableWorkload: s.counts[4]},
 		Clusters: slices.Clone(s.clusters),
 		Releases: s.releases,
 		TakenAt:  s.latest,
@@ -256,9 +263,12 @@ func Summarize(rows []*AppView) Summary {
 		if sev.Rank() < 0 {
 			sev = drift.SeverityOK
 		}
-		if sevIndex(v) == 3 {
+		switch sevIndex(v) {
+		case 3:
 			sum.WaitingOnWorkload++
-		} else {
+		case 4:
+			sum.UnreadableWorkload++
+		default:
 			sum.ByDrift[sev]++
 		}
 		if v.WaitsOnRelease() {

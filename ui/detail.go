@@ -136,7 +136,7 @@ func (m *Model) detailLines(r *model.AppView, width int) []string {
 
 	section("Drift")
 	switch {
-	case len(r.Drift.Flags) > 0 || r.WaitsOnWorkload():
+	case len(r.Drift.Flags) > 0 || r.RunningUnknown():
 	case r.ReleaseFlagsUnchecked(): // the release flags were not decided: not "no drift"
 		add(st.okText.Render("✓ no drift in the flags checked"))
 	default:
@@ -164,6 +164,10 @@ func (m *Model) detailLines(r *model.AppView, width int) []string {
 	if r.WaitsOnWorkload() {
 		add(wrapText(st.sev[sevUnknown].pre+"? workload not listed yet"+st.sev[sevUnknown].post+
 			"  un-rolled and floating-running are unknown until the cluster has synced.", width)...)
+	}
+	if r.Workload.Unreadable != "" {
+		add(wrapText(st.sev[sevUnknown].pre+"? workload unreadable"+st.sev[sevUnknown].post+
+			"  un-rolled and floating-running are unknown: "+safe(r.Workload.Unreadable)+".", width)...)
 	}
 
 	add(m.gitLines(r, width)...)
@@ -240,8 +244,8 @@ func (m *Model) detailLines(r *model.AppView, width int) []string {
 
 func (m *Model) tagTable(r *model.AppView, width int) []string {
 	spec, running := r.Workload.SpecTag, r.RunningTag
-	if r.WaitsOnWorkload() {
-		spec, running = "?", "?" // not listed yet: unknown, not none
+	if r.RunningUnknown() {
+		spec, running = "?", "?" // not listed yet, or unreadable: unknown, not none
 	}
 	cells := [][2]string{
 		{"declared (App)", r.DeclaredTag}, {"workload spec", spec},

@@ -125,6 +125,8 @@ func (m *Model) digestLines(r *model.AppView, width int) []string {
 	switch {
 	case r.WaitsOnWorkload():
 		kv("running digests", "unknown: the workload is not listed yet")
+	case r.Workload.Unreadable != "":
+		kv("running digests", "unknown: the workload may not be read")
 	case !r.Workload.Found:
 		kv("running digests", "no workload, no pods")
 	case d.loading && (!d.done || d.err != nil): // a re-read keeps showing a good answer

@@ -124,6 +124,9 @@ func (m *Model) summaryLine(width int) string {
 		if n := s.Summary.WaitingOnWorkload; n > 0 { // no flag known yet: neither ok nor drift
 			counts = append(counts, st.sev[sevUnknown].pre+sevGlyph[sevUnknown]+" "+strconv.Itoa(n)+" pending"+st.sev[sevUnknown].post)
 		}
+		if n := s.Summary.UnreadableWorkload; n > 0 { // forbidden: neither ok nor drift
+			counts = append(counts, st.sev[sevUnknown].pre+sevGlyph[sevUnknown]+" "+strconv.Itoa(n)+" unreadable"+st.sev[sevUnknown].post)
+		}
 		parts = append(parts, strings.Join(counts, "  "))
 		shown := strconv.Itoa(b.rowCount()) + "/" + strconv.Itoa(s.Summary.Total) + " shown"
 		if b.rowCount() > b.height { // where am I, when the rows do not fit

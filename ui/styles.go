@@ -55,7 +55,7 @@ const (
 // listed yet and has no flag is unknown, not ok (un-rolled is not known).
 func rowSev(r *model.AppView) int {
 	i := sevIndex(r.Drift.Severity)
-	if i == sevOK && r.WaitsOnWorkload() {
+	if i == sevOK && r.RunningUnknown() {
 		return sevUnknown
 	}
 	return i

@@ -10,8 +10,8 @@ import (
 // one word when they agree (or both are missing).
 func tagSides(r *model.AppView) (d, run string, two bool) {
 	d, run = r.DeclaredTag, r.RunningTag
-	if r.WaitsOnWorkload() {
-		run = "?" // not listed yet: unknown, not none
+	if r.RunningUnknown() {
+		run = "?" // not listed yet, or unreadable: unknown, not none
 	}
 	switch {
 	case d == run && d != "":
