@@ -110,7 +110,7 @@ func oneField(s string) string {
 // sevCell is the row's severity, or n/a when it has no flag but its running
 // tag was not observed (the workload unreadable): not ok, as on the board.
 func sevCell(r *model.AppView) string {
-	if r.Drift.Severity.Rank() <= 0 && r.RunningUnknown() {
+	if r.UnknownNotOK() {
 		return "n/a"
 	}
 	return sevWord(r.Drift.Severity)

@@ -40,6 +40,11 @@ func (v *AppView) RunningUnknown() bool {
 	return v.Workload.Pending != "" || v.Workload.Unreadable != ""
 }
 
+// UnknownNotOK reports whether the row has no drift flag, yet its running
+// tag was not observed: neither ok nor drift (the board's and list's n/a,
+// counted apart in the summary).
+func (v *AppView) UnknownNotOK() bool { return v.Drift.Severity.Rank() <= 0 && v.RunningUnknown() }
+
 // ReleaseChecks is the release reader's own state, for the board's header.
 type ReleaseChecks struct {
 	Off          bool      `json:"off"`

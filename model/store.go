@@ -86,15 +86,13 @@ func compareKeys(a, b Key) int {
 }
 
 func sevIndex(v *AppView) int {
-	i := max(v.Drift.Severity.Rank(), 0)
 	switch {
-	case i != 0:
+	case !v.UnknownNotOK():
+		return max(v.Drift.Severity.Rank(), 0)
 	case v.WaitsOnWorkload():
 		return 3 // no flag known yet: not ok
-	case v.RunningUnknown():
-		return 4 // the workload may not be read: not ok either
 	}
-	return i
+	return 4 // the workload may not be read: not ok either
 }
 
 func (s *Store) uncount(v *AppView) {

@@ -54,11 +54,10 @@ const (
 // rowSev is the row's severity as shown: a row whose workload is not
 // listed yet and has no flag is unknown, not ok (un-rolled is not known).
 func rowSev(r *model.AppView) int {
-	i := sevIndex(r.Drift.Severity)
-	if i == sevOK && r.RunningUnknown() {
+	if r.UnknownNotOK() {
 		return sevUnknown
 	}
-	return i
+	return sevIndex(r.Drift.Severity)
 }
 
 func sevIndex(s drift.DriftSeverity) int {
