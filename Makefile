@@ -12,9 +12,9 @@ export DRIFTBOARD_TESTENV ?= $(TESTENV)
 VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 COMMIT   ?= $(shell git rev-parse HEAD 2>/dev/null)
 DATE     ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
-LDFLAGS  := -s -w -X github.com/hanzoai/driftboard/cli.version=$(VERSION) \
-            -X github.com/hanzoai/driftboard/cli.commit=$(COMMIT) \
-            -X github.com/hanzoai/driftboard/cli.date=$(DATE)
+LDFLAGS  := -s -w -X github.com/hanzoai/driftboard/internal/cli.version=$(VERSION) \
+            -X github.com/hanzoai/driftboard/internal/cli.commit=$(COMMIT) \
+            -X github.com/hanzoai/driftboard/internal/cli.date=$(DATE)
 # A static binary: no libc to match on the machine it is copied to.
 export CGO_ENABLED ?= 0
 
@@ -51,9 +51,9 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzBuild$$' -fuzztime $(FUZZTIME) ./model
 	$(GO) test -run '^$$' -fuzz '^FuzzParseImage$$' -fuzztime $(FUZZTIME) ./model
 	$(GO) test -run '^$$' -fuzz '^FuzzImageAgainstGGCR$$' -fuzztime $(FUZZTIME) ./model
-	$(GO) test -run '^$$' -fuzz '^FuzzObjectToRow$$' -fuzztime $(FUZZTIME) ./e2e
-	$(GO) test -run '^$$' -fuzz '^FuzzSanitize$$' -fuzztime $(FUZZTIME) ./termtext
-	$(GO) test -run '^$$' -fuzz '^FuzzTextPrinters$$' -fuzztime $(FUZZTIME) ./cli
+	$(GO) test -run '^$$' -fuzz '^FuzzObjectToRow$$' -fuzztime $(FUZZTIME) ./internal/testing/e2e
+	$(GO) test -run '^$$' -fuzz '^FuzzSanitize$$' -fuzztime $(FUZZTIME) ./internal/termtext
+	$(GO) test -run '^$$' -fuzz '^FuzzTextPrinters$$' -fuzztime $(FUZZTIME) ./internal/cli
 	# a whole board per input (~150/s): a tenth of the count
 	$(GO) test -run '^$$' -fuzz '^FuzzHostileRow$$' -fuzztime $(FUZZTIME_UI) ./ui
 
@@ -64,14 +64,14 @@ fuzz:
 # DRIFTBOARD_BENCH_SECONDS=10 shortens the idle and churn phases (60 s each).
 # Then the micro-benchmarks of the pure parts. ~15 min in all.
 bench: testenv
-	$(GO) test -run '^$$' -bench 'Fleet|Board' -benchmem -benchtime 1x -timeout 60m ./bench
+	$(GO) test -run '^$$' -bench 'Fleet|Board' -benchmem -benchtime 1x -timeout 60m ./internal/testing/bench
 	$(GO) test -run '^$$' -bench . -benchmem ./drift ./model ./ui ./kube
 
 # k9s's Apps view and the board against one seeded API server, with the
 # ratios (not in CI): make bench-peer K9S=$$(go env GOPATH)/bin/k9s, after
 # go install github.com/derailed/k9s@v0.50.16 (about 6 minutes here).
 bench-peer: testenv
-	DRIFTBOARD_BENCH_K9S=$(K9S) $(GO) test -run '^$$' -bench Peer -benchtime 1x -timeout 60m ./bench
+	DRIFTBOARD_BENCH_K9S=$(K9S) $(GO) test -run '^$$' -bench Peer -benchtime 1x -timeout 60m ./internal/testing/bench
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi

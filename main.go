@@ -8,7 +8,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/hanzoai/driftboard/cli"
+	"github.com/hanzoai/driftboard/internal/cli"
 )
 
 func main() {

@@ -102,9 +102,9 @@ func TestReleaseFilesGoreleaser(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{
-		"github.com/hanzoai/driftboard/cli.commit",
-		"github.com/hanzoai/driftboard/cli.date",
-		"github.com/hanzoai/driftboard/cli.version",
+		"github.com/hanzoai/driftboard/internal/cli.commit",
+		"github.com/hanzoai/driftboard/internal/cli.date",
+		"github.com/hanzoai/driftboard/internal/cli.version",
 	}
 	if got := stampVars(strings.Join(b.Ldflags, " ")); !slices.Equal(got, want) {
 		t.Errorf(".goreleaser.yaml stamps %v, want %v", got, want)

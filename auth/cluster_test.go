@@ -22,7 +22,7 @@ import (
 
 	"github.com/hanzoai/driftboard/auth"
 	"github.com/hanzoai/driftboard/auth/internal/testidp"
-	"github.com/hanzoai/driftboard/internal/testcluster"
+	"github.com/hanzoai/driftboard/internal/testing/testcluster"
 	"github.com/hanzoai/driftboard/kube"
 	"github.com/hanzoai/driftboard/model"
 )

@@ -6,8 +6,8 @@ import (
 
 	"sigs.k8s.io/yaml"
 
+	"github.com/hanzoai/driftboard/internal/termtext"
 	"github.com/hanzoai/driftboard/model"
-	"github.com/hanzoai/driftboard/termtext"
 )
 
 // A CD Application is as hostile as an App: whoever can write to its

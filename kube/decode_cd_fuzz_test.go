@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/hanzoai/driftboard/termtext"
+	"github.com/hanzoai/driftboard/internal/termtext"
 )
 
 // An Application is whatever its writers made it: any JSON decodes without a

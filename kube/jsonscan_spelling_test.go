@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hanzoai/driftboard/termtext"
+	"github.com/hanzoai/driftboard/internal/termtext"
 )
 
 // A stray byte where a watch event should start is named as it is, so the

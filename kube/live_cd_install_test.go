@@ -9,7 +9,7 @@ import (
 	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/hanzoai/driftboard/internal/testcluster"
+	"github.com/hanzoai/driftboard/internal/testing/testcluster"
 	"github.com/hanzoai/driftboard/model"
 )
 

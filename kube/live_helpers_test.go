@@ -12,7 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/rest"
 
-	"github.com/hanzoai/driftboard/internal/testcluster"
+	"github.com/hanzoai/driftboard/internal/testing/testcluster"
 	"github.com/hanzoai/driftboard/model"
 )
 

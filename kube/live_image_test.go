@@ -8,7 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/hanzoai/driftboard/drift"
-	"github.com/hanzoai/driftboard/internal/testcluster"
+	"github.com/hanzoai/driftboard/internal/testing/testcluster"
 	"github.com/hanzoai/driftboard/model"
 )
 

@@ -12,7 +12,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 
-	"github.com/hanzoai/driftboard/internal/testcluster"
+	"github.com/hanzoai/driftboard/internal/testing/testcluster"
 	"github.com/hanzoai/driftboard/model"
 )
 

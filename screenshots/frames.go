@@ -13,7 +13,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/hanzoai/driftboard/demo"
+	"github.com/hanzoai/driftboard/internal/demo"
 	"github.com/hanzoai/driftboard/model"
 	"github.com/hanzoai/driftboard/ui"
 )

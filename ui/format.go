@@ -8,7 +8,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/hanzoai/driftboard/termtext"
+	"github.com/hanzoai/driftboard/internal/termtext"
 )
 
 const ellipsis = "…"

@@ -4,9 +4,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hanzoai/driftboard/internal/hostile"
+	"github.com/hanzoai/driftboard/internal/termtext"
+	"github.com/hanzoai/driftboard/internal/testing/hostile"
 	"github.com/hanzoai/driftboard/model"
-	"github.com/hanzoai/driftboard/termtext"
 )
 
 // hostileRow is a fixture row with every string field set to s.

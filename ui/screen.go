@@ -7,7 +7,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	uv "github.com/charmbracelet/ultraviolet"
 
-	"github.com/hanzoai/driftboard/termtext"
+	"github.com/hanzoai/driftboard/internal/termtext"
 )
 
 // lineScreen draws the board's frames on a full-screen terminal in place of

@@ -10,8 +10,8 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/model"
-	"github.com/hanzoai/driftboard/restartset"
 )
 
 type setPhase int
@@ -38,8 +38,8 @@ type setRestartDialog struct {
 	typed    textinput.Model
 	reason   string // why the typed text did not confirm
 	cont     bool   // continue after a failure
-	status   map[model.Key]restartset.Update
-	summary  *restartset.Summary
+	status   map[model.Key]restart.Update
+	summary  *restart.Summary
 	anyProd  bool
 	checking int // answers still awaited
 }
@@ -51,7 +51,7 @@ func (actRestartSet) isAction() {}
 
 func newSetRestart(rows []*model.AppView, user string, limit int, st *styles, keys keyMap) *setRestartDialog {
 	d := &setRestartDialog{rows: rows, user: user, limit: max(limit, 1), keys: keys,
-		refused: map[model.Key]string{}, status: map[model.Key]restartset.Update{}}
+		refused: map[model.Key]string{}, status: map[model.Key]restart.Update{}}
 	for _, r := range rows {
 		if r.Env.IsProduction() {
 			d.anyProd = true

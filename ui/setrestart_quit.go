@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/model"
-	"github.com/hanzoai/driftboard/restartset"
 )
 
 // QuitReport says what a set restart had done when the board ended while it
@@ -41,11 +41,11 @@ func (d *setRestartDialog) quitReport() string {
 		u, seen := d.status[k]
 		i := 4
 		switch {
-		case !seen || u.Status == restartset.Pending || u.Status == restartset.NotStarted:
+		case !seen || u.Status == restart.Pending || u.Status == restart.NotStarted:
 			i = 4
-		case u.Status == restartset.Done:
+		case u.Status == restart.Done:
 			i = 0
-		case u.Status == restartset.Failed:
+		case u.Status == restart.Failed:
 			i = 3
 		case u.Detail != "": // a progress note comes only after the patch was accepted
 			i = 1

@@ -7,8 +7,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/model"
-	"github.com/hanzoai/driftboard/restartset"
 )
 
 // RolloutWaiter is optional on a Restarter: it follows a restart's rollout
@@ -34,12 +34,12 @@ type (
 	}
 	setProgressMsg struct {
 		d  *setRestartDialog
-		u  restartset.Update
+		u  restart.Update
 		ch <-chan tea.Msg
 	}
 	setDoneMsg struct {
 		d   *setRestartDialog
-		sum restartset.Summary
+		sum restart.Summary
 	}
 )
 
@@ -105,8 +105,8 @@ func (m *Model) runSet(d *setRestartDialog) tea.Cmd {
 				note(fmt.Sprintf("%s, %d/%d updated, %d ready", orDash(string(v.Rollout)), v.Updated, v.Desired, v.Ready))
 			})
 		}
-		sum := restartset.Run(m.ctx, d.allowed, restartset.Options{MaxParallel: d.limit, ContinueOnError: d.cont}, step,
-			func(u restartset.Update) { ch <- setProgressMsg{d: d, u: u, ch: ch} })
+		sum := restart.Run(m.ctx, d.allowed, restart.Options{MaxParallel: d.limit, ContinueOnError: d.cont}, step,
+			func(u restart.Update) { ch <- setProgressMsg{d: d, u: u, ch: ch} })
 		ch <- setDoneMsg{d: d, sum: sum}
 		close(ch)
 	}()
@@ -140,9 +140,9 @@ func (m *Model) onSetMsg(msg tea.Msg) tea.Cmd {
 	case setProgressMsg:
 		msg.d.status[msg.u.Key] = msg.u
 		switch msg.u.Status {
-		case restartset.Failed, restartset.NotStarted:
+		case restart.Failed, restart.NotStarted:
 			delete(m.inflight, msg.u.Key)
-		case restartset.Done:
+		case restart.Done:
 			if f := m.inflight[msg.u.Key]; f != nil {
 				f.requested = true // the board follows its rollout like a single restart's
 			}

@@ -6,8 +6,8 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/model"
-	"github.com/hanzoai/driftboard/restartset"
 )
 
 // Render is the dialog box content: who acts, the counts, every refusal,
@@ -63,7 +63,7 @@ func (d *setRestartDialog) Render(st *styles, width int, spin string) string {
 			word := "waiting"
 			if ok {
 				word = string(u.Status)
-				if u.Status == restartset.Running {
+				if u.Status == restart.Running {
 					word = spin + " restarting"
 				}
 				if u.Detail != "" {

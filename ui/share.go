@@ -7,8 +7,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/hanzoai/driftboard/internal/termtext"
 	"github.com/hanzoai/driftboard/model"
-	"github.com/hanzoai/driftboard/termtext"
 )
 
 // openedMsg is the answer of the Cmd that opened a page in the browser.

@@ -11,7 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
-	"github.com/hanzoai/driftboard/demo"
+	"github.com/hanzoai/driftboard/internal/demo"
 	"github.com/hanzoai/driftboard/ui"
 )
 

@@ -3,7 +3,7 @@ package ui
 import (
 	"strings"
 
-	"github.com/hanzoai/driftboard/termtext"
+	"github.com/hanzoai/driftboard/internal/termtext"
 )
 
 // tidyFrame drops from a sanitised frame (text, '\n' and SGR sequences

@@ -9,7 +9,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/hanzoai/driftboard/termtext"
+	"github.com/hanzoai/driftboard/internal/termtext"
 )
 
 // Minimum usable terminal size; below it the board says so instead of

@@ -1,0 +1,69 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/hanzoai/driftboard/internal/termtext"
+)
+
+// FlagError is a usage mistake (a bad flag, argument or combination): Run
+// prints it with a pointer to the command's help and exits 2. The shape is
+// gh's cmdutil.FlagError; every other error also exits 2, without the hint.
+type FlagError struct{ err error }
+
+func (e *FlagError) Error() string { return e.err.Error() }
+func (e *FlagError) Unwrap() error { return e.err }
+
+// usageErr is a FlagError with a sentence saying what to do.
+func usageErr(format string, args ...any) error {
+	return &FlagError{err: fmt.Errorf(format, args...)}
+}
+
+// errDriftFound is list's silent exit 1: the table already said it.
+var errDriftFound = errors.New("drift at or above --fail-on")
+
+// errSetListed is `restart -q` without --yes: the lines said what it would
+// do and nothing was changed; exit 1, silently.
+var errSetListed = errors.New("listed only; nothing was changed")
+
+// usageErrors makes cobra's own argument and flag errors FlagErrors, for c
+// and every command below it, so the help hint never depends on cobra's words.
+func usageErrors(c *cobra.Command) {
+	c.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &FlagError{err: err} })
+	if check := c.Args; check != nil {
+		c.Args = func(cmd *cobra.Command, args []string) error {
+			if err := check(cmd, args); err != nil {
+				return &FlagError{err: err}
+			}
+			return nil
+		}
+	}
+	for _, sub := range c.Commands() {
+		usageErrors(sub)
+	}
+}
+
+// exitCode prints err as the user meets it and returns the exit code.
+func exitCode(cmd *cobra.Command, err error, interrupted bool, printf func(string, ...any)) int {
+	switch {
+	case err == nil:
+		return ExitOK
+	case errors.Is(err, errDriftFound), errors.Is(err, errSetListed):
+		return ExitDrift
+	case interrupted:
+		printf("driftboard: interrupted\n")
+		return ExitError
+	}
+	printf("driftboard: %s\n", termtext.SanitizeLines(err.Error())) // errors quote outside text
+	if fe := (*FlagError)(nil); errors.As(err, &fe) {
+		path := "driftboard"
+		if cmd != nil {
+			path = cmd.CommandPath()
+		}
+		printf("Run '%s --help' for usage.\n", path)
+	}
+	return ExitError
+}

@@ -1,0 +1,74 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"text/tabwriter"
+	"time"
+
+	"github.com/hanzoai/driftboard/internal/termtext"
+	"github.com/hanzoai/driftboard/kube"
+	"github.com/hanzoai/driftboard/model"
+)
+
+// WatchEvents lets the board's detail follow an app's Events on the fleet
+// of the current login.
+func (b *boardFleet) WatchEvents(ctx context.Context, key model.Key) (<-chan []model.Event, error) {
+	return b.current().WatchEvents(ctx, key)
+}
+
+// rowWithEvents is the JSON (and YAML) form of `get`: the row's fields and
+// its recent Events; events is null and eventsNote says why when they could
+// not be read (unread is not none).
+type rowWithEvents struct {
+	*model.AppView
+	Events     []model.Event `json:"events"`
+	EventsNote string        `json:"eventsNote,omitempty"`
+}
+
+// readEvents is one read of the row's Events for `get`; a failure is a note.
+func readEvents(ctx context.Context, fl *kube.Fleet, r *model.AppView) rowWithEvents {
+	evs, err := fl.RecentEvents(ctx, r.Key())
+	switch {
+	case errors.Is(err, model.ErrEventsForbidden):
+		return rowWithEvents{AppView: r, EventsNote: "cannot read (forbidden)"}
+	case err != nil:
+		return rowWithEvents{AppView: r, EventsNote: "could not read: " + err.Error()}
+	case evs == nil:
+		evs = []model.Event{}
+	}
+	return rowWithEvents{AppView: r, Events: evs}
+}
+
+// writeEvents prints the Events section of `get`, newest first.
+func writeEvents(w io.Writer, r rowWithEvents, now time.Time) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	switch {
+	case r.EventsNote != "":
+		fmt.Fprintf(tw, "Events:\t%s\n", termtext.Sanitize(r.EventsNote))
+	case len(r.Events) == 0:
+		fmt.Fprintln(tw, "Events:\tnone recorded (Kubernetes keeps Events about an hour)")
+	default:
+		fmt.Fprintln(tw, "Events:")
+		fmt.Fprintln(tw, "  AGE\tTYPE\tREASON\tCOUNT\tOBJECT\tMESSAGE")
+		for _, e := range r.Events {
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%d\t%s\t%s\n", termtext.Sanitize(eventAge(now.Sub(e.Last))), termtext.Sanitize(e.Type),
+				termtext.Sanitize(e.Reason), e.Count, termtext.Sanitize(e.Object), termtext.Sanitize(e.Message))
+		}
+	}
+	return tw.Flush()
+}
+
+func eventAge(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", max(0, int(d.Seconds())))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d.Minutes()))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh", int(d.Hours()))
+	}
+	return fmt.Sprintf("%dd", int(d.Hours()/24))
+}

@@ -1,0 +1,195 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+	"unicode"
+
+	"github.com/hanzoai/driftboard/drift"
+	"github.com/hanzoai/driftboard/internal/termtext"
+	"github.com/hanzoai/driftboard/model"
+)
+
+// textOut is where a command prints text for a person: values were
+// sanitised where they were formatted, and this guard escapes any control
+// character that slipped through. Data formats (json, yaml) bypass it.
+func textOut(w io.Writer) io.Writer { return termtext.NewWriter(w) }
+
+// ListOutput is the stable JSON (and YAML) document of `driftboard list`:
+// the design document's shape.
+type ListOutput struct {
+	Apps    []*model.AppView `json:"apps"`
+	Summary model.Summary    `json:"summary"`
+}
+
+func newListOutput(rows []*model.AppView) ListOutput {
+	if rows == nil {
+		rows = []*model.AppView{} // "apps": [], never null
+	}
+	return ListOutput{Apps: rows, Summary: model.Summarize(rows)}
+}
+
+// writeJSON encodes v exactly; characters a terminal would act on are
+// \u-escaped (the same values to any JSON reader).
+func writeJSON(w io.Writer, v any) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(termtext.JSONSafe(buf.Bytes()))
+	return err
+}
+
+// writeTable prints rows kubectl-style; wide adds the columns a script or a
+// wide terminal wants. The cluster column appears when rows span clusters,
+// GIT (as on the board) when a row's cluster serves a CD Application kind.
+func writeTable(w io.Writer, rows []*model.AppView, wide bool, now time.Time) error {
+	multi, git := false, wide
+	for _, r := range rows {
+		multi = multi || r.Cluster != rows[0].Cluster
+		git = git || (r.Git.State != "" && r.Git.KindServed())
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	head := []string{"SEV", "APP", "ENV", "NAMESPACE"}
+	if multi || wide {
+		head = append(head, "CLUSTER")
+	}
+	head = append(head, "DECLARED", "RUNNING", "LATEST", "HEALTH", "PHASE")
+	if git {
+		head = append(head, "GIT")
+	}
+	head = append(head, "DRIFT")
+	if wide {
+		head = append(head, "READY", "ROLLOUT", "RELEASE", "ORG", "DRIFTING", "ENDPOINTS")
+	}
+	fmt.Fprintln(tw, strings.Join(head, "\t"))
+	for _, r := range rows {
+		cols := []string{sevCell(r), r.App, dash(r.Env), r.Namespace}
+		if multi || wide {
+			cols = append(cols, r.Cluster)
+		}
+		cols = append(cols, dash(r.DeclaredTag), runningCell(r), dash(r.LatestTag),
+			dash(string(r.Health)), dash(r.Phase))
+		switch {
+		case wide:
+			cols = append(cols, model.GitCellAt(r.Git))
+		case git:
+			cols = append(cols, model.GitCell(r.Git))
+		}
+		cols = append(cols, flagList(r))
+		if wide {
+			ready, rollout := workloadCells(r.Workload)
+			cols = append(cols, ready, rollout, string(r.Release.State), dash(r.Org),
+				driftingFor(r, now), dash(strings.Join(r.Endpoints, ",")))
+		}
+		for i := range cols { // a tab or line break inside a value would forge cells
+			cols[i] = oneField(termtext.Sanitize(cols[i]))
+		}
+		fmt.Fprintln(tw, strings.Join(cols, "\t"))
+	}
+	return tw.Flush()
+}
+
+// oneField keeps a cell one field for scripts that split lines on
+// whitespace (awk, cut, read): each run of spaces inside a value from the
+// cluster (a phase, a revision) is printed as one "_"; -o json is exact.
+func oneField(s string) string {
+	if !strings.ContainsFunc(s, unicode.IsSpace) {
+		return s
+	}
+	return strings.Join(strings.FieldsFunc(s, unicode.IsSpace), "_")
+}
+
+// sevCell is the row's severity, or n/a when it has no flag but its running
+// tag was not observed (the workload unreadable): not ok, as on the board.
+func sevCell(r *model.AppView) string {
+	if r.UnknownNotOK() {
+		return "n/a"
+	}
+	return sevWord(r.Drift.Severity)
+}
+
+// runningCell is the running tag, "?" when it was not observed: unknown is
+// not none ("-").
+func runningCell(r *model.AppView) string {
+	if r.RunningUnknown() {
+		return "?"
+	}
+	return dash(r.RunningTag)
+}
+
+func sevWord(s drift.DriftSeverity) string {
+	if s == "" {
+		return "ok"
+	}
+	return string(s)
+}
+
+func flagList(r *model.AppView) string {
+	var parts []string
+	for _, f := range r.Drift.Flags {
+		parts = append(parts, string(f.Kind))
+	}
+	if r.WaitsOnRelease() {
+		parts = append(parts, "release?("+string(r.Release.State)+")")
+	}
+	for _, p := range r.Problems { // the board's "!" marker, by kind; failing pods by name
+		if l := p.Label(); l != "" {
+			parts = append(parts, "!"+strings.ReplaceAll(l, " ", ""))
+			continue
+		}
+		parts = append(parts, "!"+string(p.Kind))
+	}
+	if r.Offline {
+		parts = append(parts, "(offline)")
+	}
+	return dash(strings.Join(parts, ","))
+}
+
+func dash[S ~string](s S) string {
+	if s == "" {
+		return "-"
+	}
+	return string(s)
+}
+
+// driftingFor is the DRIFTING column: "-" without drift, "?" when the
+// cluster does not say since when.
+func driftingFor(r *model.AppView, now time.Time) string {
+	if len(r.Drift.Flags) == 0 {
+		return "-"
+	}
+	return since(r.DriftSince, now)
+}
+
+func since(t *time.Time, now time.Time) string {
+	if t == nil {
+		return "?"
+	}
+	return now.Sub(*t).Truncate(time.Second).String()
+}
+
+// workloadCells are -o wide's READY and ROLLOUT. Without a workload READY is
+// not "0/0" (that reads as scaled to zero): "-" where there is none, "?"
+// where it is not known yet or not readable; ROLLOUT says which, as the
+// board's ROLLOUT does.
+func workloadCells(w model.WorkloadView) (ready, rollout string) {
+	switch w.Presence() {
+	case model.WorkloadFound:
+		return fmt.Sprintf("%d/%d", w.Ready, w.Desired), dash(string(w.Rollout))
+	case model.WorkloadUnreadable:
+		return "?", "unreadable"
+	case model.WorkloadPending:
+		return "?", "pending"
+	case model.WorkloadNoneByDesign:
+		return "-", "none(" + w.None + ")"
+	}
+	return "-", "no-workload"
+}

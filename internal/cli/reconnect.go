@@ -1,0 +1,142 @@
+package cli
+
+import (
+	"context"
+	"sync"
+
+	"github.com/hanzoai/driftboard/auth"
+	"github.com/hanzoai/driftboard/internal/config"
+	"github.com/hanzoai/driftboard/kube"
+	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui"
+)
+
+// boardFleet is the board's Source and Restarter over a fleet that is
+// replaced when the login changes: a login made inside the board (or in
+// another terminal) reconnects the trusted clusters as the new IAM identity,
+// a logout reconnects them as the kubeconfig user, without restarting the
+// program. The identity labels, restart checks and watches all follow.
+type boardFleet struct {
+	a       *app
+	eff     config.Effective
+	id      *sessionIdentity
+	s       *auth.Session
+	changed chan struct{}
+	reopen  sync.Mutex // one reconnect at a time
+
+	mu     sync.RWMutex
+	fl     *kube.Fleet
+	cancel context.CancelFunc
+	login  string // the login the fleet was opened with: subject, "?" invalid, "" none
+}
+
+func (a *app) openBoardFleet(ctx context.Context, eff config.Effective, id *sessionIdentity, s *auth.Session) (*boardFleet, error) {
+	b := &boardFleet{a: a, eff: eff, id: id, s: s, changed: make(chan struct{}, 1)}
+	if err := b.open(ctx, loginKey(id.Current())); err != nil {
+		return nil, err
+	}
+	id.onRefresh = func(st ui.IdentityState) {
+		if loginKey(st) != b.openedWith() {
+			go b.reconnect(ctx)
+		} else {
+			b.signal() // the same login, re-read: the header redraws its state
+		}
+	}
+	return b, nil
+}
+
+// loginKey names the login a state carries, to notice a change.
+func loginKey(st ui.IdentityState) string {
+	switch {
+	case st.Principal != nil:
+		return "sub:" + st.Principal.Subject
+	case hasLogin(st):
+		return "?" // a login that does not verify: IAM clients, restarts refused
+	}
+	return ""
+}
+
+func (b *boardFleet) openedWith() string {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	return b.login
+}
+
+// reconnect reopens the fleet when the login differs from the one it was
+// opened with; a reopen that finds no cluster keeps the current fleet.
+func (b *boardFleet) reconnect(ctx context.Context) {
+	b.reopen.Lock()
+	defer b.reopen.Unlock()
+	key := loginKey(b.id.Current())
+	if key == b.openedWith() || ctx.Err() != nil {
+		return
+	}
+	if err := b.open(ctx, key); err != nil {
+		b.a.log.Warn("reconnect after the login changed", "err", err)
+	}
+}
+
+func (b *boardFleet) open(ctx context.Context, key string) error {
+	as := &actor{principal: b.id.principal}
+	if key != "" {
+		as.session = b.s
+	}
+	fctx, cancel := context.WithCancel(ctx)
+	fl, err := b.a.openFleet(fctx, fleetRequest{as: as})
+	if err != nil {
+		cancel()
+		return err
+	}
+	b.mu.Lock()
+	old := b.cancel
+	b.fl, b.cancel, b.login = fl, cancel, key
+	b.mu.Unlock()
+	if old != nil {
+		old() // the previous identity's watches stop
+	}
+	go b.forward(fctx, fl)
+	b.signal()
+	return nil
+}
+
+func (b *boardFleet) forward(ctx context.Context, fl *kube.Fleet) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-fl.Changed():
+			b.signal()
+		}
+	}
+}
+
+func (b *boardFleet) signal() {
+	select {
+	case b.changed <- struct{}{}:
+	default:
+	}
+}
+
+func (b *boardFleet) current() *kube.Fleet {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	return b.fl
+}
+
+func (b *boardFleet) Changed() <-chan struct{}  { return b.changed }
+func (b *boardFleet) Snapshot() *model.Snapshot { return b.current().Snapshot() }
+func (b *boardFleet) Settled() <-chan struct{}  { return b.current().Settled() }
+
+var _ ui.Settler = (*boardFleet)(nil) // the board's full fleet is shown once synced, not at the syncing pace
+
+func (b *boardFleet) CheckRestart(ctx context.Context, key model.Key) model.Decision {
+	return guardedRestarter{fleet: b.current(), cfg: b.eff}.CheckRestart(ctx, key)
+}
+
+func (b *boardFleet) Restart(ctx context.Context, key model.Key) error {
+	return guardedRestarter{fleet: b.current(), cfg: b.eff}.Restart(ctx, key)
+}
+
+func (b *boardFleet) RunningDigests(ctx context.Context, key model.Key) (model.PodDigests, error) {
+	return b.current().RunningDigests(ctx, key)
+}

@@ -1,0 +1,264 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/spf13/cobra"
+
+	"github.com/hanzoai/driftboard/internal/restart"
+	"github.com/hanzoai/driftboard/internal/termtext"
+	"github.com/hanzoai/driftboard/kube"
+	"github.com/hanzoai/driftboard/model"
+)
+
+// setOptions are the flags of `restart -q`, a restart of a set of apps.
+type setOptions struct {
+	query           string
+	maxParallel     int
+	continueOnError bool
+	output          string
+}
+
+func (o *setOptions) register(cmd *cobra.Command) {
+	f := cmd.Flags()
+	f.StringVarP(&o.query, "query", "q", "", "restart every App this query selects (the board's query language; app:NAME for exact names, free text is fuzzy)")
+	// 0 here: the default is the config's (read in RunE), so help must not print "(default 3)" beside it.
+	f.IntVar(&o.maxParallel, "max-parallel", 0, "with -q: at most this many restarts (and, with --wait, rollouts) at once (default: restart.maxParallel in the config, else 3)")
+	f.BoolVar(&o.continueOnError, "continue-on-error", false, "with -q: keep starting restarts after one fails")
+	f.StringVarP(&o.output, "output", "o", "text", "with -q: text|json (one JSON object per line)")
+	completeFixed(cmd, "output", "text", "json")
+}
+
+// setLine is one line of `restart -q` output, per app.
+type setLine struct {
+	Cluster   string `json:"cluster"`
+	Namespace string `json:"namespace"`
+	App       string `json:"app"`
+	Env       string `json:"env"`
+	// Status: would-restart, refused (before anything was sent), restarted,
+	// failed, not-started.
+	Status string `json:"status"`
+	Detail string `json:"detail,omitempty"`
+	Kind   string `json:"kind,omitempty"`
+	At     string `json:"restartedAt,omitempty"`
+	By     string `json:"restartedBy,omitempty"`
+	Rolled bool   `json:"rolledOut,omitempty"`
+}
+
+func (a *app) validateSet(args []string, o *restartOptions) (model.Query, error) {
+	switch {
+	case len(args) > 0:
+		return model.Query{}, usageErr("restart -q selects the apps; do not also name one (%q)", args[0])
+	case o.flags.env != "" || o.flags.cluster != "":
+		return model.Query{}, usageErr("restart -q: put the env and cluster in the query (env:test cluster:prod-eu), not --env/--cluster")
+	case o.tag != "":
+		return model.Query{}, model.RefuseTagChange("the set", o.tag)
+	case o.set.maxParallel < 1:
+		return model.Query{}, usageErr("--max-parallel must be at least 1, not %d", o.set.maxParallel)
+	case o.set.output != "text" && o.set.output != "json":
+		return model.Query{}, usageErr("-o must be text or json, not %q", o.set.output)
+	case strings.TrimSpace(o.set.query) == "":
+		return model.Query{}, usageErr("-q must select something; an empty query would restart every App")
+	}
+	q, err := model.ParseQuery(o.set.query)
+	if err != nil {
+		return model.Query{}, usageErr("-q: %v", err)
+	}
+	return q, nil
+}
+
+func (a *app) runRestartSet(ctx context.Context, out io.Writer, args []string, o *restartOptions) error {
+	q, err := a.validateSet(args, o)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, o.timeout)
+	defer cancel()
+	eff, err := a.effective()
+	if err != nil {
+		return err
+	}
+	if eff.ReadOnly { // the user's own switch, said before a login is asked for
+		return errors.New("refused: " + model.ReadOnlyBlock(""))
+	}
+	as, err := o.actor(ctx, a) // the single restart's identity rules
+	if err != nil {
+		return err
+	}
+	fl, err := a.openFleet(ctx, fleetRequest{as: as, noRegistry: true})
+	if err != nil {
+		return err
+	}
+	r := guardedRestarter{fleet: fl, cfg: eff}
+	snap, syncErr := a.waitSnapshot(ctx, fl)
+	if snap == nil {
+		return syncErr
+	}
+	by, _ := model.ParseSortKey("name")
+	rows := model.Select(snap.Rows(), q, by)
+	if len(rows) == 0 {
+		return joinErr(fmt.Errorf("no App matches %q (on the namespaces you may read)", o.set.query), syncErr)
+	}
+	var mu sync.Mutex
+	var writeErr error
+	write := func(l setLine) {
+		mu.Lock()
+		defer mu.Unlock()
+		if writeErr == nil {
+			writeErr = writeSetLine(out, o.set.output, l)
+		}
+	}
+	lineOf := func(row *model.AppView, status, detail string) setLine {
+		return setLine{Cluster: row.Cluster, Namespace: row.Namespace, App: row.App, Env: string(row.Env),
+			Status: status, Detail: detail, Kind: string(row.Workload.Kind)}
+	}
+
+	// Every check first, so the refusals are known before anything is sent.
+	byKey := map[model.Key]*model.AppView{}
+	var allowed []model.Key
+	refused := 0
+	prodNamed := namesProduction(o.set.query)
+	for _, row := range rows {
+		plan := model.PlanRestart(row)
+		why := plan.Blocked
+		if why == "" && plan.MustType && !prodNamed {
+			why = "production: a set restarts production only when the query names it (env:main)"
+		}
+		if why == "" {
+			if d := r.CheckRestart(ctx, row.Key()); !d.Allowed {
+				why = d.Reason
+			}
+		}
+		if why != "" {
+			refused++
+			write(lineOf(row, "refused", why))
+			continue
+		}
+		byKey[row.Key()] = row
+		allowed = append(allowed, row.Key())
+		if !o.yes && !o.dryRun {
+			write(lineOf(row, "would-restart", plan.Title()+". "+plan.Effect()))
+		}
+	}
+	// Every App refused: a --yes could not lift that, so it is not asked
+	// for; the set ends as it would with --yes (nothing sent, exit 2).
+	if !o.yes && !o.dryRun && len(allowed) > 0 {
+		fmt.Fprintf(a.streams.Err, "%s would be restarted, %d refused; nothing was changed (pass --yes to restart them)\n", countApps(len(allowed)), refused)
+		return errSetListed
+	}
+
+	results := map[model.Key]kube.RestartResult{}
+	step := func(ctx context.Context, key model.Key, note func(string)) error {
+		res, err := r.restartWith(ctx, key, kube.RestartOptions{Reason: o.reason, DryRun: o.dryRun})
+		if err != nil {
+			return err
+		}
+		mu.Lock()
+		results[key] = res
+		mu.Unlock()
+		if res.EventError != nil {
+			fmt.Fprintf(a.streams.Err, "warning: %s restarted, but its Event was not recorded: %s\n", key, termtext.Sanitize(res.EventError.Error()))
+		}
+		if !o.wait || o.dryRun {
+			return nil
+		}
+		return fl.WaitRollout(ctx, key, func(v model.WorkloadView) {
+			note(fmt.Sprintf("rollout: %s, %d/%d updated, %d ready", dash(string(v.Rollout)), v.Updated, v.Desired, v.Ready))
+		})
+	}
+	sum := restart.Run(ctx, allowed, restart.Options{MaxParallel: o.set.maxParallel, ContinueOnError: o.set.continueOnError}, step,
+		func(u restart.Update) {
+			row := byKey[u.Key]
+			switch u.Status {
+			case restart.Done:
+				mu.Lock()
+				res := results[u.Key]
+				mu.Unlock()
+				l := lineOf(row, "restarted", "")
+				l.At, l.By, l.Rolled = res.At, res.By, o.wait && !o.dryRun
+				if o.dryRun {
+					l.Detail = "dry run: accepted by the API server; nothing was changed"
+				}
+				write(l)
+			case restart.Failed, restart.NotStarted:
+				write(lineOf(row, string(u.Status), u.Detail))
+			}
+		})
+	fmt.Fprintf(a.streams.Err, "%d restarted, %d failed, %d not started, %d refused\n", sum.Done, sum.Failed, sum.NotStarted, refused)
+	if writeErr != nil {
+		return fmt.Errorf("write output: %w", writeErr)
+	}
+	if !sum.OK() || refused > 0 {
+		why := "not every App was restarted"
+		if sum.Stopped != "" {
+			why += "; new starts stopped: " + sum.Stopped
+		}
+		return joinErr(errors.New(why), syncErr)
+	}
+	return nil
+}
+
+// namesProduction reports whether the query has a positive env term with
+// main in it: driftboard never assumes production, in a set either.
+func namesProduction(query string) bool {
+	for _, f := range strings.Fields(query) {
+		if v, ok := strings.CutPrefix(f, "env:"); ok && slices.Contains(strings.Split(v, ","), string(model.EnvMain)) {
+			return true
+		}
+	}
+	return false
+}
+
+// restartWith is the single restart of the board and `restart APP`, with
+// the per-context read-only switch checked first.
+func (g guardedRestarter) restartWith(ctx context.Context, key model.Key, o kube.RestartOptions) (kube.RestartResult, error) {
+	if why := g.refusal(key.Cluster); why != "" {
+		return kube.RestartResult{}, errors.New(why)
+	}
+	return g.fleet.RestartWith(ctx, key, o)
+}
+
+func writeSetLine(w io.Writer, format string, l setLine) error {
+	if format == "json" {
+		b, err := json.Marshal(l)
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(append(termtext.JSONSafe(b), '\n'))
+		return err
+	}
+	// Names, users and error texts come from the cluster: hostile text.
+	line := fmt.Sprintf("%-13s %s/%s/%s", l.Status, l.Cluster, l.Namespace, l.App)
+	if l.At != "" {
+		line += " at " + l.At + " by " + dash(l.By)
+	}
+	if l.Rolled {
+		line += ", rollout complete"
+	}
+	if l.Detail != "" {
+		line += ": " + l.Detail
+	}
+	_, err := fmt.Fprintln(w, termtext.Sanitize(line))
+	return err
+}
+
+// WaitRollout lets the board's set restart hold each slot until the
+// rollout ends, as `restart -q --wait` does.
+func (g guardedRestarter) WaitRollout(ctx context.Context, key model.Key, progress func(model.WorkloadView)) error {
+	return g.fleet.WaitRollout(ctx, key, progress)
+}
+
+// countApps is "1 app", "2 apps".
+func countApps(n int) string {
+	if n == 1 {
+		return "1 app"
+	}
+	return fmt.Sprintf("%d apps", n)
+}
