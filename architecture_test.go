@@ -1,0 +1,204 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// The import rules of docs/architecture.md, enforced: every import points
+// down the layers, and the pure layers never pull in a cluster client or a
+// terminal library, directly or through another package.
+
+const module = "github.com/hanzoai/driftboard"
+
+// layerRule says what the packages under one path may import from this
+// module (besides their own subtree) and which outside modules they must
+// never depend on, even indirectly.
+type layerRule struct {
+	path      string   // relative to the module; "" is main
+	mayImport []string // module-relative prefixes
+	never     []string // import path prefixes forbidden in Deps
+}
+
+var (
+	clusterClients = []string{"k8s.io/client-go", "k8s.io/api/"}
+	terminalLibs   = []string{"charm.land/", "github.com/charmbracelet/"}
+	pureNever      = append(append([]string{"k8s.io/"}, clusterClients...), terminalLibs...)
+)
+
+// rules is ordered from the bottom layer up; the longest matching path wins.
+var rules = []layerRule{
+	{path: "drift", never: []string{"."}}, // the standard library alone
+	{path: "internal/termtext", never: pureNever},
+	{path: "model", mayImport: []string{"drift"}, never: pureNever},
+	{path: "internal/config", never: append(clusterClients, terminalLibs...)},
+	{path: "auth", mayImport: []string{"model"}, never: append(pureNever, module+"/kube")},
+	{path: "kube", mayImport: []string{"model", "drift", "internal/termtext"}, never: terminalLibs},
+	{path: "internal/releasereader", mayImport: []string{"model", "drift"}, never: append(clusterClients, terminalLibs...)},
+	{path: "internal/restart", mayImport: []string{"model", "drift"}, never: pureNever},
+	{path: "internal/changestream", mayImport: []string{"model", "drift", "internal/termtext"}, never: pureNever},
+	{path: "ui", mayImport: []string{"model", "drift", "internal/termtext", "internal/restart"},
+		never: append(clusterClients, module+"/auth", module+"/kube")},
+	{path: "internal/demo", mayImport: []string{"kube", "model", "drift", "internal/termtext"}, never: terminalLibs},
+	{path: "screenshots", mayImport: []string{"ui", "model", "drift", "internal/demo", "internal/termtext"}},
+	{path: "internal/cli", mayImport: []string{"ui", "kube", "auth", "model", "drift", "internal/config", "internal/demo",
+		"internal/releasereader", "internal/restart", "internal/changestream", "internal/termtext"}},
+	{path: "", mayImport: []string{"internal/cli"}},
+	// Test harnesses build and drive the whole program; nothing imports them.
+	{path: "internal/testing", mayImport: []string{""}},
+}
+
+type listedPackage struct {
+	ImportPath string
+	Imports    []string
+	Deps       []string
+}
+
+func listPackages(t *testing.T) []listedPackage {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-json", "./...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	var pkgs []listedPackage
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for dec.More() {
+		var p listedPackage
+		if err := dec.Decode(&p); err != nil {
+			t.Fatalf("go list output: %v", err)
+		}
+		pkgs = append(pkgs, p)
+	}
+	if len(pkgs) < 10 {
+		t.Fatalf("go list found %d packages; the module has more", len(pkgs))
+	}
+	return pkgs
+}
+
+func relative(importPath string) (string, bool) {
+	if importPath == module {
+		return "", true
+	}
+	rel, ok := strings.CutPrefix(importPath, module+"/")
+	return rel, ok
+}
+
+func under(rel, prefix string) bool {
+	return prefix == "" || rel == prefix || strings.HasPrefix(rel, prefix+"/")
+}
+
+func ruleFor(rel string) (layerRule, bool) {
+	best, found := layerRule{}, false
+	for _, r := range rules {
+		match := r.path == rel || (r.path != "" && under(rel, r.path))
+		if match && (!found || len(r.path) > len(best.path)) {
+			best, found = r, true
+		}
+	}
+	return best, found
+}
+
+func TestImportsPointDown(t *testing.T) {
+	for _, p := range listPackages(t) {
+		rel, _ := relative(p.ImportPath)
+		rule, ok := ruleFor(rel)
+		if !ok {
+			t.Errorf("%s: no layer in docs/architecture.md; add it there and to this test's rules", p.ImportPath)
+			continue
+		}
+		for _, imp := range p.Imports {
+			target, inModule := relative(imp)
+			if !inModule {
+				continue
+			}
+			if under(target, "internal/testing") && rule.path != "internal/testing" {
+				t.Errorf("%s imports the test harness %s", p.ImportPath, imp)
+				continue
+			}
+			if rule.path != "" && under(target, rule.path) {
+				continue // its own subtree
+			}
+			allowed := false
+			for _, m := range rule.mayImport {
+				if under(target, m) && (m != "" || target != "") {
+					allowed = true
+				}
+			}
+			if !allowed {
+				t.Errorf("%s imports %s: not below it (docs/architecture.md)", p.ImportPath, imp)
+			}
+		}
+		for _, dep := range p.Deps {
+			for _, bad := range rule.never {
+				if forbidden(dep, bad) {
+					t.Errorf("%s depends on %s", p.ImportPath, dep)
+				}
+			}
+		}
+	}
+}
+
+// forbidden matches a dependency against a never-prefix; "." means any
+// path outside the standard library (whose first element has no dot).
+func forbidden(dep, bad string) bool {
+	if bad == "." {
+		first, _, _ := strings.Cut(dep, "/")
+		return strings.Contains(first, ".")
+	}
+	return strings.HasPrefix(dep, bad)
+}
+
+// Every package is on the map, and the map names no package that is gone.
+func TestArchitectureMapNamesEveryPackage(t *testing.T) {
+	doc, err := os.ReadFile("docs/architecture.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var missing []string
+	for _, p := range listPackages(t) {
+		rel, _ := relative(p.ImportPath)
+		if rel == "" || strings.HasPrefix(rel, "internal/testing/") {
+			continue
+		}
+		if !bytes.Contains(doc, []byte("`"+rel+"/`")) {
+			missing = append(missing, rel)
+		}
+	}
+	sort.Strings(missing)
+	if len(missing) > 0 {
+		t.Errorf("docs/architecture.md does not name (as `path/`): %s", strings.Join(missing, ", "))
+	}
+}
+
+// The rules themselves: subpackages fall under their parent's layer, and
+// the never-lists catch what they are meant to.
+func TestLayerRulesApply(t *testing.T) {
+	for rel, want := range map[string]string{"model/store": "model", "ui/board": "ui", "internal/testing/e2e": "internal/testing", "": ""} {
+		if rule, ok := ruleFor(rel); !ok || rule.path != want {
+			t.Errorf("%q falls under %q, want %q", rel, rule.path, want)
+		}
+	}
+	model, _ := ruleFor("model")
+	for _, dep := range []string{"k8s.io/client-go/rest", "k8s.io/apimachinery/pkg/util/duration", "charm.land/bubbletea/v2"} {
+		if !anyForbidden(dep, model.never) {
+			t.Errorf("model may depend on %s by these rules", dep)
+		}
+	}
+	if !forbidden("github.com/coreos/go-oidc/v3", ".") || forbidden("encoding/json", ".") {
+		t.Error("drift's stdlib-only rule does not tell a module from the standard library")
+	}
+}
+
+func anyForbidden(dep string, never []string) bool {
+	for _, bad := range never {
+		if forbidden(dep, bad) {
+			return true
+		}
+	}
+	return false
+}
