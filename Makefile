@@ -41,12 +41,12 @@ FUZZTIME ?= 30000x
 FUZZTIME_UI ?= 3000x
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzComputeDrift$$' -fuzztime $(FUZZTIME) ./drift
-	$(GO) test -run '^$$' -fuzz '^FuzzDecodeApp$$' -fuzztime $(FUZZTIME) ./kube
-	$(GO) test -run '^$$' -fuzz '^FuzzFastDecodeApp$$' -fuzztime $(FUZZTIME) ./kube
-	$(GO) test -run '^$$' -fuzz '^FuzzFrameReader$$' -fuzztime $(FUZZTIME) ./kube
-	$(GO) test -run '^$$' -fuzz '^FuzzFastDecodeAppList$$' -fuzztime $(FUZZTIME) ./kube
-	$(GO) test -run '^$$' -fuzz '^FuzzDecodeCDApplication$$' -fuzztime $(FUZZTIME) ./kube
-	$(GO) test -run '^$$' -fuzz '^FuzzWorkloadEventDecode$$' -fuzztime $(FUZZTIME) ./kube
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodeApp$$' -fuzztime $(FUZZTIME) ./kube/wire
+	$(GO) test -run '^$$' -fuzz '^FuzzFastDecodeApp$$' -fuzztime $(FUZZTIME) ./kube/wire
+	$(GO) test -run '^$$' -fuzz '^FuzzFrameReader$$' -fuzztime $(FUZZTIME) ./kube/wire
+	$(GO) test -run '^$$' -fuzz '^FuzzFastDecodeAppList$$' -fuzztime $(FUZZTIME) ./kube/wire
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodeCDApplication$$' -fuzztime $(FUZZTIME) ./kube/wire
+	$(GO) test -run '^$$' -fuzz '^FuzzWorkloadEventDecode$$' -fuzztime $(FUZZTIME) ./kube/wire
 	$(GO) test -run '^$$' -fuzz '^FuzzParseQuery$$' -fuzztime $(FUZZTIME) ./model
 	$(GO) test -run '^$$' -fuzz '^FuzzBuild$$' -fuzztime $(FUZZTIME) ./model
 	$(GO) test -run '^$$' -fuzz '^FuzzParseImage$$' -fuzztime $(FUZZTIME) ./model
@@ -65,7 +65,7 @@ fuzz:
 # Then the micro-benchmarks of the pure parts. ~15 min in all.
 bench: testenv
 	$(GO) test -run '^$$' -bench 'Fleet|Board' -benchmem -benchtime 1x -timeout 60m ./internal/testing/bench
-	$(GO) test -run '^$$' -bench . -benchmem ./drift ./model ./ui ./kube
+	$(GO) test -run '^$$' -bench . -benchmem ./drift ./model ./ui ./kube ./kube/wire
 
 # k9s's Apps view and the board against one seeded API server, with the
 # ratios (not in CI): make bench-peer K9S=$$(go env GOPATH)/bin/k9s, after

@@ -1,6 +1,8 @@
 package kube
 
 import (
+	"github.com/hanzoai/driftboard/kube/wire"
+
 	"context"
 	"fmt"
 	"net/http"
@@ -15,23 +17,10 @@ import (
 	"k8s.io/client-go/rest"
 )
 
-// appList is a LIST page of Apps or Services, decoded.
-type appList struct {
-	metav1.TypeMeta `json:",inline"`
-	metav1.ListMeta `json:"metadata"`
-	Items           []*appEntry
-}
-
-func (l *appList) DeepCopyObject() runtime.Object {
-	c := *l
-	c.Items = append([]*appEntry(nil), l.Items...) // entries are never mutated
-	return &c
-}
-
 // appSource lists and watches one kind of App (apps or services) in one
 // scope; its lists and events carry *appEntry.
 type appSource interface {
-	list(ctx context.Context, o metav1.ListOptions) (*appList, error)
+	list(ctx context.Context, o metav1.ListOptions) (*wire.AppList, error)
 	watch(ctx context.Context, o metav1.ListOptions) (watch.Interface, error)
 }
 
@@ -59,7 +48,7 @@ func newAppsClient(cluster string, cfg *rest.Config, hc *http.Client) (*appsClie
 	c.ContentType = "application/json"
 	c.AcceptContentTypes = "application/json"
 	ac := &appsClient{}
-	c.NegotiatedSerializer = appSerializer{cluster: cluster, decoded: &ac.decoded}
+	c.NegotiatedSerializer = wire.AppSerializer{Cluster: cluster, Decoded: &ac.decoded}
 	rc, err := rest.RESTClientForConfigAndClient(c, hc)
 	if err != nil {
 		return nil, fmt.Errorf("hanzo.ai/v1 client: %w", err)
@@ -74,8 +63,8 @@ type restApps struct {
 	namespace string
 }
 
-func (a restApps) list(ctx context.Context, o metav1.ListOptions) (*appList, error) {
-	out := &appList{}
+func (a restApps) list(ctx context.Context, o metav1.ListOptions) (*wire.AppList, error) {
+	out := &wire.AppList{}
 	err := a.c.rest.Get().NamespaceIfScoped(a.namespace, a.namespace != "").Resource(a.resource).
 		SpecificallyVersionedParams(&o, appParamsCodec, paramsVersion).Do(ctx).Into(out)
 	if err != nil {
@@ -98,17 +87,17 @@ type dynamicApps struct {
 	ri      dynamic.ResourceInterface
 }
 
-func (a dynamicApps) list(ctx context.Context, o metav1.ListOptions) (*appList, error) {
+func (a dynamicApps) list(ctx context.Context, o metav1.ListOptions) (*wire.AppList, error) {
 	ul, err := a.ri.List(ctx, o)
 	if err != nil {
 		return nil, err
 	}
-	out := &appList{TypeMeta: metav1.TypeMeta{Kind: ul.GetKind(), APIVersion: ul.GetAPIVersion()}}
+	out := &wire.AppList{TypeMeta: metav1.TypeMeta{Kind: ul.GetKind(), APIVersion: ul.GetAPIVersion()}}
 	out.ResourceVersion, out.Continue = ul.GetResourceVersion(), ul.GetContinue()
 	out.RemainingItemCount = ul.GetRemainingItemCount()
-	out.Items = make([]*appEntry, len(ul.Items))
+	out.Items = make([]*wire.AppEntry, len(ul.Items))
 	for i := range ul.Items {
-		out.Items[i] = appEntryOf(a.cluster, &ul.Items[i])
+		out.Items[i] = wire.AppEntryOf(a.cluster, &ul.Items[i])
 	}
 	return out, nil
 }
@@ -121,19 +110,11 @@ func (a dynamicApps) watch(ctx context.Context, o metav1.ListOptions) (watch.Int
 	return watch.Filter(w, func(e watch.Event) (watch.Event, bool) {
 		if u, ok := e.Object.(*unstructured.Unstructured); ok {
 			if e.Type == watch.Bookmark {
-				e.Object = bookmarkEntry(u.GetResourceVersion(), u.GetAnnotations())
+				e.Object = wire.BookmarkEntry(u.GetResourceVersion(), u.GetAnnotations())
 			} else {
-				e.Object = appEntryOf(a.cluster, u)
+				e.Object = wire.AppEntryOf(a.cluster, u)
 			}
 		}
 		return e, true
 	}), nil
-}
-
-// bookmarkEntry carries what the reflector reads of a BOOKMARK: the
-// resourceVersion and the initial-events-end annotation.
-func bookmarkEntry(rv string, annotations map[string]string) *appEntry {
-	e := &appEntry{}
-	e.ResourceVersion, e.Annotations = rv, annotations
-	return e
 }

@@ -1,6 +1,8 @@
 package kube
 
 import (
+	"github.com/hanzoai/driftboard/kube/wire"
+
 	"fmt"
 	"testing"
 	"time"
@@ -43,21 +45,21 @@ func benchFleet(b testing.TB, n int) (*Fleet, []model.Key) {
 				b.Fatal(err)
 			}
 		}
-		add("apps", u, transformApp("bench"))
+		add("apps", u, wire.TransformApp("bench"))
 		meta := metav1.ObjectMeta{Name: name, Namespace: ns, UID: "d", ResourceVersion: "1",
-			Annotations:     map[string]string{revisionAnnotation: "2"},
+			Annotations:     map[string]string{wire.RevisionAnnotation: "2"},
 			OwnerReferences: []metav1.OwnerReference{{APIVersion: "hanzo.ai/v1", Kind: "App", Name: name, UID: u.GetUID(), Controller: &yes}}}
 		tmpl := func(tag string) corev1.PodTemplateSpec {
 			return corev1.PodTemplateSpec{Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: name, Image: "ghcr.io/hanzoai/" + name + ":" + tag}}}}
 		}
 		add("deployments", &appsv1.Deployment{ObjectMeta: meta, Spec: appsv1.DeploymentSpec{Replicas: &two, Template: tmpl("v1.2.9")},
-			Status: appsv1.DeploymentStatus{Replicas: 3, UpdatedReplicas: 1, ReadyReplicas: 2, AvailableReplicas: 2}}, transformDeployment)
+			Status: appsv1.DeploymentStatus{Replicas: 3, UpdatedReplicas: 1, ReadyReplicas: 2, AvailableReplicas: 2}}, wire.TransformDeployment)
 		for rev, tag := range map[string]string{"1": "v1.2.8", "2": "v1.2.9"} {
 			rs := &appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Name: name + "-" + rev, Namespace: ns, ResourceVersion: "1",
-				Annotations:     map[string]string{revisionAnnotation: rev},
+				Annotations:     map[string]string{wire.RevisionAnnotation: rev},
 				OwnerReferences: []metav1.OwnerReference{{Kind: "Deployment", Name: name, Controller: &yes}}},
 				Spec: appsv1.ReplicaSetSpec{Template: tmpl(tag)}, Status: appsv1.ReplicaSetStatus{Replicas: 1, AvailableReplicas: 1}}
-			add("replicasets", rs, transformReplicaSet)
+			add("replicasets", rs, wire.TransformReplicaSet)
 		}
 	}
 	c.scopes = map[string]*scope{"": s}
@@ -100,10 +102,10 @@ func BenchmarkChurnOneApp(b *testing.B) {
 	f.markDirtyKeys(keys)
 	f.Snapshot()
 	apps := f.clusters[0].scopes[""].inf["apps"].GetIndexer()
-	entries := make([]*appEntry, len(keys))
+	entries := make([]*wire.AppEntry, len(keys))
 	for i, k := range keys {
 		obj, _, _ := apps.GetByKey(k.Namespace + "/" + k.Name)
-		entries[i] = obj.(*appEntry)
+		entries[i] = obj.(*wire.AppEntry)
 	}
 	b.ReportAllocs()
 	b.ResetTimer()

@@ -1,6 +1,8 @@
 package kube
 
 import (
+	"github.com/hanzoai/driftboard/kube/wire"
+
 	"slices"
 	"strings"
 	"time"
@@ -151,9 +153,9 @@ func (c *cluster) observe(k model.Key) (model.AppObject, *model.Workload, bool) 
 	if s == nil {
 		return model.AppObject{}, nil, false
 	}
-	ae, _ := s.get("apps", k.Namespace, k.Name).(*appEntry)
+	ae, _ := s.get("apps", k.Namespace, k.Name).(*wire.AppEntry)
 	if ae == nil {
-		ae, _ = s.get("services", k.Namespace, k.Name).(*appEntry)
+		ae, _ = s.get("services", k.Namespace, k.Name).(*wire.AppEntry)
 	}
 	if ae == nil {
 		return model.AppObject{}, nil, false
@@ -182,7 +184,7 @@ func (c *cluster) observeWorkload(s *scope, k model.Key, app model.AppObject) *m
 
 // workload is the cached workload with what its pods run and which of its
 // watched pods fail (a copy; the cache entry is never mutated).
-func (c *cluster) workload(s *scope, k model.Key, we *workloadEntry) *model.Workload {
+func (c *cluster) workload(s *scope, k model.Key, we *wire.WorkloadEntry) *model.Workload {
 	wl := we.W
 	switch wl.Kind {
 	case model.KindDeployment:
@@ -195,13 +197,13 @@ func (c *cluster) workload(s *scope, k model.Key, we *workloadEntry) *model.Work
 }
 
 // workloadEntry finds the same-name workload, the kind the role expects first.
-func (c *cluster) workloadEntry(s *scope, k model.Key, role string) *workloadEntry {
+func (c *cluster) workloadEntry(s *scope, k model.Key, role string) *wire.WorkloadEntry {
 	order := []string{"deployments", "statefulsets"}
 	if model.ExpectedKind(role) == model.KindStatefulSet {
 		order = []string{"statefulsets", "deployments"}
 	}
 	for _, what := range order {
-		if we, ok := s.get(what, k.Namespace, k.Name).(*workloadEntry); ok {
+		if we, ok := s.get(what, k.Namespace, k.Name).(*wire.WorkloadEntry); ok {
 			return we
 		}
 	}
@@ -210,14 +212,14 @@ func (c *cluster) workloadEntry(s *scope, k model.Key, role string) *workloadEnt
 
 // replicaSetPodSets lists the Deployment's ReplicaSets that have pods; the
 // one with the Deployment's revision runs the current template.
-func replicaSetPodSets(s *scope, k model.Key, we *workloadEntry) []model.PodSet {
+func replicaSetPodSets(s *scope, k model.Key, we *wire.WorkloadEntry) []model.PodSet {
 	if _, watched := s.inf["replicasets"]; !watched {
 		return nil
 	}
 	objs := s.byOwner("replicasets", k.Namespace, k.Name)
 	sets := make([]model.PodSet, 0, len(objs))
 	for _, obj := range objs {
-		if rs, ok := obj.(*podSetEntry); ok && rs.Set.Replicas > 0 {
+		if rs, ok := obj.(*wire.PodSetEntry); ok && rs.Set.Replicas > 0 {
 			ps := rs.Set
 			ps.Current = we.Revision != "" && rs.Revision == we.Revision
 			sets = append(sets, ps)
@@ -231,7 +233,7 @@ func replicaSetPodSets(s *scope, k model.Key, we *workloadEntry) []model.PodSet 
 // Pods of the current revision run the template last seen settled (kept in
 // memory, so it is unknown when the board starts mid-rollout); the split of
 // ready pods between revisions is an estimate (updated ones count first).
-func (c *cluster) statefulSetPodSets(k model.Key, we *workloadEntry) []model.PodSet {
+func (c *cluster) statefulSetPodSets(k model.Key, we *wire.WorkloadEntry) []model.PodSet {
 	w := we.W
 	if we.UpdateRevision == "" || we.CurrentRevision == we.UpdateRevision {
 		c.mu.Lock()

@@ -1,6 +1,8 @@
 package kube
 
 import (
+	"github.com/hanzoai/driftboard/kube/wire"
+
 	"context"
 	"fmt"
 	"strings"
@@ -56,7 +58,7 @@ func ParseCDKind(s string) (CDKind, error) {
 
 // cdEntry is a decoded Application in an informer's cache.
 type cdEntry struct {
-	entryMeta
+	wire.EntryMeta
 	App      model.CDApplication
 	Deleting bool // a deletionTimestamp: going (cd_terminating.go)
 }
@@ -202,8 +204,8 @@ func (c *cluster) newCDInformer(w *cdWatch, gvr schema.GroupVersionResource, ns 
 				w.cdDeleted(gvr)
 				return
 			}
-			om, ok1 := metaOf(old)
-			cm, ok2 := metaOf(cur)
+			om, ok1 := wire.MetaOf(old)
+			cm, ok2 := wire.MetaOf(cur)
 			if !ok1 || !ok2 || om.GetResourceVersion() != cm.GetResourceVersion() {
 				c.cdChanged()
 			}
@@ -220,8 +222,8 @@ func transformCDApplication(cluster, group string) func(any) (any, error) {
 		if !ok {
 			return obj, nil
 		}
-		e := &cdEntry{App: DecodeCDApplication(cluster, group, u.Object), Deleting: u.GetDeletionTimestamp() != nil}
-		e.entryMeta = trimmedMeta(u)
+		e := &cdEntry{App: wire.DecodeCDApplication(cluster, group, u.Object), Deleting: u.GetDeletionTimestamp() != nil}
+		e.EntryMeta = wire.TrimmedMeta(u)
 		return e, nil
 	}
 }

@@ -1,6 +1,8 @@
 package kube
 
 import (
+	"github.com/hanzoai/driftboard/kube/wire"
+
 	"time"
 
 	"github.com/hanzoai/driftboard/model"
@@ -77,7 +79,7 @@ func (c *cluster) cdView() model.CDView {
 // chartWorkload is the Deployment a chart-plane row shows (nil when none).
 func (c *cluster) chartWorkload(k model.Key) *model.Workload {
 	if s := c.scopeFor(k.Namespace); s != nil {
-		if we, ok := s.get("deployments", k.Namespace, k.Name).(*workloadEntry); ok {
+		if we, ok := s.get("deployments", k.Namespace, k.Name).(*wire.WorkloadEntry); ok {
 			return c.workload(s, k, we)
 		}
 	}

@@ -1,6 +1,8 @@
 package kube
 
 import (
+	"github.com/hanzoai/driftboard/kube/wire"
+
 	"errors"
 	"fmt"
 	"log/slog"
@@ -188,7 +190,7 @@ func NewClusterClients(name string, cfg *rest.Config, opts ConnectOptions) (Clus
 		return ClusterClients{}, fmt.Errorf("cluster %s: client: %w", name, err)
 	}
 	inPlace := &atomic.Int64{}
-	workloads, err := newAppsV1Client(pb, hc, inPlace)
+	workloads, err := wire.NewAppsV1Client(pb, hc, inPlace)
 	if err != nil {
 		return ClusterClients{}, fmt.Errorf("cluster %s: %w", name, err)
 	}

@@ -1,6 +1,8 @@
 package kube
 
 import (
+	"github.com/hanzoai/driftboard/kube/wire"
+
 	"context"
 	"errors"
 	"fmt"
@@ -90,9 +92,9 @@ func (f *Fleet) RunningDigests(ctx context.Context, key model.Key) (model.PodDig
 
 // appOf is the cached App (or Service) of a row.
 func appOf(s *scope, k model.Key) (model.AppObject, bool) {
-	ae, _ := s.get("apps", k.Namespace, k.Name).(*appEntry)
+	ae, _ := s.get("apps", k.Namespace, k.Name).(*wire.AppEntry)
 	if ae == nil {
-		ae, _ = s.get("services", k.Namespace, k.Name).(*appEntry)
+		ae, _ = s.get("services", k.Namespace, k.Name).(*wire.AppEntry)
 	}
 	if ae == nil {
 		return model.AppObject{}, false
@@ -109,7 +111,7 @@ type podOwnerSet struct {
 // podOwners: a Deployment's pods belong to its ReplicaSets (from the cache,
 // every set it controls: during a rollout old and new pods both run), a
 // StatefulSet's to the set itself.
-func podOwners(s *scope, k model.Key, we *workloadEntry) podOwnerSet {
+func podOwners(s *scope, k model.Key, we *wire.WorkloadEntry) podOwnerSet {
 	o := podOwnerSet{kind: "ReplicaSet", uids: map[string]bool{}}
 	if we.W.Kind == model.KindStatefulSet {
 		o.kind = "StatefulSet"
@@ -119,7 +121,7 @@ func podOwners(s *scope, k model.Key, we *workloadEntry) podOwnerSet {
 		return o
 	}
 	for _, obj := range s.byOwner("replicasets", k.Namespace, k.Name) {
-		if rs, ok := obj.(*podSetEntry); ok && rs.UID != "" {
+		if rs, ok := obj.(*wire.PodSetEntry); ok && rs.UID != "" {
 			o.uids[string(rs.UID)] = true
 		}
 	}

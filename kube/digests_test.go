@@ -1,6 +1,8 @@
 package kube
 
 import (
+	"github.com/hanzoai/driftboard/kube/wire"
+
 	"context"
 	"errors"
 	"slices"
@@ -124,13 +126,13 @@ func TestRunningDigestsFiltersByOwner(t *testing.T) {
 
 func TestSelectorString(t *testing.T) {
 	t.Parallel()
-	if s := selectorString(nil); s != "" {
+	if s := wire.SelectorString(nil); s != "" {
 		t.Errorf("nil: %q", s)
 	}
-	if s := selectorString(&metav1.LabelSelector{}); s != "" {
+	if s := wire.SelectorString(&metav1.LabelSelector{}); s != "" {
 		t.Errorf("empty selects everything, must not be used: %q", s)
 	}
-	s := selectorString(&metav1.LabelSelector{MatchLabels: map[string]string{"a": "b"},
+	s := wire.SelectorString(&metav1.LabelSelector{MatchLabels: map[string]string{"a": "b"},
 		MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "c", Operator: metav1.LabelSelectorOpIn, Values: []string{"d"}}}})
 	if s != "a=b,c in (d)" {
 		t.Errorf("selector %q", s)

@@ -1,6 +1,8 @@
 package kube
 
 import (
+	"github.com/hanzoai/driftboard/kube/wire"
+
 	"context"
 	"errors"
 	"fmt"
@@ -177,7 +179,7 @@ func (c *cluster) matchEvents(s *scope, key model.Key, app model.AppObject, seen
 			sets = append(sets, key.Name+"-")
 		} else {
 			for _, obj := range s.byOwner("replicasets", key.Namespace, key.Name) {
-				if rs, ok := obj.(*podSetEntry); ok {
+				if rs, ok := obj.(*wire.PodSetEntry); ok {
 					sets = append(sets, rs.Name+"-")
 				}
 			}

@@ -1,6 +1,8 @@
 package kube
 
 import (
+	"github.com/hanzoai/driftboard/kube/wire"
+
 	"context"
 	"errors"
 	"maps"
@@ -236,9 +238,9 @@ func apiErr(err error) error { return shortError{err} }
 func errText(err error) string {
 	switch {
 	case apierrors.IsForbidden(err):
-		return "forbidden: " + truncate(err.Error(), maxMessage)
+		return "forbidden: " + wire.Truncate(err.Error(), wire.MaxMessage)
 	case apierrors.IsUnauthorized(err):
-		return "unauthorized (credentials rejected or expired): " + truncate(err.Error(), maxMessage)
+		return "unauthorized (credentials rejected or expired): " + wire.Truncate(err.Error(), wire.MaxMessage)
 	}
-	return truncate(err.Error(), maxMessage)
+	return wire.Truncate(err.Error(), wire.MaxMessage)
 }

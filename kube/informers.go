@@ -1,6 +1,8 @@
 package kube
 
 import (
+	"github.com/hanzoai/driftboard/kube/wire"
+
 	"context"
 	"errors"
 	"fmt"
@@ -86,7 +88,7 @@ func callError(err error) error {
 type keyFunc func(obj any) (namespace, name string)
 
 func ownKey(obj any) (string, string) {
-	if m, ok := metaOf(obj); ok {
+	if m, ok := wire.MetaOf(obj); ok {
 		return m.GetNamespace(), m.GetName()
 	}
 	return "", ""
@@ -96,7 +98,7 @@ func replicaSetKey(obj any) (string, string) {
 	if t, ok := obj.(cache.DeletedFinalStateUnknown); ok {
 		obj = t.Obj
 	}
-	if e, ok := obj.(*podSetEntry); ok && e.Owner != "" {
+	if e, ok := obj.(*wire.PodSetEntry); ok && e.Owner != "" {
 		return e.Namespace, e.Owner
 	}
 	return "", ""
@@ -163,8 +165,8 @@ func (c *cluster) newInformer(s informerSpec) (inf cache.SharedIndexInformer, ha
 			mark(obj)
 		},
 		UpdateFunc: func(old, cur any) {
-			om, ok1 := metaOf(old)
-			cm, ok2 := metaOf(cur)
+			om, ok1 := wire.MetaOf(old)
+			cm, ok2 := wire.MetaOf(cur)
 			if ok1 && ok2 && om.GetResourceVersion() == cm.GetResourceVersion() {
 				c.conn.heard()
 				return // a resync: nothing changed
@@ -225,7 +227,7 @@ func (c *cluster) specsFor(ns string, allowed map[string]bool) []informerSpec {
 					}
 					return w, err
 				}),
-			transform: transformApp(c.name), key: ownKey,
+			transform: wire.TransformApp(c.name), key: ownKey,
 		}
 		if ns == "" && sel == "" { // the server counts only unfiltered lists
 			spec.expect = func(ctx context.Context) {
@@ -247,7 +249,7 @@ func (c *cluster) specsFor(ns string, allowed map[string]bool) []informerSpec {
 			lw: lw("deployments", unsupportedKube,
 				func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return d.List(ctx, o) },
 				func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) { return d.Watch(ctx, o) }),
-			transform: transformDeployment, key: ownKey})
+			transform: wire.TransformDeployment, key: ownKey})
 	}
 	if allowed["statefulsets"] {
 		s := apps.StatefulSets(ns)
@@ -255,7 +257,7 @@ func (c *cluster) specsFor(ns string, allowed map[string]bool) []informerSpec {
 			lw: lw("statefulsets", unsupportedKube,
 				func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return s.List(ctx, o) },
 				func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) { return s.Watch(ctx, o) }),
-			transform: transformStatefulSet, key: ownKey})
+			transform: wire.TransformStatefulSet, key: ownKey})
 	}
 	if allowed["replicasets"] {
 		// Every ReplicaSet is listed (the API offers no field selector on
@@ -266,7 +268,7 @@ func (c *cluster) specsFor(ns string, allowed map[string]bool) []informerSpec {
 			lw: lw("replicasets", unsupportedKube,
 				func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return rs.List(ctx, o) },
 				func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) { return rs.Watch(ctx, o) }),
-			transform: transformReplicaSet, key: replicaSetKey, indexers: ownerIndex(replicaSetKey)})
+			transform: wire.TransformReplicaSet, key: replicaSetKey, indexers: ownerIndex(replicaSetKey)})
 	}
 	return specs
 }
@@ -282,7 +284,7 @@ func (c *cluster) appSource(r schema.GroupVersionResource, ns string) appSource 
 
 // Example objects tell each reflector what its list and watch return.
 var (
-	appEntryExample     appEntry
+	appEntryExample     wire.AppEntry
 	unstructuredExample unstructured.Unstructured
 	deploymentExample   appsv1.Deployment
 	statefulSetExample  appsv1.StatefulSet

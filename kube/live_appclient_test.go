@@ -1,6 +1,8 @@
 package kube
 
 import (
+	"github.com/hanzoai/driftboard/kube/wire"
+
 	"net/http"
 	"testing"
 	"time"
@@ -54,7 +56,7 @@ func TestLiveAppsDecodedInOneParse(t *testing.T) {
 		}
 	}
 	sameAsDynamic("first sync")
-	if e, _ := cl.scopeFor("team-b").get("services", "team-b", "gateway").(*appEntry); e == nil || e.App.Kind != "Service" || e.App.ImageTag != "v3.0.0" {
+	if e, _ := cl.scopeFor("team-b").get("services", "team-b", "gateway").(*wire.AppEntry); e == nil || e.App.Kind != "Service" || e.App.ImageTag != "v3.0.0" {
 		t.Errorf("the Service's entry: %+v", e)
 	}
 	if r := findRow(f.Snapshot(), key("team-a", "bad")); r == nil || !r.HasProblem(model.ProblemMalformed) {
@@ -126,15 +128,15 @@ func TestLiveAppWatchTooOldResourceVersion(t *testing.T) {
 // decodes to.
 func sameEntry(t *testing.T, what, resource string, cl *cluster, u *unstructured.Unstructured) {
 	t.Helper()
-	want := appEntryOf(testClusterName, u)
-	got, _ := cl.scopeFor(u.GetNamespace()).get(resource, u.GetNamespace(), u.GetName()).(*appEntry)
+	want := wire.AppEntryOf(testClusterName, u)
+	got, _ := cl.scopeFor(u.GetNamespace()).get(resource, u.GetNamespace(), u.GetName()).(*wire.AppEntry)
 	if got == nil {
 		t.Fatalf("%s: %s %s/%s not cached", what, resource, u.GetNamespace(), u.GetName())
 	}
 	if diff := cmp.Diff(want.App, got.App); diff != "" {
 		t.Errorf("%s: %s/%s (-dynamic +cached):\n%s", what, u.GetNamespace(), u.GetName(), diff)
 	}
-	if got.entryMeta.ResourceVersion != u.GetResourceVersion() || got.entryMeta.UID != u.GetUID() {
-		t.Errorf("%s: %s/%s cache key %+v", what, u.GetNamespace(), u.GetName(), got.entryMeta)
+	if got.EntryMeta.ResourceVersion != u.GetResourceVersion() || got.EntryMeta.UID != u.GetUID() {
+		t.Errorf("%s: %s/%s cache key %+v", what, u.GetNamespace(), u.GetName(), got.EntryMeta)
 	}
 }

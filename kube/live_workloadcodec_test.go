@@ -1,6 +1,8 @@
 package kube
 
 import (
+	"github.com/hanzoai/driftboard/kube/wire"
+
 	"reflect"
 	"testing"
 
@@ -33,7 +35,7 @@ func TestLiveWorkloadsReadInPlace(t *testing.T) {
 		t.Helper()
 		d, err := c.AdminClient().AppsV1().Deployments("team-a").Get(ctxT(t), name, metav1.GetOptions{})
 		must(t, err)
-		want, _ := transformDeployment(d)
+		want, _ := wire.TransformDeployment(d)
 		got := cl.scopeFor("team-a").get("deployments", "team-a", name)
 		if !reflect.DeepEqual(want, got) {
 			t.Errorf("%s: %s cached %+v; the typed client's decoding makes %+v", what, name, got, want)
@@ -48,7 +50,7 @@ func TestLiveWorkloadsReadInPlace(t *testing.T) {
 		[]byte(`{"spec":{"template":{"spec":{"containers":[{"name":"app","image":"ghcr.io/hanzoai/svc-002:v1.1.0"}]}}}}`), metav1.PatchOptions{})
 	must(t, err)
 	if err := pollUntil(ctxT(t), func() bool {
-		d, _ := cl.scopeFor("team-a").get("deployments", "team-a", "svc-002").(*workloadEntry)
+		d, _ := cl.scopeFor("team-a").get("deployments", "team-a", "svc-002").(*wire.WorkloadEntry)
 		return d != nil && len(d.W.Containers) == 1 && d.W.Containers[0].Image == "ghcr.io/hanzoai/svc-002:v1.1.0"
 	}); err != nil {
 		t.Fatalf("the patched Deployment never reached the cache: %v", err)

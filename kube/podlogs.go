@@ -1,6 +1,8 @@
 package kube
 
 import (
+	"github.com/hanzoai/driftboard/kube/wire"
+
 	"bufio"
 	"context"
 	"errors"
@@ -94,7 +96,7 @@ func (f *Fleet) appPods(ctx context.Context, key model.Key) (*cluster, []*corev1
 
 // podOwnersOf is the App, its workload (with a pod selector) and the
 // controllers its pods must name, from the cache.
-func (f *Fleet) podOwnersOf(key model.Key) (*cluster, model.AppObject, *workloadEntry, podOwnerSet, error) {
+func (f *Fleet) podOwnersOf(key model.Key) (*cluster, model.AppObject, *wire.WorkloadEntry, podOwnerSet, error) {
 	c, s, app, err := f.eventTarget(key)
 	if err != nil {
 		return nil, app, nil, podOwnerSet{}, err

@@ -1,6 +1,8 @@
 package kube
 
 import (
+	"github.com/hanzoai/driftboard/kube/wire"
+
 	"context"
 	"fmt"
 	"maps"
@@ -125,7 +127,7 @@ func (c *cluster) newPodWatch(ctx context.Context, k model.Key, sel string) *pod
 			return pods.Watch(ctx, o)
 		},
 	}
-	inf, _, err := c.newInformer(informerSpec{what: "pods", example: &podExample, lw: lw, transform: transformPod,
+	inf, _, err := c.newInformer(informerSpec{what: "pods", example: &podExample, lw: lw, transform: wire.TransformPod,
 		key: func(any) (string, string) { return k.Namespace, k.Name }})
 	if err != nil {
 		c.conn.setNote("pods-error", err.Error())
@@ -138,7 +140,7 @@ func (c *cluster) newPodWatch(ctx context.Context, k model.Key, sel string) *pod
 
 // failingPods are the watched pods of k that fail and belong to the
 // workload (a selector alone also matches strays); nil when not watched.
-func (c *cluster) failingPods(k model.Key, s *scope, we *workloadEntry) []model.PodFailure {
+func (c *cluster) failingPods(k model.Key, s *scope, we *wire.WorkloadEntry) []model.PodFailure {
 	c.pods.mu.Lock()
 	w := c.pods.byKey[k]
 	c.pods.mu.Unlock()
@@ -148,7 +150,7 @@ func (c *cluster) failingPods(k model.Key, s *scope, we *workloadEntry) []model.
 	owners := podOwners(s, k, we) // only for watched pods: a healthy fleet watches none
 	var out []model.PodFailure
 	for _, obj := range w.inf.GetStore().List() {
-		pe, ok := obj.(*podEntry)
+		pe, ok := obj.(*wire.PodEntry)
 		if !ok || pe.OwnerKind != owners.kind || !owners.uids[pe.OwnerUID] {
 			continue
 		}

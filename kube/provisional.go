@@ -1,6 +1,8 @@
 package kube
 
 import (
+	"github.com/hanzoai/driftboard/kube/wire"
+
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -22,21 +24,21 @@ import (
 type provisional struct {
 	open     atomic.Bool // until the cluster has synced
 	mu       sync.Mutex
-	apps     map[model.Key]*appEntry
-	services map[model.Key]*appEntry
+	apps     map[model.Key]*wire.AppEntry
+	services map[model.Key]*wire.AppEntry
 	// final holds the rows built as the sync will build them (workloads
 	// listed, no CD to wait for), by the entry they were built from: the
 	// sync rebuilds only the others.
-	final map[model.Key]*appEntry
+	final map[model.Key]*wire.AppEntry
 }
 
 func newProvisional() *provisional {
-	p := &provisional{apps: map[model.Key]*appEntry{}, services: map[model.Key]*appEntry{}, final: map[model.Key]*appEntry{}}
+	p := &provisional{apps: map[model.Key]*wire.AppEntry{}, services: map[model.Key]*wire.AppEntry{}, final: map[model.Key]*wire.AppEntry{}}
 	p.open.Store(true)
 	return p
 }
 
-func (p *provisional) of(e *appEntry) map[model.Key]*appEntry {
+func (p *provisional) of(e *wire.AppEntry) map[model.Key]*wire.AppEntry {
 	if e.App.Kind == "Service" {
 		return p.services
 	}
@@ -44,7 +46,7 @@ func (p *provisional) of(e *appEntry) map[model.Key]*appEntry {
 }
 
 // put records e; it reports whether that changed anything.
-func (p *provisional) put(k model.Key, e *appEntry) bool {
+func (p *provisional) put(k model.Key, e *wire.AppEntry) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	m := p.of(e)
@@ -56,7 +58,7 @@ func (p *provisional) put(k model.Key, e *appEntry) bool {
 }
 
 // get is the App (else the Service) seen for k.
-func (p *provisional) get(k model.Key) *appEntry {
+func (p *provisional) get(k model.Key) *wire.AppEntry {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if e := p.apps[k]; e != nil {
@@ -66,7 +68,7 @@ func (p *provisional) get(k model.Key) *appEntry {
 }
 
 // getKind is the entry seen for k in one resource ("apps" or "services").
-func (p *provisional) getKind(what string, k model.Key) *appEntry {
+func (p *provisional) getKind(what string, k model.Key) *wire.AppEntry {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if what == "services" {
@@ -77,7 +79,7 @@ func (p *provisional) getKind(what string, k model.Key) *appEntry {
 
 // same returns the entry already decoded for u (same key and resource
 // version), so the cache does not decode it again.
-func (p *provisional) same(k model.Key, rv string) *appEntry {
+func (p *provisional) same(k model.Key, rv string) *wire.AppEntry {
 	e := p.get(k)
 	if e == nil || e.ResourceVersion != rv {
 		return nil
@@ -90,7 +92,7 @@ func (p *provisional) keysIn(ns string) []model.Key {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	var keys []model.Key
-	for _, m := range []map[model.Key]*appEntry{p.apps, p.services} {
+	for _, m := range []map[model.Key]*wire.AppEntry{p.apps, p.services} {
 		for k := range m {
 			if ns == "" || k.Namespace == ns {
 				keys = append(keys, k)
@@ -112,13 +114,13 @@ func (p *provisional) close() []model.Key {
 	for k := range p.services {
 		keys = append(keys, k)
 	}
-	p.apps, p.services = map[model.Key]*appEntry{}, map[model.Key]*appEntry{}
+	p.apps, p.services = map[model.Key]*wire.AppEntry{}, map[model.Key]*wire.AppEntry{}
 	return keys
 }
 
 // builtFinal records that row k was built from e as the sync would build it
 // (e nil: it was not).
-func (p *provisional) builtFinal(k model.Key, e *appEntry) {
+func (p *provisional) builtFinal(k model.Key, e *wire.AppEntry) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if e == nil {
@@ -129,33 +131,33 @@ func (p *provisional) builtFinal(k model.Key, e *appEntry) {
 }
 
 // takeFinal returns and forgets the rows built final.
-func (p *provisional) takeFinal() map[model.Key]*appEntry {
+func (p *provisional) takeFinal() map[model.Key]*wire.AppEntry {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	f := p.final
-	p.final = map[model.Key]*appEntry{}
+	p.final = map[model.Key]*wire.AppEntry{}
 	return f
 }
 
 // entryOf is a listed or watched App as the cache holds it: already decoded,
 // or decoded now from the unstructured object.
-func (c *cluster) entryOf(obj any) *appEntry {
+func (c *cluster) entryOf(obj any) *wire.AppEntry {
 	switch o := obj.(type) {
-	case *appEntry:
+	case *wire.AppEntry:
 		return o
 	case *unstructured.Unstructured:
-		out, err := transformApp(c.name)(o)
+		out, err := wire.TransformApp(c.name)(o)
 		if err != nil {
 			return nil
 		}
-		e, _ := out.(*appEntry)
+		e, _ := out.(*wire.AppEntry)
 		return e
 	}
 	return nil
 }
 
 // noteSeen records an App seen before the sync and marks its row.
-func (c *cluster) noteSeen(e *appEntry) {
+func (c *cluster) noteSeen(e *wire.AppEntry) {
 	if e == nil || !c.prov.open.Load() {
 		return
 	}
@@ -180,7 +182,7 @@ func (c *cluster) seeingTransform(inner cache.TransformFunc) cache.TransformFunc
 			}
 		}
 		out, err := inner(obj)
-		if e, ok := out.(*appEntry); ok && err == nil {
+		if e, ok := out.(*wire.AppEntry); ok && err == nil {
 			c.noteSeen(e)
 		}
 		return out, err
@@ -223,15 +225,15 @@ func (c *cluster) endProvisional() {
 }
 
 // cachedEntry is the App (else the Service) the cache holds for k.
-func (c *cluster) cachedEntry(k model.Key) *appEntry {
+func (c *cluster) cachedEntry(k model.Key) *wire.AppEntry {
 	s := c.scopeFor(k.Namespace)
 	if s == nil {
 		return nil
 	}
-	if e, ok := s.get("apps", k.Namespace, k.Name).(*appEntry); ok {
+	if e, ok := s.get("apps", k.Namespace, k.Name).(*wire.AppEntry); ok {
 		return e
 	}
-	e, _ := s.get("services", k.Namespace, k.Name).(*appEntry)
+	e, _ := s.get("services", k.Namespace, k.Name).(*wire.AppEntry)
 	return e
 }
 

@@ -1,6 +1,8 @@
 package kube
 
 import (
+	"github.com/hanzoai/driftboard/kube/wire"
+
 	"fmt"
 	"slices"
 	"testing"
@@ -24,16 +26,16 @@ func TestEndProvisionalMarksEveryRowNotBuiltFinal(t *testing.T) {
 	c := f.clusters[0]
 	apps := cache.NewSharedIndexInformer(&cache.ListWatch{}, &appsv1.Deployment{}, 0, nil)
 	c.scopes = map[string]*scope{"": {inf: map[string]cache.SharedIndexInformer{"apps": apps}}}
-	entry := func(name, rv string) *appEntry {
+	entry := func(name, rv string) *wire.AppEntry {
 		u := decodeJSON(t, fmt.Sprintf(`{"apiVersion":"hanzo.ai/v1","kind":"App","metadata":{"name":%q,"namespace":"hanzo","uid":"u-%s","resourceVersion":%q},
 			"spec":{"role":"service","image":{"repository":"ghcr.io/hanzoai/%s","tag":"v1.0.0"}}}`, name, name, rv, name))
-		e, err := transformApp("c")(u)
+		e, err := wire.TransformApp("c")(u)
 		must(t, err)
-		return e.(*appEntry)
+		return e.(*wire.AppEntry)
 	}
 	k := func(name string) model.Key { return model.Key{Cluster: "c", Namespace: "hanzo", Name: name} }
 
-	cached := map[string]*appEntry{}
+	cached := map[string]*wire.AppEntry{}
 	for _, name := range []string{"final", "other-entry", "pending"} {
 		cached[name] = entry(name, "2")
 		must(t, apps.GetIndexer().Add(cached[name]))

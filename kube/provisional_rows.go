@@ -1,6 +1,8 @@
 package kube
 
 import (
+	"github.com/hanzoai/driftboard/kube/wire"
+
 	"context"
 	"time"
 
@@ -57,14 +59,14 @@ func (c *cluster) cdSettled() bool {
 // observeSyncing is observe for a syncing cluster: the App seen so far
 // (ae nil: none), its workload, pending until listed, and whether the
 // workload is as the sync will see it (final).
-func (c *cluster) observeSyncing(k model.Key) (app model.AppObject, wl *model.Workload, ae *appEntry, final bool) {
+func (c *cluster) observeSyncing(k model.Key) (app model.AppObject, wl *model.Workload, ae *wire.AppEntry, final bool) {
 	s := c.scopeFor(k.Namespace)
 	if s == nil {
 		return model.AppObject{}, nil, nil, false
 	}
 	for _, what := range []string{"apps", "services"} {
 		if s.synced(what) { // the cache is complete: it is the truth (a deleted App is gone)
-			ae, _ = s.get(what, k.Namespace, k.Name).(*appEntry)
+			ae, _ = s.get(what, k.Namespace, k.Name).(*wire.AppEntry)
 		} else {
 			ae = c.prov.getKind(what, k)
 		}

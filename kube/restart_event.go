@@ -1,6 +1,8 @@
 package kube
 
 import (
+	"github.com/hanzoai/driftboard/kube/wire"
+
 	"context"
 	"fmt"
 	"time"
@@ -18,7 +20,7 @@ func restartEvent(t target, uid types.UID, res RestartResult, reason string, now
 	}
 	msg := fmt.Sprintf("Rolling restart requested by %s via driftboard", by)
 	if reason != "" {
-		msg += ": " + truncate(reason, maxMessage)
+		msg += ": " + wire.Truncate(reason, wire.MaxMessage)
 	}
 	ts := metav1.NewTime(now)
 	return &corev1.Event{
@@ -36,7 +38,7 @@ func restartEvent(t target, uid types.UID, res RestartResult, reason string, now
 func (c *cluster) recordRestart(ctx context.Context, t target, res RestartResult, reason string, now time.Time) error {
 	var uid types.UID
 	if s := c.scopeFor(t.key.Namespace); s != nil {
-		if we, ok := s.get(t.resource(), t.key.Namespace, t.key.Name).(*workloadEntry); ok {
+		if we, ok := s.get(t.resource(), t.key.Namespace, t.key.Name).(*wire.WorkloadEntry); ok {
 			uid = we.UID
 		}
 	}

@@ -1,6 +1,8 @@
 package kube
 
 import (
+	"github.com/hanzoai/driftboard/kube/wire"
+
 	"context"
 	"fmt"
 
@@ -64,9 +66,9 @@ func (f *Fleet) rolloutStatus(c *cluster, key model.Key) (model.WorkloadView, bo
 	}
 	desired := view.Desired
 	s := c.scopeFor(key.Namespace)
-	var we *workloadEntry
+	var we *wire.WorkloadEntry
 	if s != nil {
-		we, _ = s.get(kindResource(wl.Kind), key.Namespace, key.Name).(*workloadEntry)
+		we, _ = s.get(kindResource(wl.Kind), key.Namespace, key.Name).(*wire.WorkloadEntry)
 	}
 	if we == nil {
 		return view, false, nil

@@ -1,6 +1,8 @@
 package kube
 
 import (
+	"github.com/hanzoai/driftboard/kube/wire"
+
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -78,7 +80,7 @@ func TestTransformDeploymentTrims(t *testing.T) {
 	yes := true
 	d := &appsv1.Deployment{
 		ObjectMeta: metav1.ObjectMeta{Name: "iam", Namespace: "hanzo", UID: "d1", ResourceVersion: "9", Generation: 4,
-			Annotations:   map[string]string{revisionAnnotation: "5", "kubectl.kubernetes.io/last-applied-configuration": "{}"},
+			Annotations:   map[string]string{wire.RevisionAnnotation: "5", "kubectl.kubernetes.io/last-applied-configuration": "{}"},
 			ManagedFields: []metav1.ManagedFieldsEntry{{Manager: "kubectl"}}, Labels: map[string]string{"a": "b"},
 			OwnerReferences: []metav1.OwnerReference{{APIVersion: "hanzo.ai/v1", Kind: "App", Name: "iam", UID: "app1", Controller: &yes}}},
 		Spec: appsv1.DeploymentSpec{Replicas: &three, Paused: true, Template: corev1.PodTemplateSpec{
@@ -87,12 +89,12 @@ func TestTransformDeploymentTrims(t *testing.T) {
 		Status: appsv1.DeploymentStatus{ObservedGeneration: 4, Replicas: 4, UpdatedReplicas: 2, ReadyReplicas: 3, AvailableReplicas: 3,
 			Conditions: []appsv1.DeploymentCondition{{Type: "Progressing", Status: "False", Reason: "ProgressDeadlineExceeded"}}},
 	}
-	obj, err := transformDeployment(d)
+	obj, err := wire.TransformDeployment(d)
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := obj.(*workloadEntry)
-	if m := e.entryMeta; m.Name != "iam" || m.Namespace != "hanzo" || m.UID != "d1" || m.ResourceVersion != "9" || m.Annotations != nil {
+	e := obj.(*wire.WorkloadEntry)
+	if m := e.EntryMeta; m.Name != "iam" || m.Namespace != "hanzo" || m.UID != "d1" || m.ResourceVersion != "9" || m.Annotations != nil {
 		t.Errorf("metadata not trimmed to the cache key: %+v", m)
 	}
 	want := model.Workload{Kind: model.KindDeployment, Name: "iam", UID: "d1", Generation: 4, ObservedGeneration: 4,
@@ -106,7 +108,7 @@ func TestTransformDeploymentTrims(t *testing.T) {
 	if e.OwnerUID != "app1" || e.Revision != "5" || e.StatusReplicas != 4 || e.ResourceVersion != "9" {
 		t.Errorf("entry %+v", e)
 	}
-	if again, _ := transformDeployment(e); again != e {
+	if again, _ := wire.TransformDeployment(e); again != e {
 		t.Errorf("transform is not idempotent on entries")
 	}
 }
@@ -150,8 +152,8 @@ func TestTransformPodKeepsWhyItFails(t *testing.T) {
 				now := metav1.Now()
 				p.DeletionTimestamp = &now
 			}
-			obj, _ := transformPod(p)
-			e := obj.(*podEntry)
+			obj, _ := wire.TransformPod(p)
+			e := obj.(*wire.PodEntry)
 			if e.OwnerKind != "ReplicaSet" || e.OwnerUID != "rs1" {
 				t.Errorf("owner %s %s", e.OwnerKind, e.OwnerUID)
 			}

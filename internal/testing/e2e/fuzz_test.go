@@ -1,13 +1,14 @@
 package e2e
 
 import (
+	"github.com/hanzoai/driftboard/kube/wire"
+
 	"testing"
 	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 
-	"github.com/hanzoai/driftboard/kube"
 	"github.com/hanzoai/driftboard/model"
 )
 
@@ -27,7 +28,7 @@ func FuzzObjectToRow(f *testing.F) {
 		if err := runtime.DecodeInto(unstructured.UnstructuredJSONScheme, []byte(object), u); err != nil {
 			return // not an object the API server could serve
 		}
-		app := kube.DecodeApp("fuzz", u.Object)
+		app := wire.DecodeApp("fuzz", u.Object)
 		var wl *model.Workload
 		if len(object)%2 == 0 { // both with and without a workload
 			wl = &model.Workload{Kind: model.KindDeployment, Name: app.Name, Replicas: app.Replicas,

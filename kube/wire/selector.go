@@ -1,4 +1,4 @@
-package kube
+package wire
 
 import (
 	"slices"
@@ -9,7 +9,7 @@ import (
 
 // selectorString renders a workload's selector for a LIST ("" when it has
 // none or it is malformed: such a workload selects no pods).
-func selectorString(sel *metav1.LabelSelector) string {
+func SelectorString(sel *metav1.LabelSelector) string {
 	if sel == nil {
 		return ""
 	}

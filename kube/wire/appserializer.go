@@ -1,4 +1,4 @@
-package kube
+package wire
 
 import (
 	"encoding/json"
@@ -21,9 +21,9 @@ import (
 // only; LIST pages decode into *appList, watch events into *appEntry (or
 // *metav1.Status for ERROR), each object parsed once. Anything else (the
 // Status of a failed request) goes to the API machinery's decoder.
-type appSerializer struct {
-	cluster string
-	decoded *atomic.Int64 // Apps decoded, for tests to see this client was used; may be nil
+type AppSerializer struct {
+	Cluster string
+	Decoded *atomic.Int64 // Apps decoded, for tests to see this client was used; may be nil
 }
 
 // statusCodec decodes metav1.Status and the other meta types.
@@ -36,8 +36,8 @@ var statusCodec = func() runtime.Decoder {
 // SupportedMediaTypes is asked once per request; each answer pairs a fresh
 // event decoder with the object decoder the watch decoder hands the event's
 // object to, so the object parsed with its event is not parsed again.
-func (s appSerializer) SupportedMediaTypes() []runtime.SerializerInfo {
-	st := &appStream{dec: appDecoder{cluster: s.cluster}, decoded: s.decoded}
+func (s AppSerializer) SupportedMediaTypes() []runtime.SerializerInfo {
+	st := &appStream{dec: appDecoder{cluster: s.Cluster}, decoded: s.Decoded}
 	return []runtime.SerializerInfo{{
 		MediaType: "application/json", MediaTypeType: "application", MediaTypeSubType: "json",
 		EncodesAsText: true, Serializer: appObjects{st},
@@ -45,11 +45,11 @@ func (s appSerializer) SupportedMediaTypes() []runtime.SerializerInfo {
 	}}
 }
 
-func (appSerializer) EncoderForVersion(e runtime.Encoder, _ runtime.GroupVersioner) runtime.Encoder {
+func (AppSerializer) EncoderForVersion(e runtime.Encoder, _ runtime.GroupVersioner) runtime.Encoder {
 	return e
 }
 
-func (appSerializer) DecoderToVersion(d runtime.Decoder, _ runtime.GroupVersioner) runtime.Decoder {
+func (AppSerializer) DecoderToVersion(d runtime.Decoder, _ runtime.GroupVersioner) runtime.Decoder {
 	return d
 }
 
@@ -71,7 +71,7 @@ func (appObjects) Identifier() runtime.Identifier         { return "driftboard-a
 func (o appObjects) Decode(data []byte, defaults *schema.GroupVersionKind, into runtime.Object) (runtime.Object, *schema.GroupVersionKind, error) {
 	st := o.st
 	switch into := into.(type) {
-	case *appList:
+	case *AppList:
 		return into, nil, st.decodeList(data, into)
 	case nil:
 		if p := st.pending; p != nil && len(data) > 0 && len(data) == len(st.frame) && &data[0] == &st.frame[0] {
@@ -108,7 +108,7 @@ func (e appEvents) Decode(data []byte, _ *schema.GroupVersionKind, into runtime.
 	if err != nil {
 		return nil, nil, err
 	}
-	if _, isApp := obj.(*appEntry); isApp && typ != "BOOKMARK" {
+	if _, isApp := obj.(*AppEntry); isApp && typ != "BOOKMARK" {
 		st.count(1)
 	}
 	ev.Type, ev.Object = typ, runtime.RawExtension{Raw: data}
@@ -188,7 +188,7 @@ func (st *appStream) slowEventObject(typ string, raw []byte) (runtime.Object, er
 // bookmarkShape is what the reflector reads of a BOOKMARK.
 var bookmarkShape = shape{"metadata": keep("resourceVersion", "annotations")}
 
-func bookmarkOf(obj map[string]any) *appEntry {
+func bookmarkOf(obj map[string]any) *AppEntry {
 	meta, _ := obj["metadata"].(map[string]any)
 	rv, _ := meta["resourceVersion"].(string)
 	var ann map[string]string
@@ -200,12 +200,12 @@ func bookmarkOf(obj map[string]any) *appEntry {
 			}
 		}
 	}
-	return bookmarkEntry(rv, ann)
+	return BookmarkEntry(rv, ann)
 }
 
 // decodeList reads a LIST page: each item is framed and parsed on its own
 // with the one reused parser, so a page never becomes one big tree.
-func (st *appStream) decodeList(data []byte, into *appList) error {
+func (st *appStream) decodeList(data []byte, into *AppList) error {
 	top, err := walkObject(data)
 	if err != nil {
 		return fmt.Errorf("app list: %w", err)
@@ -223,7 +223,7 @@ func (st *appStream) decodeList(data []byte, into *appList) error {
 		rest[k] = v
 	}
 	u := unstructured.Unstructured{Object: rest}
-	*into = appList{TypeMeta: metav1.TypeMeta{Kind: u.GetKind(), APIVersion: u.GetAPIVersion()}}
+	*into = AppList{TypeMeta: metav1.TypeMeta{Kind: u.GetKind(), APIVersion: u.GetAPIVersion()}}
 	into.ResourceVersion, into.Continue = u.GetResourceVersion(), u.GetContinue()
 	into.RemainingItemCount = u.GetRemainingItemCount()
 	items, err := walkArray(top["items"])
@@ -231,7 +231,7 @@ func (st *appStream) decodeList(data []byte, into *appList) error {
 		return fmt.Errorf("app list items: %w", err)
 	}
 	itemKind := strings.TrimSuffix(into.Kind, "List")
-	into.Items = make([]*appEntry, 0, len(items))
+	into.Items = make([]*AppEntry, 0, len(items))
 	for _, raw := range items {
 		e, err := st.dec.decode(raw, itemKind, into.APIVersion)
 		if err != nil {

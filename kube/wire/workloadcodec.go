@@ -1,4 +1,4 @@
-package kube
+package wire
 
 import (
 	"bytes"
@@ -52,7 +52,7 @@ func (w workloadCodecs) SupportedMediaTypes() []runtime.SerializerInfo {
 }
 
 // newAppsV1Client is the typed apps/v1 client over hc with workloadCodecs.
-func newAppsV1Client(pb *rest.Config, hc *http.Client, decoded *atomic.Int64) (appsv1client.AppsV1Interface, error) {
+func NewAppsV1Client(pb *rest.Config, hc *http.Client, decoded *atomic.Int64) (appsv1client.AppsV1Interface, error) {
 	c := rest.CopyConfig(pb)
 	gv := schema.GroupVersion{Group: "apps", Version: "v1"}
 	c.GroupVersion, c.APIPath = &gv, "/apis"

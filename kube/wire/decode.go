@@ -1,4 +1,4 @@
-package kube
+package wire
 
 import (
 	"encoding/json"
@@ -234,7 +234,7 @@ func decodeStatus(d *decoder, st map[string]any, app *model.AppObject) {
 			d.fail(fmt.Sprintf("status.endpoints[%d]", i), "want a string, got %s", typeName(e))
 			continue
 		}
-		app.Endpoints = append(app.Endpoints, truncate(s, maxField))
+		app.Endpoints = append(app.Endpoints, Truncate(s, maxField))
 	}
 }
 
@@ -258,12 +258,12 @@ func (d *decoder) list(m map[string]any, key, path string, limit int) []any {
 // transformApp is the App/Service informers' transform: entries come
 // decoded from their source; an unstructured object (a hand-fed store)
 // is decoded here.
-func transformApp(cluster string) func(any) (any, error) {
+func TransformApp(cluster string) func(any) (any, error) {
 	return func(obj any) (any, error) {
 		u, ok := obj.(*unstructured.Unstructured)
 		if !ok {
 			return obj, nil // already decoded, or a tombstone
 		}
-		return appEntryOf(cluster, u), nil
+		return AppEntryOf(cluster, u), nil
 	}
 }

@@ -1,4 +1,4 @@
-package kube
+package wire
 
 import (
 	"errors"
@@ -88,7 +88,7 @@ type appDecoder struct {
 
 // decode reads one App object's JSON into its entry. listKind is the
 // enclosing list's item kind and apiVersion ("" outside a list).
-func (d *appDecoder) decode(data []byte, itemKind, listAPIVersion string) (*appEntry, error) {
+func (d *appDecoder) decode(data []byte, itemKind, listAPIVersion string) (*AppEntry, error) {
 	if fastSafe(data) {
 		if v, err := d.p.ParseBytes(data); err == nil {
 			if e, err := d.fromValue(v, itemKind); err == nil {
@@ -100,7 +100,7 @@ func (d *appDecoder) decode(data []byte, itemKind, listAPIVersion string) (*appE
 }
 
 // decodeAppSlow is the old way, for what the fast path does not vouch for.
-func decodeAppSlow(cluster string, data []byte, itemKind, listAPIVersion string) (*appEntry, error) {
+func decodeAppSlow(cluster string, data []byte, itemKind, listAPIVersion string) (*AppEntry, error) {
 	var m map[string]any
 	if err := utiljson.Unmarshal(data, &m); err != nil {
 		return nil, err
@@ -110,23 +110,23 @@ func decodeAppSlow(cluster string, data []byte, itemKind, listAPIVersion string)
 		u.SetKind(itemKind) // as UnstructuredList decoding does
 		u.SetAPIVersion(listAPIVersion)
 	}
-	return appEntryOf(cluster, u), nil
+	return AppEntryOf(cluster, u), nil
 }
 
 // appEntryOf is the decode of an unstructured App (the dynamic client's).
-func appEntryOf(cluster string, u *unstructured.Unstructured) *appEntry {
+func AppEntryOf(cluster string, u *unstructured.Unstructured) *AppEntry {
 	app := DecodeApp(cluster, u.Object)
 	app.TagSetAt = tagSetAt(u.GetManagedFields())
 	// The cache key must be the real one even when metadata was odd.
-	e := &appEntry{App: app}
-	e.entryMeta = entryMeta{
+	e := &AppEntry{App: app}
+	e.EntryMeta = EntryMeta{
 		Name: u.GetName(), Namespace: intern(u.GetNamespace()),
 		UID: types.UID(u.GetUID()), ResourceVersion: u.GetResourceVersion(),
 	}
 	return e
 }
 
-func (d *appDecoder) fromValue(v *fastjson.Value, itemKind string) (*appEntry, error) {
+func (d *appDecoder) fromValue(v *fastjson.Value, itemKind string) (*AppEntry, error) {
 	o, err := v.Object()
 	if err != nil {
 		return nil, errSlowPath
@@ -145,8 +145,8 @@ func (d *appDecoder) fromValue(v *fastjson.Value, itemKind string) (*appEntry, e
 	app := DecodeApp(d.cluster, obj)
 	meta, _ := obj["metadata"].(map[string]any)
 	str := func(k string) string { s, _ := meta[k].(string); return s }
-	e := &appEntry{}
-	e.entryMeta = entryMeta{Name: str("name"), Namespace: intern(str("namespace")),
+	e := &AppEntry{}
+	e.EntryMeta = EntryMeta{Name: str("name"), Namespace: intern(str("namespace")),
 		UID: types.UID(str("uid")), ResourceVersion: str("resourceVersion")}
 	var mf *fastjson.Value
 	o.Visit(func(k []byte, v *fastjson.Value) {

@@ -1,4 +1,4 @@
-package kube
+package wire
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package kube
+package wire
 
 import (
 	"google.golang.org/protobuf/encoding/protowire"

@@ -1,4 +1,4 @@
-package kube
+package wire
 
 import (
 	"math/rand/v2"
@@ -64,7 +64,7 @@ func TestSelectorStringIsTheAPIMachinerys(t *testing.T) {
 	quick := 0
 	for _, m := range sels {
 		sel := &metav1.LabelSelector{MatchLabels: m}
-		if got, want := selectorString(sel), slowSelectorString(sel); got != want {
+		if got, want := SelectorString(sel), slowSelectorString(sel); got != want {
 			t.Fatalf("%q: %q; the API machinery gives %q", m, got, want)
 		}
 		if _, ok := plainSelectorString(sel); ok {
@@ -76,7 +76,7 @@ func TestSelectorStringIsTheAPIMachinerys(t *testing.T) {
 	}
 	withExpr := &metav1.LabelSelector{MatchLabels: map[string]string{"a": "b"},
 		MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "c", Operator: metav1.LabelSelectorOpExists}}}
-	if got, want := selectorString(withExpr), slowSelectorString(withExpr); got != want || got == "" {
+	if got, want := SelectorString(withExpr), slowSelectorString(withExpr); got != want || got == "" {
 		t.Fatalf("with an expression: %q, want %q", got, want)
 	}
 }
@@ -89,7 +89,7 @@ func BenchmarkSelectorString(b *testing.B) {
 	b.Run("quick", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			selectorString(sel)
+			SelectorString(sel)
 		}
 	})
 	b.Run("api-machinery", func(b *testing.B) {

@@ -1,4 +1,4 @@
-package kube
+package wire
 
 import (
 	"fmt"
@@ -16,7 +16,7 @@ func decodedDeployment(name string) *appsv1.Deployment {
 	own := func(s string) string { return string([]byte(s)) }
 	return &appsv1.Deployment{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: own("hanzo"),
-			Annotations: map[string]string{revisionAnnotation: own("3")}},
+			Annotations: map[string]string{RevisionAnnotation: own("3")}},
 		Status: appsv1.DeploymentStatus{Conditions: []appsv1.DeploymentCondition{
 			{Type: appsv1.DeploymentConditionType(own("Available")), Status: "True",
 				Reason: own("MinimumReplicasAvailable"), Message: own("Deployment has minimum availability.")},
@@ -36,13 +36,13 @@ func TestWorkloadEntriesShareRepeatedStrings(t *testing.T) {
 	// unique's table lets a string go once no handle holds it: a GC between
 	// the two decodes would give the second its own copy.
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
-	var es []*workloadEntry
+	var es []*WorkloadEntry
 	for _, name := range []string{"svc-00001", "svc-00002"} {
-		obj, err := transformDeployment(decodedDeployment(name))
+		obj, err := TransformDeployment(decodedDeployment(name))
 		if err != nil {
 			t.Fatal(err)
 		}
-		es = append(es, obj.(*workloadEntry))
+		es = append(es, obj.(*WorkloadEntry))
 	}
 	a, b := es[0], es[1]
 	if a.Namespace != "hanzo" || a.Revision != "3" || a.W.Conditions[0].Reason != "MinimumReplicasAvailable" ||

@@ -1,4 +1,4 @@
-package kube
+package wire
 
 import (
 	"reflect"
@@ -15,10 +15,10 @@ import (
 // metadata, not an ObjectMeta (264 bytes with its TypeMeta), and client-go
 // still keys it, keys its tombstone, and reads a BOOKMARK's annotation.
 func TestEntryMetaIsSmall(t *testing.T) {
-	if got := unsafe.Sizeof(entryMeta{}); got > 72 {
+	if got := unsafe.Sizeof(EntryMeta{}); got > 72 {
 		t.Errorf("entryMeta is %d bytes, want at most 72", got)
 	}
-	e := &appEntry{entryMeta: entryMeta{Name: "svc-00001", Namespace: "hanzo", UID: "u1", ResourceVersion: "7"}}
+	e := &AppEntry{EntryMeta: EntryMeta{Name: "svc-00001", Namespace: "hanzo", UID: "u1", ResourceVersion: "7"}}
 	for _, obj := range []any{e, cache.DeletedFinalStateUnknown{Key: "hanzo/svc-00001", Obj: e}} {
 		key, err := cache.DeletionHandlingMetaNamespaceKeyFunc(obj)
 		if err != nil || key != "hanzo/svc-00001" {
@@ -29,7 +29,7 @@ func TestEntryMetaIsSmall(t *testing.T) {
 	if err != nil || m.GetUID() != "u1" || m.GetResourceVersion() != "7" {
 		t.Fatalf("accessor: %v %+v", err, m)
 	}
-	bm := bookmarkEntry("42", map[string]string{metav1.InitialEventsAnnotationKey: "true"})
+	bm := BookmarkEntry("42", map[string]string{metav1.InitialEventsAnnotationKey: "true"})
 	if m, err := meta.Accessor(bm); err != nil || m.GetResourceVersion() != "42" ||
 		m.GetAnnotations()[metav1.InitialEventsAnnotationKey] != "true" {
 		t.Errorf("bookmark as the reflector reads it: %v %+v", err, m)

@@ -1,4 +1,4 @@
-package kube
+package wire
 
 import (
 	"math/rand/v2"
@@ -45,7 +45,7 @@ func protobufEvent(t testing.TB, typ string, obj runtime.Object) []byte {
 func workloadSeeds(t testing.TB) [][]byte {
 	replicas := int32(3)
 	meta := metav1.ObjectMeta{Name: "svc-1", Namespace: "hanzo", UID: "u-1", ResourceVersion: "42", Generation: 7,
-		Labels: map[string]string{"app": "svc-1"}, Annotations: map[string]string{revisionAnnotation: "4"},
+		Labels: map[string]string{"app": "svc-1"}, Annotations: map[string]string{RevisionAnnotation: "4"},
 		OwnerReferences: []metav1.OwnerReference{{APIVersion: "hanzo.ai/v1", Kind: "App", Name: "svc-1", UID: "a-1"}},
 		ManagedFields: []metav1.ManagedFieldsEntry{{Manager: "operator", Operation: metav1.ManagedFieldsOperationApply,
 			APIVersion: "apps/v1", FieldsType: "FieldsV1", FieldsV1: metav1.NewFieldsV1(`{"f:spec":{"f:replicas":{}}}`)}}}

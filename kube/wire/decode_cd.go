@@ -1,4 +1,4 @@
-package kube
+package wire
 
 import (
 	"fmt"
@@ -65,7 +65,7 @@ func decodeCDStatus(d *decoder, st map[string]any, a *model.CDApplication) {
 	}
 	if op := d.object(st, "operationState", "status.operationState"); op != nil {
 		a.Operation.Phase = clean(d.str(op, "phase", "status.operationState.phase"))
-		a.Operation.Message = truncate(clean(d.str(op, "message", "status.operationState.message")), maxCDMessageLen)
+		a.Operation.Message = Truncate(clean(d.str(op, "message", "status.operationState.message")), maxCDMessageLen)
 		if ts := d.str(op, "finishedAt", "status.operationState.finishedAt"); ts != "" {
 			if t, err := time.Parse(time.RFC3339, ts); err == nil {
 				a.Operation.FinishedAt = t
@@ -142,7 +142,7 @@ func helmImage(d *decoder, helm map[string]any) model.CDImage {
 	if img, ok := values["image"].(map[string]any); ok {
 		for _, k := range []string{"repository", "tag", "digest"} {
 			if s, ok := img[k].(string); ok {
-				set("image."+k, truncate(s, maxField), from)
+				set("image."+k, Truncate(s, maxField), from)
 			}
 		}
 	}

@@ -1,4 +1,4 @@
-package kube
+package wire
 
 import (
 	"fmt"
@@ -88,7 +88,7 @@ func fleetDeployment() *appsv1.Deployment {
 	labels := map[string]string{"app.kubernetes.io/name": "svc-00003", "app.kubernetes.io/instance": "svc-00003"}
 	return &appsv1.Deployment{TypeMeta: metav1.TypeMeta{Kind: "Deployment", APIVersion: "apps/v1"},
 		ObjectMeta: metav1.ObjectMeta{Name: "svc-00003", Namespace: "tenant-org07", UID: "u-3", ResourceVersion: "4242", Generation: 1,
-			Labels: labels, Annotations: map[string]string{revisionAnnotation: "1"}},
+			Labels: labels, Annotations: map[string]string{RevisionAnnotation: "1"}},
 		Spec: appsv1.DeploymentSpec{Replicas: &replicas, Selector: &metav1.LabelSelector{MatchLabels: labels},
 			Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: labels},
 				Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "svc-00003", Image: "ghcr.io/hanzoai/svc-00003:v1.2.3",
@@ -115,7 +115,7 @@ func BenchmarkDecodeWorkloadEvent(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if e, err := transformDeployment(o); err != nil || len(e.(*workloadEntry).W.Containers) != 1 {
+		if e, err := TransformDeployment(o); err != nil || len(e.(*WorkloadEntry).W.Containers) != 1 {
 			b.Fatal("not decoded", err)
 		}
 	}

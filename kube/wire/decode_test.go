@@ -1,4 +1,4 @@
-package kube
+package wire
 
 import (
 	"encoding/json"
@@ -161,11 +161,11 @@ func FuzzDecodeApp(f *testing.F) {
 			}
 		}
 		_ = model.Build(a, nil, model.Release{State: model.ReleasePending}, time.Unix(0, 0))
-		e, err := transformApp("c")(u)
+		e, err := TransformApp("c")(u)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if ae, ok := e.(*appEntry); !ok || ae.Name != u.GetName() {
+		if ae, ok := e.(*AppEntry); !ok || ae.Name != u.GetName() {
 			t.Errorf("entry %T name mismatch", e)
 		}
 	})

@@ -1,4 +1,4 @@
-package kube
+package wire
 
 import (
 	"strings"
@@ -16,7 +16,7 @@ func intern(s string) string { return unique.Make(s).Value() }
 // reason shared, and its message too unless it names the object (then it is
 // that object's own, and sharing would only add a table entry).
 func keptCondition(typ, status, reason, msg, object string) model.Condition {
-	msg = truncate(msg, maxMessage)
+	msg = Truncate(msg, MaxMessage)
 	if !strings.Contains(msg, object) {
 		msg = intern(msg)
 	}

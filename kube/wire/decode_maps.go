@@ -1,4 +1,4 @@
-package kube
+package wire
 
 import (
 	"slices"
@@ -41,7 +41,7 @@ func (d *decoder) stringMap(m map[string]any, key, path string) map[string]strin
 			d.fail(path+"."+k, "want a string, got %s", typeName(o[k]))
 			continue
 		}
-		out[k] = truncate(s, maxField)
+		out[k] = Truncate(s, maxField)
 	}
 	return out
 }

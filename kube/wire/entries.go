@@ -1,4 +1,4 @@
-package kube
+package wire
 
 import (
 	"slices"
@@ -19,16 +19,16 @@ import (
 // never mutated, so rows may share their maps and slices.
 
 // appEntry is a decoded App or Service custom resource.
-type appEntry struct {
-	entryMeta
+type AppEntry struct {
+	EntryMeta
 	App model.AppObject
 }
 
-func (e *appEntry) DeepCopyObject() runtime.Object { c := *e; return &c }
+func (e *AppEntry) DeepCopyObject() runtime.Object { c := *e; return &c }
 
 // workloadEntry is a trimmed Deployment or StatefulSet.
-type workloadEntry struct {
-	entryMeta
+type WorkloadEntry struct {
+	EntryMeta
 	W        model.Workload // PodSets and FailingPods are filled at build time
 	OwnerUID string         // UID of the controlling App/Service, "" if none
 	Selector string         // spec.selector as a label selector string, for RunningDigests
@@ -45,31 +45,31 @@ type workloadEntry struct {
 	Partition *int32
 }
 
-func (e *workloadEntry) DeepCopyObject() runtime.Object { c := *e; return &c }
+func (e *WorkloadEntry) DeepCopyObject() runtime.Object { c := *e; return &c }
 
 // podSetEntry is a trimmed ReplicaSet.
-type podSetEntry struct {
-	entryMeta
+type PodSetEntry struct {
+	EntryMeta
 	Owner    string // name of the controlling Deployment
 	Revision string
 	Set      model.PodSet
 }
 
-func (e *podSetEntry) DeepCopyObject() runtime.Object { c := *e; return &c }
+func (e *PodSetEntry) DeepCopyObject() runtime.Object { c := *e; return &c }
 
 // podEntry is a trimmed Pod of a watched workload: its controller and why
 // it does not run.
-type podEntry struct {
-	entryMeta
+type PodEntry struct {
+	EntryMeta
 	OwnerKind, OwnerUID string // the controller: a ReplicaSet or the StatefulSet
 	Failures            []model.PodFailure
 }
 
-func (e *podEntry) DeepCopyObject() runtime.Object { c := *e; return &c }
+func (e *PodEntry) DeepCopyObject() runtime.Object { c := *e; return &c }
 
 const (
-	revisionAnnotation = "deployment.kubernetes.io/revision"
-	maxMessage         = 300
+	RevisionAnnotation = "deployment.kubernetes.io/revision"
+	MaxMessage         = 300
 )
 
 // keptTemplateAnnotations are the pod-template annotations rows show.
@@ -117,7 +117,7 @@ func controllerOf(m metav1.Object) (kind, name string) {
 	return "", ""
 }
 
-func truncate(s string, n int) string {
+func Truncate(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
@@ -132,16 +132,16 @@ func deploymentConditions(name string, cs []appsv1.DeploymentCondition) []model.
 	return out
 }
 
-func transformDeployment(obj any) (any, error) {
+func TransformDeployment(obj any) (any, error) {
 	d, ok := obj.(*appsv1.Deployment)
 	if !ok {
 		return obj, nil // already trimmed, or a tombstone
 	}
-	e := &workloadEntry{
-		entryMeta: trimmedMeta(d),
+	e := &WorkloadEntry{
+		EntryMeta: TrimmedMeta(d),
 		OwnerUID:  appOwnerUID(d),
-		Selector:  selectorString(d.Spec.Selector),
-		Revision:  intern(d.Annotations[revisionAnnotation]),
+		Selector:  SelectorString(d.Spec.Selector),
+		Revision:  intern(d.Annotations[RevisionAnnotation]),
 		W: model.Workload{
 			Kind: model.KindDeployment, Name: d.Name, UID: string(d.UID),
 			Generation: d.Generation, ObservedGeneration: d.Status.ObservedGeneration,
@@ -158,7 +158,7 @@ func transformDeployment(obj any) (any, error) {
 	return e, nil
 }
 
-func transformStatefulSet(obj any) (any, error) {
+func TransformStatefulSet(obj any) (any, error) {
 	s, ok := obj.(*appsv1.StatefulSet)
 	if !ok {
 		return obj, nil
@@ -168,10 +168,10 @@ func transformStatefulSet(obj any) (any, error) {
 		conds = append(conds, keptCondition(string(c.Type), string(c.Status), c.Reason, c.Message, s.Name))
 	}
 	paused := false // StatefulSets cannot be paused; a partition holds pods back instead
-	e := &workloadEntry{
-		entryMeta: trimmedMeta(s),
+	e := &WorkloadEntry{
+		EntryMeta: TrimmedMeta(s),
 		OwnerUID:  appOwnerUID(s),
-		Selector:  selectorString(s.Spec.Selector),
+		Selector:  SelectorString(s.Spec.Selector),
 		W: model.Workload{
 			Kind: model.KindStatefulSet, Name: s.Name, UID: string(s.UID),
 			Generation: s.Generation, ObservedGeneration: s.Status.ObservedGeneration,
@@ -204,7 +204,7 @@ func transformStatefulSet(obj any) (any, error) {
 	return e, nil
 }
 
-func transformReplicaSet(obj any) (any, error) {
+func TransformReplicaSet(obj any) (any, error) {
 	rs, ok := obj.(*appsv1.ReplicaSet)
 	if !ok {
 		return obj, nil
@@ -213,10 +213,10 @@ func transformReplicaSet(obj any) (any, error) {
 	if kind != "Deployment" {
 		owner = ""
 	}
-	e := &podSetEntry{
-		entryMeta: trimmedMeta(rs),
+	e := &PodSetEntry{
+		EntryMeta: TrimmedMeta(rs),
 		Owner:     owner,
-		Revision:  rs.Annotations[revisionAnnotation],
+		Revision:  rs.Annotations[RevisionAnnotation],
 		Set:       model.PodSet{Name: rs.Name, Replicas: rs.Status.Replicas, Available: rs.Status.AvailableReplicas},
 	}
 	if rs.Status.Replicas > 0 || (rs.Spec.Replicas != nil && *rs.Spec.Replicas > 0) {
@@ -229,12 +229,12 @@ func transformReplicaSet(obj any) (any, error) {
 // something other than its start (image pulls, crash loops, bad config), a
 // last termination by the OOM killer, or no node to run on. A pod that is
 // going away or finished is not failing.
-func transformPod(obj any) (any, error) {
+func TransformPod(obj any) (any, error) {
 	p, ok := obj.(*corev1.Pod)
 	if !ok {
 		return obj, nil
 	}
-	e := &podEntry{entryMeta: trimmedMeta(p)}
+	e := &PodEntry{EntryMeta: TrimmedMeta(p)}
 	if ref := metav1.GetControllerOfNoCopy(p); ref != nil {
 		e.OwnerKind, e.OwnerUID = ref.Kind, string(ref.UID)
 	}
@@ -242,7 +242,7 @@ func transformPod(obj any) (any, error) {
 		return e, nil
 	}
 	fail := func(reason, msg string) {
-		f := model.PodFailure{Pod: p.Name, Reason: truncate(reason, 64), Message: truncate(msg, maxMessage)}
+		f := model.PodFailure{Pod: p.Name, Reason: Truncate(reason, 64), Message: Truncate(msg, MaxMessage)}
 		if !slices.Contains(e.Failures, f) {
 			e.Failures = append(e.Failures, f)
 		}
@@ -267,7 +267,7 @@ func transformPod(obj any) (any, error) {
 }
 
 // metaOf returns the trimmed metadata of a cached entry or tombstone.
-func metaOf(obj any) (metav1.Object, bool) {
+func MetaOf(obj any) (metav1.Object, bool) {
 	if t, ok := obj.(cache.DeletedFinalStateUnknown); ok {
 		obj = t.Obj
 	}

@@ -1,4 +1,4 @@
-package kube
+package wire
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/runtime/serializer/streaming"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 	"k8s.io/apimachinery/pkg/watch"
@@ -74,11 +75,11 @@ func FuzzFastDecodeApp(f *testing.F) {
 			u.SetKind(itemKind)
 			u.SetAPIVersion(apiVersion)
 		}
-		want := appEntryOf("c", u)
+		want := AppEntryOf("c", u)
 		if diff := cmp.Diff(want.App, got.App); diff != "" {
 			t.Errorf("app differs (-dynamic +fast):\n%s", diff)
 		}
-		if diff := cmp.Diff(want.entryMeta, got.entryMeta); diff != "" {
+		if diff := cmp.Diff(want.EntryMeta, got.EntryMeta); diff != "" {
 			t.Errorf("cache key differs (-dynamic +fast):\n%s", diff)
 		}
 	})
@@ -103,7 +104,7 @@ func TestFastDecodeTakesTheFastPath(t *testing.T) {
 
 // streamDecoder is what rest.Request.Watch builds from a serializer.
 func streamDecoder(t testing.TB, ns runtime.NegotiatedSerializer, body io.Reader) *restclientwatch.Decoder {
-	obj, ser, framer, err := runtime.NewClientNegotiator(ns, hanzoV1).StreamDecoder("application/json", nil)
+	obj, ser, framer, err := runtime.NewClientNegotiator(ns, schema.GroupVersion{Group: "hanzo.ai", Version: "v1"}).StreamDecoder("application/json", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,13 +117,13 @@ func TestAppWatchStreamDecodes(t *testing.T) {
 	ev := fixtureEvent(t)
 	body := string(ev) + `{"type":"BOOKMARK","object":{"kind":"App","apiVersion":"hanzo.ai/v1","metadata":{"resourceVersion":"99","annotations":{"k8s.io/initial-events-end":"true"}}}}` +
 		"\n" + `{"type":"ERROR","object":{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"too old resource version: 1 (2)","reason":"Expired","code":410}}` + "\n"
-	dec := streamDecoder(t, appSerializer{cluster: "c"}, &oneByteReader{strings.NewReader(body)})
+	dec := streamDecoder(t, AppSerializer{Cluster: "c"}, &oneByteReader{strings.NewReader(body)})
 	typ, obj, err := dec.Decode()
-	if e, ok := obj.(*appEntry); err != nil || typ != watch.Modified || !ok || e.Name != "svc-00002" || e.App.TagSetAt.IsZero() {
+	if e, ok := obj.(*AppEntry); err != nil || typ != watch.Modified || !ok || e.Name != "svc-00002" || e.App.TagSetAt.IsZero() {
 		t.Fatalf("event 1: %v %T %v", typ, obj, err)
 	}
 	typ, obj, err = dec.Decode()
-	if e, ok := obj.(*appEntry); err != nil || typ != watch.Bookmark || !ok || e.ResourceVersion != "99" || e.Annotations[metav1.InitialEventsAnnotationKey] != "true" {
+	if e, ok := obj.(*AppEntry); err != nil || typ != watch.Bookmark || !ok || e.ResourceVersion != "99" || e.Annotations[metav1.InitialEventsAnnotationKey] != "true" {
 		t.Fatalf("bookmark: %v %#v %v", typ, obj, err)
 	}
 	typ, obj, err = dec.Decode()
@@ -133,7 +134,7 @@ func TestAppWatchStreamDecodes(t *testing.T) {
 		t.Fatalf("end of stream: %v, want EOF", err)
 	}
 	// A body cut inside an event ends the watch as a truncated stream.
-	dec = streamDecoder(t, appSerializer{cluster: "c"}, bytes.NewReader(ev[:len(ev)/2]))
+	dec = streamDecoder(t, AppSerializer{Cluster: "c"}, bytes.NewReader(ev[:len(ev)/2]))
 	if _, _, err = dec.Decode(); err != io.ErrUnexpectedEOF {
 		t.Fatalf("cut stream: %v, want unexpected EOF", err)
 	}
@@ -169,11 +170,11 @@ func BenchmarkDecodeAppWatchEvent(b *testing.B) {
 		ns   runtime.NegotiatedSerializer
 	}{
 		{"dynamic", dynamic.ConfigFor(&rest.Config{}).NegotiatedSerializer},
-		{"fast", appSerializer{cluster: "bench"}},
+		{"fast", AppSerializer{Cluster: "bench"}},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			dec := streamDecoder(b, c.ns, &loopReader{ev: ev})
-			transform := transformApp("bench")
+			transform := TransformApp("bench")
 			b.SetBytes(int64(len(ev)))
 			b.ReportAllocs()
 			for b.Loop() {
@@ -181,7 +182,7 @@ func BenchmarkDecodeAppWatchEvent(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if e, err := transform(obj); err != nil || e.(*appEntry).App.ImageTag == "" {
+				if e, err := transform(obj); err != nil || e.(*AppEntry).App.ImageTag == "" {
 					b.Fatal("not decoded", err)
 				}
 			}
@@ -246,7 +247,7 @@ func FuzzFastDecodeAppList(f *testing.F) {
 	f.Add(`{"kind":"AppList","items":null,"metadata":{"resourceVersion":5}}`)
 	f.Fuzz(func(t *testing.T, doc string) {
 		st := &appStream{dec: appDecoder{cluster: "c"}}
-		var got appList
+		var got AppList
 		gotErr := st.decodeList([]byte(doc), &got)
 		ul := &unstructured.UnstructuredList{}
 		if err := runtime.DecodeInto(unstructured.UnstructuredJSONScheme, []byte(doc), ul); err != nil {
@@ -263,11 +264,11 @@ func FuzzFastDecodeAppList(f *testing.F) {
 			t.Fatalf("%d items, want %d", len(got.Items), len(ul.Items))
 		}
 		for i := range ul.Items {
-			want := appEntryOf("c", &ul.Items[i])
+			want := AppEntryOf("c", &ul.Items[i])
 			if diff := cmp.Diff(want.App, got.Items[i].App); diff != "" {
 				t.Errorf("item %d (-unstructured +fast):\n%s", i, diff)
 			}
-			if diff := cmp.Diff(want.entryMeta, got.Items[i].entryMeta); diff != "" {
+			if diff := cmp.Diff(want.EntryMeta, got.Items[i].EntryMeta); diff != "" {
 				t.Errorf("item %d key (-unstructured +fast):\n%s", i, diff)
 			}
 		}
