@@ -19,7 +19,7 @@ import (
 	"github.com/hanzoai/driftboard/model"
 )
 
-var setSize = flag.Int("set-size", 12, "apps restarted at once by TestRestartSetByQuery (50 for the README's figure)")
+var setSize = flag.Int("set-size", 12, "apps restarted at once by TestRestartSetByQuery (50 for the figure in docs/commands.md)")
 
 // rolloutCounter watches every Deployment in resourceVersion order and
 // counts restarts that are under way: from the patch that sets

@@ -30,7 +30,8 @@ type boardResult struct {
 	Phase                        time.Duration
 }
 
-// boardTargets are the targets for a fleet of a given size.
+// boardTargets are the board's performance targets (docs/performance.md)
+// for a fleet of a given size.
 type boardTargets struct {
 	full time.Duration
 	rss  float64

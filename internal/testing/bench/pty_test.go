@@ -15,7 +15,8 @@ import (
 	"github.com/creack/pty"
 )
 
-// The terminal the programs run in, as in the measurements.
+// The terminal the programs run in: the size every figure in
+// docs/performance.md is measured at.
 const (
 	termCols = 200
 	termRows = 50
