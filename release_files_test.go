@@ -115,6 +115,10 @@ func TestReleaseFilesGoreleaser(t *testing.T) {
 	if len(c.Archives) != 1 || !slices.Equal(c.Archives[0].Formats, []string{"tar.gz"}) || !slices.Contains(c.Archives[0].IDs, b.ID) {
 		t.Errorf("want one tar.gz archive of build %q, got %+v", b.ID, c.Archives)
 	}
+	// The README in the archive links into docs/: both ship.
+	if len(c.Archives) == 1 && (!slices.Contains(c.Archives[0].Files, "README.md") || !slices.Contains(c.Archives[0].Files, "docs/*.md")) {
+		t.Errorf("the archive's files %v lack README.md or docs/*.md", c.Archives[0].Files)
+	}
 	if c.Checksum.NameTemplate == "" || c.Checksum.Algorithm != "sha256" {
 		t.Errorf("checksums: %+v", c.Checksum)
 	}

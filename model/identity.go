@@ -2,9 +2,10 @@ package model
 
 import "strings"
 
-// TrustModelDoc is where the README explains what receives the IAM token and
-// what a cluster admin configures; refusals point there.
-const TrustModelDoc = "README, section \"Trust model\""
+// TrustModelDoc is the page that explains what receives the IAM token and
+// what a cluster admin configures; refusals point there. A full address: the
+// reader may have the binary only.
+const TrustModelDoc = "Trust model, https://github.com/hanzoai/driftboard/blob/main/docs/trust-model.md"
 
 // ClusterIdentity is who reads (and would act on) one cluster.
 type ClusterIdentity struct {
@@ -53,5 +54,5 @@ func (i ClusterIdentity) RestartRefusal(cluster string) string {
 		why = "the cluster is read with the kubeconfig identity"
 	}
 	return "Restarts are made as your IAM identity or not at all, and cluster " + cluster + " does not get it: " + why +
-		". A cluster admin must configure its API server to trust the IAM issuer, and the cluster must be listed in iam.clusters (see the " + TrustModelDoc + ")."
+		". A cluster admin must configure its API server to trust the IAM issuer, and the cluster must be listed in iam.clusters; see the " + TrustModelDoc + "."
 }

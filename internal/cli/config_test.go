@@ -123,31 +123,29 @@ func TestLogFileTakesKlogAndRedacts(t *testing.T) {
 	}
 }
 
-// The README's example config must be a valid config file.
-func TestReadmeConfigExampleParses(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+// The example in docs/configuration.md must be a valid config file, and the
+// page must name every key action.
+func TestConfigDocExampleParses(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "docs", "configuration.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, after, ok := strings.Cut(string(b), "## Configuration")
+	doc := string(b)
+	_, block, ok := strings.Cut(doc, "```yaml\n")
 	if !ok {
-		t.Fatal("README has no Configuration section")
-	}
-	_, block, ok := strings.Cut(after, "```yaml\n")
-	if !ok {
-		t.Fatal("README's Configuration section has no yaml example")
+		t.Fatal("docs/configuration.md has no yaml example")
 	}
 	block, _, _ = strings.Cut(block, "```")
-	cfg, err := config.Parse("README.md", []byte(block), configChecks())
+	cfg, err := config.Parse("docs/configuration.md", []byte(block), configChecks())
 	if err != nil {
-		t.Fatalf("README config example: %v", err)
+		t.Fatalf("docs/configuration.md example: %v", err)
 	}
 	if len(cfg.Contexts) == 0 || len(cfg.SavedFilters) == 0 || !cfg.ReadOnlyFor("prod-eu") || len(cfg.Keys) == 0 {
-		t.Errorf("README config example parsed to %+v", cfg)
+		t.Errorf("docs/configuration.md example parsed to %+v", cfg)
 	}
 	for _, a := range ui.KeyActions() {
-		if !strings.Contains(after, "`"+a+"`") {
-			t.Errorf("README's Configuration section does not list the key action %q", a)
+		if !strings.Contains(doc, "`"+a+"`") {
+			t.Errorf("docs/configuration.md does not list the key action %q", a)
 		}
 	}
 }
