@@ -29,7 +29,7 @@ demo: build
 	./$(BIN) demo
 
 testenv:
-	bash testenv/build.sh
+	bash internal/testing/testenv/build.sh
 
 test: testenv
 	$(GO) test -count=1 -timeout 40m $(PKGS)

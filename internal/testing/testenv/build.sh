@@ -7,7 +7,7 @@ cd "$(dirname "$0")"
 K8S=v1.37.2
 ETCD=v3.7.3
 KWOK=v0.8.0
-out="../.testenv/k8s-${K8S}_etcd-${ETCD}_kwok-${KWOK}/bin"
+out="../../../.testenv/k8s-${K8S}_etcd-${ETCD}_kwok-${KWOK}/bin"
 bins=(etcd kube-apiserver kube-controller-manager kube-scheduler kubectl kwok)
 missing=0
 for b in "${bins[@]}"; do [ -x "$out/$b" ] || missing=1; done
