@@ -28,13 +28,17 @@ const cdNamespace = "hanzo-cd"
 // chart plane, and which of them runs behind its declaration.
 const chartServices = 3
 
+// cdManages says whether the demo's universe-crs syncs an App's CR: the
+// platform's namespaces, not the tenants' (the platform writes those).
+func cdManages(a *appPlan) bool { return !strings.HasPrefix(a.ns, "tenant-") }
+
 func (s *sim) materializeCD(ctx context.Context) error {
 	now := s.now()
 	for _, cluster := range clusterNames {
 		fc := s.clusters[cluster]
 		var resources []any
 		for _, a := range s.plan.apps {
-			if a.cluster != cluster || strings.HasPrefix(a.ns, "tenant-") {
+			if a.cluster != cluster || !cdManages(a) {
 				continue
 			}
 			status := "Synced"

@@ -71,16 +71,14 @@ func appObject(a *appPlan, created metav1.Time) *unstructured.Unstructured {
 	if a.org != "" {
 		labels[model.OrgLabel] = a.org
 	}
+	meta := map[string]any{"name": a.name, "namespace": a.ns, "labels": labels}
+	if cdManages(a) { // the key Hanzo CD writes on what it syncs
+		meta["annotations"] = map[string]any{
+			"apps.hanzo.ai/tracking-id": fmt.Sprintf("universe-crs:hanzo.ai/%s:%s/%s", a.kind, a.ns, a.name),
+		}
+	}
 	u := &unstructured.Unstructured{Object: map[string]any{
-		"apiVersion": "hanzo.ai/v1",
-		"kind":       a.kind,
-		"metadata": map[string]any{
-			"name": a.name, "namespace": a.ns, "labels": labels,
-			"annotations": map[string]any{
-				"argocd.argoproj.io/tracking-id": fmt.Sprintf("universe-crs:hanzo.ai/%s:%s/%s", a.kind, a.ns, a.name),
-			},
-		},
-		"spec": spec,
+		"apiVersion": "hanzo.ai/v1", "kind": a.kind, "metadata": meta, "spec": spec,
 	}}
 	u.SetCreationTimestamp(created)
 	return u
