@@ -16,10 +16,8 @@ func (b board) Update(msg tea.Msg) (board, tea.Cmd) {
 			b.move(-1)
 		case key.Matches(msg, k.Down):
 			b.move(1)
-		case key.Matches(msg, k.PageUp):
-			b.move(-b.height)
-		case key.Matches(msg, k.PageDown):
-			b.move(b.height)
+		case k.paging(msg):
+			b.move(k.pageStep(msg, b.height))
 		case key.Matches(msg, k.Home):
 			b.moveTo(0)
 		case key.Matches(msg, k.End):
@@ -49,5 +47,5 @@ func (b board) Update(msg tea.Msg) (board, tea.Cmd) {
 // handles reports whether Update acts on this key.
 func (b *board) handles(msg tea.KeyPressMsg) bool {
 	k := b.keys
-	return key.Matches(msg, k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End, k.Sort, k.OnlyDrifted, k.Env)
+	return key.Matches(msg, k.Up, k.Down, k.PageUp, k.PageDown, k.HalfPageUp, k.HalfPageDown, k.Home, k.End, k.Sort, k.OnlyDrifted, k.Env)
 }

@@ -35,10 +35,8 @@ func (d detailView) Update(msg tea.Msg) (detailView, tea.Cmd) {
 			d.scroll(-1)
 		case key.Matches(msg, k.Down):
 			d.scroll(1)
-		case key.Matches(msg, k.PageUp):
-			d.scroll(-d.height)
-		case key.Matches(msg, k.PageDown):
-			d.scroll(d.height)
+		case k.paging(msg):
+			d.scroll(k.pageStep(msg, d.height))
 		case key.Matches(msg, k.Home):
 			d.offset = 0
 		case key.Matches(msg, k.End):
@@ -83,7 +81,7 @@ func (m *Model) detailKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.screen = screenBoard // q goes back, as in k9s and less; ctrl+c quits
 		m.stopEvents()
 
-	case key.Matches(msg, k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End):
+	case key.Matches(msg, k.Up, k.Down, k.PageUp, k.PageDown, k.HalfPageUp, k.HalfPageDown, k.Home, k.End):
 		m.detail, _ = m.detail.Update(msg)
 	case key.Matches(msg, k.Restart):
 		return m.openRestart(m.board.find(m.detail.key))

@@ -227,8 +227,8 @@ func keyMsg(k string) tea.KeyPressMsg {
 	if c, ok := special[k]; ok {
 		return tea.KeyPressMsg{Code: c}
 	}
-	if k == "ctrl+c" {
-		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
+	if c, ok := strings.CutPrefix(k, "ctrl+"); ok && len(c) == 1 {
+		return tea.KeyPressMsg{Code: rune(c[0]), Mod: tea.ModCtrl}
 	}
 	r := []rune(k)
 	if len(r) != 1 {

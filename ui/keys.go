@@ -1,10 +1,14 @@
 package ui
 
-import "charm.land/bubbles/v2/key"
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
 
 // keyMap holds every binding of the board; help is generated from it.
 type keyMap struct {
 	Up, Down, PageUp, PageDown, Home, End key.Binding
+	HalfPageUp, HalfPageDown, Suspend     key.Binding
 	Filter, Back, Sort, NextProblem       key.Binding
 	PrevProblem, OnlyDrifted, Env, Saved  key.Binding
 	Detail, Actions, Restart, Login, Help key.Binding
@@ -27,41 +31,44 @@ type keyMap struct {
 
 func newKeyMap() keyMap {
 	return keyMap{
-		Up:          key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
-		Down:        key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
-		PageUp:      key.NewBinding(key.WithKeys("pgup", "ctrl+b", "ctrl+u"), key.WithHelp("pgup", "page up")),
-		PageDown:    key.NewBinding(key.WithKeys("pgdown", "ctrl+f", "ctrl+d"), key.WithHelp("pgdn", "page down")),
-		Home:        key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g/home", "first")),
-		End:         key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G/end", "last")),
-		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
-		Back:        key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back/clear")),
-		Sort:        key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort")),
-		NextProblem: key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next problem")),
-		PrevProblem: key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "previous problem")),
-		OnlyDrifted: key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "drifted only")),
-		Env:         key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "env")),
-		Saved:       key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "saved filters")),
-		Detail:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "detail")),
-		Actions:     key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "actions")),
-		Restart:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "restart…")),
-		Login:       key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "log in")),
-		Help:        key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-		Copy:        key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "copy image")),
-		Jump:        key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "jump")),
-		YAML:        key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "yaml")),
-		Open:        key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "open release")),
-		Quit:        key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
-		Mark:        key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "mark")),
-		MarkAll:     key.NewBinding(key.WithKeys("*"), key.WithHelp("*", "mark all shown")),
-		RestartSet:  key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "restart marked…")),
-		Logs:        key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "logs")),
-		LogFollow:   key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "follow on/off")),
-		LogPrevious: key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "previous (crashed) instance")),
-		LogWrap:     key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "wrap on/off")),
-		LogPick:     key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "pick pod/container")),
-		Yes:         key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", "yes")),
-		No:          key.NewBinding(key.WithKeys("n", "N"), key.WithHelp("n", "no")),
-		Accept:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "confirm")),
+		Up:           key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
+		Down:         key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+		PageUp:       key.NewBinding(key.WithKeys("pgup", "ctrl+b"), key.WithHelp("pgup/ctrl+b", "page up")),
+		PageDown:     key.NewBinding(key.WithKeys("pgdown", "ctrl+f"), key.WithHelp("pgdn/ctrl+f", "page down")),
+		HalfPageUp:   key.NewBinding(key.WithKeys("ctrl+u"), key.WithHelp("ctrl+u", "half a page up")),
+		HalfPageDown: key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "half a page down")),
+		Suspend:      key.NewBinding(key.WithKeys("ctrl+z"), key.WithHelp("ctrl+z", "suspend (fg resumes)")),
+		Home:         key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g/home", "first")),
+		End:          key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G/end", "last")),
+		Filter:       key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
+		Back:         key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back/clear")),
+		Sort:         key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort")),
+		NextProblem:  key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next problem")),
+		PrevProblem:  key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "previous problem")),
+		OnlyDrifted:  key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "drifted only")),
+		Env:          key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "env")),
+		Saved:        key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "saved filters")),
+		Detail:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "detail")),
+		Actions:      key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "actions")),
+		Restart:      key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "restart…")),
+		Login:        key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "log in")),
+		Help:         key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Copy:         key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "copy image")),
+		Jump:         key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "jump")),
+		YAML:         key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "yaml")),
+		Open:         key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "open release")),
+		Quit:         key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		Mark:         key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "mark")),
+		MarkAll:      key.NewBinding(key.WithKeys("*"), key.WithHelp("*", "mark all shown")),
+		RestartSet:   key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "restart marked…")),
+		Logs:         key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "logs")),
+		LogFollow:    key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "follow on/off")),
+		LogPrevious:  key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "previous (crashed) instance")),
+		LogWrap:      key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "wrap on/off")),
+		LogPick:      key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "pick pod/container")),
+		Yes:          key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", "yes")),
+		No:           key.NewBinding(key.WithKeys("n", "N"), key.WithHelp("n", "no")),
+		Accept:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "confirm")),
 	}
 }
 
@@ -98,10 +105,10 @@ func (k keyMap) FullHelp() [][]key.Binding {
 	k.Logs = long(k.Logs, "the pods' logs (read-only)")
 	logKey := func(b key.Binding) key.Binding { return long(b, "logs: "+b.Help().Desc) }
 	return [][]key.Binding{
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End},
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.HalfPageUp, k.HalfPageDown, k.Home, k.End},
 		{k.Filter, k.Jump, k.Back, k.Sort, k.NextProblem, k.PrevProblem, k.OnlyDrifted, k.Env, k.Saved},
 		{k.Detail, k.YAML, k.Logs, k.Actions, k.Restart, k.Mark, k.RestartSet},
-		{k.Copy, k.Open, k.Login, k.Help, k.Quit},
+		{k.Copy, k.Open, k.Login, k.Help, k.Suspend, k.Quit},
 		{logKey(k.LogFollow), logKey(k.LogPrevious), logKey(k.LogWrap), logKey(k.LogPick)},
 	}
 }
@@ -116,4 +123,24 @@ func (k keyMap) withState(readOnly, canLogin bool) keyMap {
 	k.Login.SetEnabled(canLogin)
 	// f stays on without saved filters: pressed, it says how to add one.
 	return k
+}
+
+// paging says whether a key moves a view by pages.
+func (k keyMap) paging(msg tea.KeyPressMsg) bool {
+	return key.Matches(msg, k.PageUp, k.PageDown, k.HalfPageUp, k.HalfPageDown)
+}
+
+// pageStep is how far a paging key moves a view whose page is n lines: a
+// page for pgup/pgdn and ctrl+b/f, half a page for ctrl+u/d, as in vim and less.
+func (k keyMap) pageStep(msg tea.KeyPressMsg, n int) int {
+	n = max(1, n)
+	switch {
+	case key.Matches(msg, k.HalfPageUp):
+		return -max(1, n/2)
+	case key.Matches(msg, k.HalfPageDown):
+		return max(1, n/2)
+	case key.Matches(msg, k.PageUp):
+		return -n
+	}
+	return n
 }

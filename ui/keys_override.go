@@ -31,12 +31,13 @@ func (k *keyMap) actions() []keyAction {
 	const b, d, l = scopeBoard, scopeDialog, scopeLogs
 	return []keyAction{
 		{"up", &k.Up, b}, {"down", &k.Down, b}, {"pageUp", &k.PageUp, b}, {"pageDown", &k.PageDown, b},
+		{"halfPageUp", &k.HalfPageUp, b}, {"halfPageDown", &k.HalfPageDown, b},
 		{"home", &k.Home, b}, {"end", &k.End, b}, {"filter", &k.Filter, b}, {"back", &k.Back, b},
 		{"sort", &k.Sort, b}, {"nextProblem", &k.NextProblem, b}, {"prevProblem", &k.PrevProblem, b},
 		{"onlyDrifted", &k.OnlyDrifted, b}, {"env", &k.Env, b}, {"saved", &k.Saved, b},
 		{"actions", &k.Actions, b}, {"detail", &k.Detail, b}, {"restart", &k.Restart, b},
 		{"copy", &k.Copy, b}, {"open", &k.Open, b}, {"yaml", &k.YAML, b}, {"jump", &k.Jump, b},
-		{"login", &k.Login, b}, {"help", &k.Help, b}, {"quit", &k.Quit, b},
+		{"login", &k.Login, b}, {"help", &k.Help, b}, {"suspend", &k.Suspend, b}, {"quit", &k.Quit, b},
 		{"mark", &k.Mark, b}, {"markAll", &k.MarkAll, b}, {"restartSet", &k.RestartSet, b}, {"logs", &k.Logs, b},
 		{"yes", &k.Yes, d}, {"no", &k.No, d}, {"accept", &k.Accept, d},
 		{"logFollow", &k.LogFollow, l}, {"logPrevious", &k.LogPrevious, l}, {"logWrap", &k.LogWrap, l}, {"logPick", &k.LogPick, l},

@@ -80,10 +80,8 @@ func (p *picker) Update(msg tea.KeyPressMsg) (action, tea.Cmd) {
 		p.cursor = max(0, p.cursor-1)
 	case key.Matches(msg, k.Down):
 		p.cursor = min(len(p.items)-1, p.cursor+1)
-	case key.Matches(msg, k.PageUp):
-		p.cursor = max(0, p.cursor-p.window())
-	case key.Matches(msg, k.PageDown):
-		p.cursor = min(len(p.items)-1, p.cursor+p.window())
+	case k.paging(msg):
+		p.cursor = max(0, min(len(p.items)-1, p.cursor+k.pageStep(msg, p.window())))
 	case key.Matches(msg, k.Home):
 		p.cursor = 0
 	case key.Matches(msg, k.End):

@@ -11,6 +11,9 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	if msg.String() == "ctrl+c" {
 		return m.quit()
 	}
+	if key.Matches(msg, m.keys.Suspend) {
+		return tea.Suspend // the shell's fg brings the board back
+	}
 	if d := m.dialogs.top(); d != nil {
 		act, cmd := d.Update(msg)
 		return tea.Batch(cmd, m.perform(d, act))
@@ -108,10 +111,8 @@ func (m *Model) helpKey(msg tea.KeyPressMsg) {
 		m.scrollHelp(-1)
 	case key.Matches(msg, k.Down):
 		m.scrollHelp(1)
-	case key.Matches(msg, k.PageUp):
-		m.scrollHelp(-page)
-	case key.Matches(msg, k.PageDown):
-		m.scrollHelp(page)
+	case k.paging(msg):
+		m.scrollHelp(k.pageStep(msg, page))
 	case key.Matches(msg, k.Home):
 		m.scrollHelp(-m.helpTop)
 	case key.Matches(msg, k.End):
