@@ -23,6 +23,8 @@ const (
 // newGitHubClient builds the go-github client over the ETag transport.
 // go-github's own rate-limit bookkeeping runs on the wall clock; the reader
 // keeps its own on the injected clock, so that one is switched off.
+// The token is bound to the API's scheme and host (boundToken), not set with
+// go-github's WithAuthToken, which would put it on redirects to any host.
 func newGitHubClient(httpClient *http.Client, baseURL, token string) (*github.Client, error) {
 	c := github.NewClient(httpClient)
 	if baseURL != "" {
@@ -32,7 +34,12 @@ func newGitHubClient(httpClient *http.Client, baseURL, token string) (*github.Cl
 		}
 	}
 	if token != "" {
-		c = c.WithAuthToken(token)
+		bound := *httpClient
+		bound.Transport = &boundToken{next: baseTransport(httpClient), token: token,
+			scheme: c.BaseURL.Scheme, host: schemeHostPort(c.BaseURL)}
+		c2 := github.NewClient(&bound)
+		c2.BaseURL, c2.UploadURL = c.BaseURL, c.UploadURL
+		c = c2
 	}
 	c.UserAgent = "driftboard"
 	c.DisableRateLimitCheck = true
