@@ -17,10 +17,12 @@ import (
 // Registry reads are aimed by App specs, which tenants write: without a
 // guard an App could make every viewer's machine request its cloud metadata
 // endpoint or a service on its private network, with the viewer's docker
-// credentials. The guard allows https to public addresses; loopback,
-// private and link-local addresses only for hosts the configuration names;
-// plain http only for named hosts and only to loopback; metadata and
-// unspecified addresses never. Addresses are checked as dialled, after DNS,
+// credentials. The guard allows https to public addresses; addresses that
+// are not globally reachable (loopback, private, link-local, CGNAT and the
+// rest of the IANA special-purpose registries, NAT64/6to4/Teredo judged by
+// the IPv4 address they carry; ipclass.go) only for hosts the configuration
+// names; plain http only for named hosts and only to loopback; metadata and
+// non-host addresses never. Addresses are checked as dialled, after DNS,
 // so a name that resolves to an internal address is refused too.
 
 // Limits of one registry exchange.
@@ -70,19 +72,17 @@ var metadataAddrs = []netip.Addr{
 }
 
 // checkAddr says why a connection for host to ip is refused ("" when not).
+// Plain http is judged by the address as dialled: a NAT64 or 6to4 address
+// carrying 127.0.0.1 is not this machine.
 func (p egressPolicy) checkAddr(host string, ip netip.Addr, plainHTTP bool) string {
-	ip = ip.Unmap()
+	class, why := classify(ip)
 	switch {
-	case slices.Contains(metadataAddrs, ip):
-		return "(" + ip.String() + " is a cloud metadata address)"
-	case ip.IsUnspecified() || ip.IsMulticast() || !ip.IsValid():
-		return "(" + ip.String() + " is not a host address)"
-	case plainHTTP && !ip.IsLoopback():
+	case class >= addrNever:
+		return "(" + why + ")"
+	case plainHTTP && !ip.Unmap().IsLoopback():
 		return "(plain http is allowed only to loopback)"
-	}
-	internal := ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast()
-	if internal && !named(p.private, host) && !named(p.insecure, host) {
-		return "(" + ip.String() + " is a loopback, private or link-local address; list the host in the registry configuration to read it)"
+	case class == addrInternal && !named(p.private, host) && !named(p.insecure, host):
+		return "(" + why + "; list the host in the registry configuration to read it)"
 	}
 	return ""
 }
