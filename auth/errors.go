@@ -20,6 +20,9 @@ var (
 	// ErrStoreCorrupt: the stored login cannot be read (a truncated file).
 	// The board goes on reading as the kubeconfig user, restarts refused.
 	ErrStoreCorrupt = errors.New("the stored login is unreadable")
+	// ErrStoreUnsafe: a file of the store is a symlink out of it (or to
+	// what is not the user's regular file); nothing is written through it.
+	ErrStoreUnsafe = errors.New("the login store is not safe to write")
 )
 
 // authError is a sentinel plus detail, with every secret scrubbed from the

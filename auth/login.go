@@ -57,6 +57,9 @@ func (s *Session) Login(ctx context.Context, o LoginOptions) (WhoAmI, error) {
 	if o.Timeout <= 0 {
 		o.Timeout = 5 * time.Minute
 	}
+	if err := s.store.checkTargets(); err != nil {
+		return WhoAmI{}, err // before the user logs in for nothing
+	}
 	ep, err := s.endpoints(ctx)
 	if err != nil {
 		return WhoAmI{}, err

@@ -145,8 +145,17 @@ func (r *RustStore) lock(ctx context.Context, name string) (func(), error) {
 	if err != nil || !ok {
 		return nil, fmt.Errorf("lock %s: not acquired (%v)", l.Path(), err)
 	}
+	// Before a refresh spends its token: the map must be writable where it is.
+	if err := checkTargets(filepath.Dir(r.Credentials), filepath.Base(r.Credentials)); err != nil {
+		_ = l.Unlock()
+		return nil, err
+	}
 	return func() { _ = l.Unlock() }, nil
 }
+
+// Tighten makes the directory of the token map private (0700), as
+// Store.Tighten does ~/.hanzo; the notice says what changed.
+func (r *RustStore) Tighten() (string, error) { return tightenDir(filepath.Dir(r.Credentials)) }
 
 // update rewrites the entry of key under credentials.lock, re-reading the
 // map first so a concurrent write of another identity is kept. change gets

@@ -108,6 +108,9 @@ func (s *Store) save(c *Credentials, activate bool) error {
 	if err := s.ensureDir(); err != nil {
 		return err
 	}
+	if err := s.checkTargets(); err != nil {
+		return err
+	}
 	b, err := json.MarshalIndent(c, "", "  ")
 	if err != nil {
 		return fmt.Errorf("encode credentials: %w", err)
@@ -177,6 +180,10 @@ func (s *Store) Lock(ctx context.Context) (func(), error) {
 	if !ok {
 		return nil, fmt.Errorf("lock %s: not acquired", l.Path())
 	}
+	if err := s.checkTargets(); err != nil {
+		_ = l.Unlock()
+		return nil, err
+	}
 	if err := s.recover(); err != nil {
 		_ = l.Unlock()
 		return nil, fmt.Errorf("finish an interrupted write in %s: %w", s.Dir, err)
@@ -194,14 +201,16 @@ func (s *Store) ensureDir() error {
 // writeFileAtomic writes name in dir with mode 0600 via a temp file and rename,
 // so a reader never sees half a file.
 //
-// A name that is a symlink (a login kept elsewhere, e.g. in a secrets mount)
-// is written through: the temp file goes beside the link's target and
-// replaces the target, so the link stays a link.
+// A name that is a symlink to a file of the user's inside dir is written
+// through: the temp file goes beside the link's target and replaces the
+// target, so the link stays a link. Any other link is refused (writeTarget).
 func writeFileAtomic(dir, name string, data []byte) error {
-	if target, err := filepath.EvalSymlinks(filepath.Join(dir, name)); err == nil && target != filepath.Join(dir, name) {
-		if real, err := filepath.EvalSymlinks(dir); err != nil || filepath.Join(real, name) != target {
-			dir, name = filepath.Dir(target), filepath.Base(target)
-		}
+	target, err := writeTarget(dir, name)
+	if err != nil {
+		return err
+	}
+	if target != filepath.Join(dir, name) {
+		dir, name = filepath.Dir(target), filepath.Base(target)
 	}
 	f, err := os.CreateTemp(dir, "."+name+".*.tmp")
 	if err != nil {
@@ -233,19 +242,9 @@ func writeFileAtomic(dir, name string, data []byte) error {
 // Tighten makes the store's directory private (0700) when it exists with a
 // looser mode, as the hanzo CLI creates it; the notice says what changed
 // ("" when nothing did).
-func (s *Store) Tighten() (string, error) {
-	fi, err := os.Stat(s.Dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return "", nil
-	}
-	if err != nil {
-		return "", fmt.Errorf("check %s: %w", s.Dir, err)
-	}
-	if mode := fi.Mode().Perm(); mode&^0o700 != 0 {
-		if err := os.Chmod(s.Dir, 0o700); err != nil {
-			return "", fmt.Errorf("%s is open to others (mode %#o) and could not be tightened: %w", s.Dir, mode, err)
-		}
-		return fmt.Sprintf("%s was open to others (mode %#o); tightened to 0700", s.Dir, mode), nil
-	}
-	return "", nil
+func (s *Store) Tighten() (string, error) { return tightenDir(s.Dir) }
+
+// checkTargets refuses a store with a file linked where it may not be written.
+func (s *Store) checkTargets() error {
+	return checkTargets(s.Dir, credentialsFile, identitiesFile, pendingFile)
 }

@@ -127,11 +127,16 @@ func TestRefreshOutlivesItsCaller(t *testing.T) {
 }
 
 // TestSymlinkedCredentialsAreWrittenThrough: a credentials.json that is a
-// symlink stays one; the login is written to its target.
+// symlink (to a file of the user's inside the store; others are refused,
+// storelink_test.go) stays one; the login is written to its target.
 func TestSymlinkedCredentialsAreWrittenThrough(t *testing.T) {
 	t.Parallel()
 	idp := testidp.Start(t, testidp.Options{})
-	dir, elsewhere := t.TempDir(), t.TempDir()
+	dir := t.TempDir()
+	elsewhere := filepath.Join(dir, "profiles")
+	if err := os.Mkdir(elsewhere, 0o700); err != nil {
+		t.Fatal(err)
+	}
 	target := filepath.Join(elsewhere, "hanzo-credentials.json")
 	writeFile(t, elsewhere, "hanzo-credentials.json", `{}`)
 	if err := os.Symlink(target, filepath.Join(dir, "credentials.json")); err != nil {

@@ -27,13 +27,19 @@ func (a *app) session() (*auth.Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	store := auth.NewStore(dir)
-	if notice, err := store.Tighten(); err != nil {
-		return nil, err
-	} else if notice != "" {
-		a.log.Warn(notice)
-		if a.streams.Err != nil {
-			fmt.Fprintln(a.streams.Err, "notice: "+termtext.Sanitize(notice))
+	store, rust := auth.NewStore(dir), auth.DefaultRustStore(a.streams.Getenv)
+	tighten := []func() (string, error){store.Tighten}
+	if rust != nil {
+		tighten = append(tighten, rust.Tighten) // the Rust CLI's tokens, as ~/.hanzo
+	}
+	for _, f := range tighten {
+		if notice, err := f(); err != nil {
+			return nil, err
+		} else if notice != "" {
+			a.log.Warn(notice)
+			if a.streams.Err != nil {
+				fmt.Fprintln(a.streams.Err, "notice: "+termtext.Sanitize(notice))
+			}
 		}
 	}
 	hc, err := idpHTTPClient(a.streams.Getenv)
@@ -43,7 +49,7 @@ func (a *app) session() (*auth.Session, error) {
 	return auth.NewSession(auth.Options{
 		Settings:   auth.Settings{Issuer: eff.Issuer, ClientID: eff.ClientID},
 		Store:      store,
-		RustStore:  auth.DefaultRustStore(a.streams.Getenv),
+		RustStore:  rust,
 		EnvToken:   a.streams.Getenv(auth.EnvToken),
 		HTTPClient: hc,
 	}), nil
