@@ -3,6 +3,8 @@ package auth_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -129,16 +131,68 @@ func TestPKCETimeoutAndStateMismatch(t *testing.T) {
 	if !errors.Is(err, auth.ErrLoginTimeout) {
 		t.Errorf("no redirect: err = %v, want ErrLoginTimeout", err)
 	}
-	// A redirect carrying another state (a forged or stale callback) fails the login.
-	_, err = s.Login(ctx, auth.LoginOptions{OpenBrowser: func(u string) error {
+	// A redirect carrying another state (a forged or stale callback) is
+	// answered 400 and does not end the login: it times out waiting for the
+	// right one, and says what it refused.
+	forged := make(chan int, 1)
+	_, err = s.Login(ctx, auth.LoginOptions{Timeout: 2 * time.Second, OpenBrowser: func(u string) error {
 		go func() {
 			redirect := queryParam(u, "redirect_uri")
-			_, _ = idp.HTTPClient().Get(redirect + "?code=forged&state=wrong")
+			resp, err := idp.HTTPClient().Get(redirect + "?code=forged&state=wrong")
+			if err != nil {
+				forged <- 0
+				return
+			}
+			resp.Body.Close()
+			forged <- resp.StatusCode
 		}()
 		return nil
 	}})
-	if !errors.Is(err, auth.ErrLoginFailed) || !strings.Contains(err.Error(), "state") {
-		t.Errorf("forged redirect: err = %v", err)
+	if !errors.Is(err, auth.ErrLoginTimeout) || !strings.Contains(err.Error(), "another state") {
+		t.Errorf("forged redirect: err = %v, want a timeout naming the refused redirect", err)
+	}
+	if code := <-forged; code != http.StatusBadRequest {
+		t.Errorf("forged redirect answered %d, want 400", code)
+	}
+}
+
+// TestPKCEWrongStateDoesNotAbortTheLogin: another local process sends the
+// loopback listener a callback with a wrong state first (and one claiming
+// the user refused); it gets 400 and the user's own redirect then logs in.
+func TestPKCEWrongStateDoesNotAbortTheLogin(t *testing.T) {
+	t.Parallel()
+	idp := testidp.Start(t, testidp.Options{})
+	s := newSession(idp, t.TempDir(), nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	errs := make(chan error, 1)
+	who, err := s.Login(ctx, auth.LoginOptions{OpenBrowser: func(u string) error {
+		go func() {
+			redirect := queryParam(u, "redirect_uri")
+			for _, q := range []string{"?code=forged&state=wrong", "?error=access_denied&state=wrong", "?code=forged"} {
+				resp, err := http.Get(redirect + q)
+				if err != nil {
+					errs <- err
+					return
+				}
+				resp.Body.Close()
+				if resp.StatusCode != http.StatusBadRequest {
+					errs <- fmt.Errorf("a callback %s answered %d, want 400", q, resp.StatusCode)
+					return
+				}
+			}
+			errs <- idp.Browser().LoginCode(ctx, u, "alice", "alice-pw")
+		}()
+		return nil
+	}})
+	if err != nil {
+		t.Fatalf("login after forged callbacks: %v", err)
+	}
+	if err := <-errs; err != nil {
+		t.Fatal(err)
+	}
+	if who.Subject != "u-alice" {
+		t.Errorf("logged in as %q, want u-alice", who.Subject)
 	}
 }
 

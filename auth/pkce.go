@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/coreos/go-oidc/v3/oidc"
@@ -45,7 +46,8 @@ func (s *Session) browserLogin(ctx context.Context, ep *endpoints, o LoginOption
 	cfg := s.oauthConfig(ep, redirect)
 
 	results := make(chan callback, 1)
-	srv := &http.Server{Handler: callbackHandler(state, results), ReadHeaderTimeout: 10 * time.Second}
+	var strangers atomic.Int32
+	srv := &http.Server{Handler: callbackHandler(state, results, &strangers), ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = srv.Serve(l) }()
 	defer func() {
 		sctx, cancel := context.WithTimeout(context.Background(), time.Second)
@@ -67,6 +69,9 @@ func (s *Session) browserLogin(ctx context.Context, ep *endpoints, o LoginOption
 	case <-wait.Done():
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
+		}
+		if n := strangers.Load(); n > 0 {
+			return nil, newError(ErrLoginTimeout, fmt.Sprintf("%d redirect(s) carrying another state (another login's, or forged) were refused", n), nil)
 		}
 		return nil, ErrLoginTimeout
 	}
@@ -92,14 +97,20 @@ func (s *Session) browserLogin(ctx context.Context, ep *endpoints, o LoginOption
 }
 
 // callbackHandler accepts one redirect on /callback whose state matches.
-func callbackHandler(state string, results chan<- callback) http.Handler {
+// Any local process can reach the listener: a redirect with another state
+// is answered 400 and counted in strangers, and the login goes on waiting
+// for its own (only the browser and the IdP know the state).
+func callbackHandler(state string, results chan<- callback, strangers *atomic.Int32) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/callback", func(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query()
+		if subtle.ConstantTimeCompare([]byte(q.Get("state")), []byte(state)) != 1 {
+			strangers.Add(1)
+			http.Error(w, "This redirect is not for the driftboard login in progress.", http.StatusBadRequest)
+			return
+		}
 		var cb callback
 		switch {
-		case subtle.ConstantTimeCompare([]byte(q.Get("state")), []byte(state)) != 1:
-			cb.err = newError(ErrLoginFailed, "the redirect's state does not match this login", nil)
 		case q.Get("error") == "access_denied":
 			cb.err = ErrAccessDenied
 		case q.Get("error") != "":
