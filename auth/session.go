@@ -121,6 +121,17 @@ func (s *Session) endpoints(ctx context.Context) (*endpoints, error) {
 		Algs     []string `json:"id_token_signing_alg_values_supported"`
 	}
 	_ = p.Claims(&extra)
+	pe := p.Endpoint()
+	for _, e := range [][2]string{{"authorization_endpoint", pe.AuthURL}, {"token_endpoint", pe.TokenURL},
+		{"device_authorization_endpoint", first(pe.DeviceAuthURL, extra.Device)}, {"jwks_uri", extra.JWKS},
+		{"userinfo_endpoint", extra.UserInfo}, {"revocation_endpoint", extra.Revoke}} {
+		if e[1] == "" {
+			continue // optional endpoints the issuer does not offer
+		}
+		if err := CheckEndpoint(s.settings.Issuer, e[0], e[1]); err != nil {
+			return nil, newError(ErrLoginFailed, "", err) // not cached: the next call says it again
+		}
+	}
 	ep := &endpoints{provider: p, oauth: p.Endpoint(), revoke: extra.Revoke, userinfo: extra.UserInfo,
 		keys: s.newKeySet(extra.JWKS)}
 	for _, a := range extra.Algs {

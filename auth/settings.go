@@ -76,3 +76,23 @@ func first(ss ...string) string {
 	}
 	return ""
 }
+
+// CheckEndpoint refuses an endpoint from the issuer's discovery document
+// (field names it) that tokens, codes or the user's password would reach
+// in clear: it must be https, or plain http only when the issuer itself is
+// plain http on loopback (a local IdP, as CheckIssuer allows) and the
+// endpoint is on loopback too.
+func CheckEndpoint(issuer, field, endpoint string) error {
+	u, err := url.Parse(endpoint)
+	if err == nil && u.Host != "" {
+		if u.Scheme == "https" {
+			return nil
+		}
+		iu, _ := url.Parse(issuer)
+		if u.Scheme == "http" && iu != nil && iu.Scheme == "http" && isLoopback(iu.Hostname()) && isLoopback(u.Hostname()) {
+			return nil
+		}
+	}
+	return fmt.Errorf("the discovery document of issuer %s names %s %s, which is not https; "+
+		"nothing is sent there (plain http only on loopback, for an issuer on loopback http)", issuer, field, endpoint)
+}

@@ -27,6 +27,10 @@ type Options struct {
 	// HanzoPaths serves the endpoints on Hanzo's /v1/iam/oauth/* paths and
 	// hides OIDC discovery, so clients must use their fallback.
 	HanzoPaths bool
+	// Announce replaces endpoints' URLs in the discovery document ("token",
+	// "authorization", "device", "userinfo", "revocation", "jwks" → URL);
+	// the provider still serves them at its own paths.
+	Announce map[string]string
 }
 
 // DefaultUsers: an OrgAdmin of acme, a plain member of acme, a SuperAdmin
@@ -107,6 +111,17 @@ func Start(t testing.TB, o Options) *Server {
 				op.NewEndpoint("v1/iam/oauth/logout"), op.NewEndpoint("v1/iam/.well-known/jwks")),
 			op.WithCustomDeviceAuthorizationEndpoint(op.NewEndpoint("v1/iam/oauth/device")))
 	}
+	for name, u := range o.Announce {
+		with, ok := map[string]func(*op.Endpoint) op.Option{
+			"token": op.WithCustomTokenEndpoint, "authorization": op.WithCustomAuthEndpoint,
+			"device": op.WithCustomDeviceAuthorizationEndpoint, "userinfo": op.WithCustomUserinfoEndpoint,
+			"revocation": op.WithCustomRevocationEndpoint, "jwks": op.WithCustomKeysEndpoint,
+		}[name]
+		if !ok {
+			t.Fatalf("testidp: no endpoint %q to announce", name)
+		}
+		opts = append(opts, with(op.NewEndpointWithURL(announcedPath[name], u)))
+	}
 	provider, err := op.NewProvider(cfg, st, op.StaticIssuer(s.Issuer), opts...)
 	if err != nil {
 		t.Fatalf("testidp: %v", err)
@@ -123,6 +138,10 @@ func Start(t testing.TB, o Options) *Server {
 	s.TLS.Config.Handler = s.count(mux)
 	return s
 }
+
+// announcedPath is where the provider serves each endpoint (its defaults).
+var announcedPath = map[string]string{"token": "oauth/token", "authorization": "authorize",
+	"device": "/device_authorization", "userinfo": "userinfo", "revocation": "revoke", "jwks": "keys"}
 
 // quiet silences the provider's request logging for the test binary.
 func init() { slog.SetDefault(slog.New(slog.DiscardHandler)) }
