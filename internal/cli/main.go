@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/hanzoai/driftboard/auth"
 	"github.com/hanzoai/driftboard/internal/termtext"
 )
 
@@ -41,8 +42,31 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 		In: stdin, Out: stdout, Err: stderr,
 		InTerminal:  isTerminal(stdin),
 		OutTerminal: isTerminal(stdout),
-		Getenv:      os.Getenv,
+		Getenv:      withholdCredentials(),
 	})
+}
+
+// credentialVars hold tokens driftboard reads from its environment.
+var credentialVars = []string{auth.EnvToken, "GH_TOKEN", "GITHUB_TOKEN", "GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN"}
+
+// withholdCredentials moves the credentialVars out of the process
+// environment into the returned getenv, so no child process inherits them:
+// the browser opener, gh (asked for its keyring token), a kubeconfig exec
+// plugin. driftboard itself reads them through the getenv as before.
+func withholdCredentials() func(string) string {
+	kept := map[string]string{}
+	for _, k := range credentialVars {
+		if v, ok := os.LookupEnv(k); ok {
+			kept[k] = v
+			_ = os.Unsetenv(k)
+		}
+	}
+	return func(k string) string {
+		if v, ok := kept[k]; ok {
+			return v
+		}
+		return os.Getenv(k)
+	}
 }
 
 // Run is Main with the streams' nature given explicitly.

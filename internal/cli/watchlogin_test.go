@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -19,6 +20,9 @@ const storeChildEnv = "DRIFTBOARD_CLI_TEST_STORE_CHILD"
 func TestMain(m *testing.M) {
 	if os.Getenv(storeChildEnv) != "" {
 		os.Exit(storeChild())
+	}
+	if args := os.Getenv(mainChildEnv); args != "" {
+		os.Exit(Main(context.Background(), strings.Fields(args), os.Stdin, os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())
 }
