@@ -24,7 +24,8 @@ type IAMIdentity struct {
 	Issuer string // named in messages
 	// Trusted reports whether a context (by name) or its API server (by
 	// URL) is declared as trusting the issuer. Only those get the token.
-	Trusted func(context, server string) bool
+	// why, when not "", says why a context that is named is not trusted.
+	Trusted func(context, server string) (ok bool, why string)
 	// Wrap returns a transport wrapper carrying the IAM token that is bound
 	// to server (it refuses any request to another host or over http).
 	Wrap func(server string) (func(http.RoundTripper) http.RoundTripper, error)
@@ -70,8 +71,14 @@ func connectOne(ctx context.Context, opts ConnectOptions, iam IAMIdentity, c con
 	if err != nil {
 		return ClusterClients{}, fmt.Errorf("context %s: server URL: %w", c.name, err)
 	}
+	trusted, why := false, ""
+	if iam.Trusted != nil {
+		trusted, why = iam.Trusted(c.name, server.String())
+	}
 	switch {
-	case iam.Trusted == nil || !iam.Trusted(c.name, server.String()):
+	case !trusted && why != "":
+		return kubeconfigClients(why)
+	case !trusted:
 		return kubeconfigClients("the cluster is not declared as trusting issuer " + iam.Issuer + " (iam.clusters)")
 	case server.Scheme != "https":
 		return kubeconfigClients("the server " + server.Redacted() + " is plain http; the IAM token is only sent over verified TLS")

@@ -139,7 +139,7 @@ contexts:
 	declared := []string{"trusting", "rejecting", "plain", "insecure", "redirecting"}
 	iam := IAMIdentity{
 		Issuer:  "https://idp.test",
-		Trusted: func(ctx, server string) bool { return slices.Contains(declared, ctx) },
+		Trusted: func(ctx, server string) (bool, string) { return slices.Contains(declared, ctx), "" },
 		Wrap: func(server string) (func(http.RoundTripper) http.RoundTripper, error) {
 			return func(rt http.RoundTripper) http.RoundTripper {
 				t, err := auth.Transport(rt, staticToken(iamSecret), server, nil)

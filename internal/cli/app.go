@@ -44,7 +44,7 @@ func (o *globalOptions) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.compression, "compression", "auto", "gzip from the API servers: auto (on, unless the kubeconfig's cluster says disable-compression)|on|off")
 	fs.StringVar(&o.issuer, "issuer", "", "IAM OIDC issuer (env HANZO_IAM_ISSUER; default https://hanzo.id)")
 	fs.StringVar(&o.clientID, "client-id", "", "OAuth client id (env HANZO_CLIENT_ID; default hanzo-cli)")
-	fs.StringArrayVar(&o.iamClusters, "iam-cluster", nil, "for this run, also trust this context name or https server URL with the IAM token (adds to the config's iam.clusters; repeatable)")
+	fs.StringArrayVar(&o.iamClusters, "iam-cluster", nil, "for this run, also trust this context (NAME, with the server this run's kubeconfig gives it, or NAME=https://server) or https server URL with the IAM token (adds to the config's iam.clusters; repeatable)")
 	fs.StringVar(&o.logFile, "log-file", "", "write logs (and client-go's) to this file; nothing is ever logged onto the board")
 	fs.IntVarP(&o.verbosity, "v", "v", 0, "log verbosity: 0 warnings, 1 info, 2 debug, 4+ client-go detail")
 	fs.StringVar(&o.configPath, "config", "", "config file (default $XDG_CONFIG_HOME/driftboard/config.yaml)")

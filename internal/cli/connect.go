@@ -38,7 +38,7 @@ func (a *app) connectAsIAM(ctx context.Context, eff config.Effective, s *auth.Se
 	o.Log = a.log.With("issuer", s.Issuer())
 	return kube.ConnectWithIdentity(ctx, o, kube.IAMIdentity{
 		Issuer:  s.Issuer(),
-		Trusted: eff.IAM.Trusts,
+		Trusted: eff.IAM.Trust,
 		Wrap: func(server string) (func(http.RoundTripper) http.RoundTripper, error) {
 			return s.WrapTransport(server, onRejected)
 		},

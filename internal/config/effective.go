@@ -77,6 +77,7 @@ func Resolve(file Config, o Overrides, getenv func(string) string) Effective {
 	}
 	if len(o.IAMClusters) > 0 {
 		e.IAM.Clusters = append(slices.Clone(file.IAM.Clusters), o.IAMClusters...)
+		e.IAM.OneRun = slices.Clone(o.IAMClusters)
 		e.Sources["iam"] = "flag --iam-cluster"
 	}
 	if o.Releases != nil {

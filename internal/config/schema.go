@@ -20,7 +20,7 @@ var descriptions = map[string]string{
 	"savedFilters":            "named queries in the board's query language, selectable in the board",
 	"keys":                    "key binding overrides: board action name to the keys that trigger it",
 	"iam":                     "where the IAM identity may go",
-	"iam.clusters":            "API servers declared as trusting the IAM issuer, by context name or https server URL; only they receive the IAM token (flag --iam-cluster adds for one run)",
+	"iam.clusters":            "API servers declared as trusting the IAM issuer, by https server URL or context name pinned to its server (name=https://host:port); only they receive the IAM token (flag --iam-cluster adds for one run, where a bare context name counts)",
 	"restart":                 "restarts of a marked set (the board's R) and of a query (restart -q)",
 	"restart.maxParallel":     "how many restarts (and rollouts followed) run at once (minimum 1, default 3; flag --max-parallel for restart -q)",
 	"logs":                    "the board's log view (l)",
