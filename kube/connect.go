@@ -194,7 +194,7 @@ func NewClusterClients(name string, cfg *rest.Config, opts ConnectOptions) (Clus
 	if err != nil {
 		return ClusterClients{}, fmt.Errorf("cluster %s: %w", name, err)
 	}
-	return ClusterClients{Name: name, Kube: kube, Dynamic: dyn, apps: apps, workloads: workloads, workloadsInPlace: inPlace}, nil
+	return ClusterClients{Name: name, Kube: kube, Dynamic: dyn, Server: cfg.Host, apps: apps, workloads: workloads, workloadsInPlace: inPlace}, nil
 }
 
 // missingContext says a context named on the command line or in the config

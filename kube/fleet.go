@@ -42,6 +42,8 @@ type ClusterClients struct {
 	// Identity is who the clients act as; a restart is refused unless it
 	// is the IAM identity (when the fleet has a Principal).
 	Identity model.ClusterIdentity
+	// Server is the API server's URL: a restart is bound to it.
+	Server string
 	// apps lists and watches Apps and Services on a real API server; nil
 	// for fake clients, which are read through Dynamic instead.
 	apps *appsClient
@@ -118,9 +120,6 @@ type Fleet struct {
 	allDirty   bool
 	subs       map[chan struct{}]struct{}
 	expectGen  map[model.Key]int64 // generation a restart produced, for WaitRollout
-	// checkedUID is the workload UID an allowed restart check saw, so the
-	// confirmed restart acts on that object only (see rememberChecked).
-	checkedUID map[model.Key]string
 
 	buildMu    sync.Mutex   // one builder at a time
 	rowsBuilt  atomic.Int64 // rows built since start: each costs a model.Build

@@ -25,8 +25,9 @@ func TestLiveRestartOfAReplacedWorkloadIsRefused(t *testing.T) {
 	now := time.Date(2026, 11, 30, 3, 0, 0, 250_000_000, time.UTC)
 	f := startFleet(t, c.AdminConfig(), FleetOptions{Principal: principal(superAdmin), Now: func() time.Time { return now }})
 	k := key("hanzo", "iam")
-	if d := f.CheckRestart(ctx, k); !d.Allowed {
-		t.Fatalf("CheckRestart: %s", d.Reason)
+	checked := f.CheckRestart(ctx, k)
+	if !checked.Allowed {
+		t.Fatalf("CheckRestart: %s", checked.Reason)
 	}
 	_, oldTarget := f.decide(ctx, k)
 
@@ -61,7 +62,7 @@ func TestLiveRestartOfAReplacedWorkloadIsRefused(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	if _, err := f.RestartWith(ctx, k, RestartOptions{}); !errors.As(err, &refused) || refused.Reason != ReplacedReason {
+	if _, err := f.RestartWith(ctx, k, RestartOptions{Bound: checked.Bound}); !errors.As(err, &refused) || refused.Reason != ReplacedReason {
 		t.Errorf("restart after the workload was replaced: %v, want %q", err, ReplacedReason)
 	}
 	got, err := deps.Get(ctx, "iam", metav1.GetOptions{})

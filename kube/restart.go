@@ -11,34 +11,21 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/model"
 )
 
 // FieldManager is the name the board's writes carry.
 const FieldManager = "driftboard"
 
-// RestartOptions tune one restart.
-type RestartOptions struct {
-	DryRun bool   // server-side dry run: validated and authorized, nothing changes
-	Reason string // added to the Event's message
-}
+// The restart use case's words for one patch: the fleet is its Fleet.
+type (
+	RestartOptions = restart.Request
+	RestartResult  = restart.Result
+	RefusedError   = restart.RefusedError
+)
 
-// RestartResult says what a restart did.
-type RestartResult struct {
-	Kind       model.WorkloadKind
-	Namespace  string
-	Name       string
-	At         string // hanzo.ai/restartedAt
-	By         string // hanzo.ai/restartedBy
-	DryRun     bool
-	Generation int64 // the workload's generation after the patch
-	EventError error // the Event could not be recorded (the restart still happened)
-}
-
-// RefusedError is a restart refused before anything was sent.
-type RefusedError struct{ Reason string }
-
-func (e *RefusedError) Error() string { return "restart refused: " + e.Reason }
+var _ restart.Fleet = (*Fleet)(nil)
 
 // target is the workload a restart acts on.
 type target struct {
@@ -66,13 +53,38 @@ func (t target) String() string {
 
 // CheckRestart says whether a restart of the App's workload would be allowed
 // and why: read-only mode, the principal's scope, the App and its workload,
-// a paused Deployment, then Kubernetes RBAC (a SelfSubjectAccessReview).
+// a paused Deployment, then Kubernetes RBAC (a SelfSubjectAccessReview). An
+// allowed decision is bound to the workload's UID, the actor and the API
+// server it saw.
 func (f *Fleet) CheckRestart(ctx context.Context, key model.Key) model.Decision {
 	d, t := f.decide(ctx, key)
 	if d.Allowed {
-		f.rememberChecked(key, t.uid)
+		d.Bound = t.binding()
 	}
 	return d
+}
+
+func (t target) binding() model.Binding {
+	return model.Binding{UID: t.uid, Actor: t.who, Server: t.c.clients.Server}
+}
+
+// unbound is why what the confirmation was given for (b) is not what the
+// patch would act on now (t), "" when it is.
+func unbound(b model.Binding, t target) string {
+	now := t.binding()
+	switch {
+	case b == model.Binding{}:
+		return ""
+	case b.Server != now.Server:
+		return fmt.Sprintf("Cluster %s is now served by %s, not by %s where the restart was checked; nothing was restarted. Open it again.",
+			t.key.Cluster, now.Server, b.Server)
+	case b.Actor != now.Actor:
+		return fmt.Sprintf("The restart was confirmed for %s, but it would now be made as %s (the login changed); nothing was restarted. Open it again.",
+			b.Actor, now.Actor)
+	case b.UID != now.UID:
+		return ReplacedReason
+	}
+	return ""
 }
 
 func refuse(format string, args ...any) (model.Decision, target) {
@@ -191,16 +203,16 @@ func (f *Fleet) Restart(ctx context.Context, key model.Key) error {
 
 // RestartWith checks, then patches the pod template's restart annotations
 // (which rolls the pods) and records an Event on the workload. The App's
-// spec.image is never touched.
+// spec.image is never touched. With o.Bound it is refused when the workload
+// (its UID), the actor or the API server is not the one the confirmation
+// was given for; the UID is also the patch's precondition.
 func (f *Fleet) RestartWith(ctx context.Context, key model.Key, o RestartOptions) (RestartResult, error) {
 	d, t := f.decide(ctx, key)
 	if !d.Allowed {
 		return RestartResult{}, &RefusedError{Reason: d.Reason}
 	}
-	if uid, ok := f.takeChecked(key); ok {
-		if uid != t.uid {
-			return RestartResult{}, &RefusedError{Reason: ReplacedReason}
-		}
+	if why := unbound(o.Bound, t); why != "" {
+		return RestartResult{}, &RefusedError{Reason: why}
 	}
 	if t.restartedAt != "" && t.restartedAt == f.opts.Now().UTC().Format(time.RFC3339Nano) {
 		return RestartResult{}, &RefusedError{Reason: "It was already restarted at " + t.restartedAt + "; a second restart at the same instant would change nothing."}

@@ -43,6 +43,20 @@ type Decision struct {
 	// Actor is who the API server authenticated for this action (nil when
 	// not asked): the dialog names it, the restart records it.
 	Actor *Actor `json:"actor,omitempty"`
+	// Bound is what an allowed check saw; a confirmation carries it, so the
+	// restart acts only on what the person was shown.
+	Bound Binding `json:"-"`
+}
+
+// Binding is what a restart's confirmation was given for: the workload
+// object the check saw (its UID), who the API server said acts, and which
+// API server. A confirmed restart is refused when any of them differs at the
+// moment of the patch (a login change, a replaced workload, a context that
+// now points elsewhere).
+type Binding struct {
+	UID    string // the workload's metadata.uid
+	Actor  string // the API server's user name for the action
+	Server string // the cluster's API server URL
 }
 
 // Actor is an identity as the API server authenticated it

@@ -18,6 +18,18 @@ type Query struct {
 // String returns the text the query was parsed from.
 func (q Query) String() string { return q.text }
 
+// NamesEnv reports whether a positive env term of the query lists e: the
+// query names that env (env:main, env:test,main), so a set it selects may
+// include it without driftboard assuming so.
+func (q Query) NamesEnv(e Env) bool {
+	for _, t := range q.terms {
+		if t.field == fieldEnv && !t.neg && slices.Contains(t.values, string(e)) {
+			return true
+		}
+	}
+	return false
+}
+
 // Empty reports whether the query matches every row.
 
 type term struct {

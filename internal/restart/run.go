@@ -1,9 +1,11 @@
-// Package restart runs the restarts of a marked or queried set of apps:
-// at most a given number at once, in order, stopping new starts at the
-// first failure unless told to continue, and never starting one after its
-// context ends. Each restart is the caller's single-restart step (checks,
-// patch, Event, optional rollout follow), so a set restart cannot drift
-// from a single one.
+// Package restart is the restart use case, the one place its rules live:
+// the plan and the checks (Check), the confirmation policy (single, set,
+// production named), read-only (global and per context), the patch bound
+// to what the person confirmed (Restart), the rollout follow with one
+// timeout (Follow), and a set's schedule (RestartSet, Run): at most a given
+// number at once, in order, stopping new starts at the first failure unless
+// told to continue, never starting one after its context ends. The board
+// and the commands only call it; the clusters are behind Fleet.
 package restart
 
 import (
@@ -34,6 +36,7 @@ type Update struct {
 	Status Status
 	Detail string // progress note, the error, or why it was not started
 	Err    error
+	Result Result // what the patch did (Done, from RestartSet)
 }
 
 // Options tune a run.
