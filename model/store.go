@@ -46,6 +46,11 @@ type Snapshot struct {
 	journalFrom uint64
 }
 
+// Origin names the store that took the snapshot: a fleet opened anew (a
+// reconnect after a login change) takes its snapshots from a new store, so a
+// change of origin says the fleet was replaced. 0 for a snapshot made by hand.
+func (s *Snapshot) Origin() uint64 { return s.store }
+
 // Store is the fleet: one row per App, kept sorted by Key. One writer and many
 // readers may use it concurrently. Rows are replaced, never mutated.
 type Store struct {

@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/hanzoai/driftboard/internal/demo"
+	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/model"
 	"github.com/hanzoai/driftboard/ui"
 )
@@ -115,7 +116,7 @@ func Render(ctx context.Context) ([]Frame, error) {
 	}
 	frames := make([]Frame, 0, len(scenes))
 	for _, sc := range scenes {
-		drv := newDriver(ui.New(src, d.Fleet(), id, opts), sc.width, sc.height)
+		drv := newDriver(ui.New(src, restart.New(d.Fleet(), restart.Policy{}), id, opts), sc.width, sc.height)
 		drv.waitFor(func(text string) bool { return strings.Contains(text, "shown") }, 20*time.Second)
 		if sc.keys != nil {
 			sc.keys(drv)

@@ -38,7 +38,7 @@ func benchModel(b *testing.B, n int, query string) *Model {
 	src := newStoreSource()
 	src.upsert(bigFleet(n)...)
 	dark := true
-	m := newModel(context.Background(), src, allowed(), orgAdmin(), Options{Now: fixedNow, DarkBackground: &dark, InitialQuery: query})
+	m := newModel(context.Background(), src, uc(allowed(), Options{}), orgAdmin(), Options{Now: fixedNow, DarkBackground: &dark, InitialQuery: query})
 	b.Cleanup(m.cancel)
 	m.Update(identityMsg{orgAdmin().Current()})
 	m.Update(tea.WindowSizeMsg{Width: 160, Height: 50})

@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/model"
 )
 
@@ -32,13 +33,18 @@ type Settler interface {
 type (
 	// snapshotMsg carries a fresh snapshot taken off the event loop.
 	snapshotMsg struct{ snap *model.Snapshot }
-	// checkedMsg is CheckRestart's answer for the dialog.
+	// checkedMsg is the check's answer for the dialog and the detail.
 	checkedMsg struct {
 		key model.Key
-		dec model.Decision
+		chk restart.Checked
 	}
 	// restartedMsg is Restart's result.
 	restartedMsg struct {
+		key model.Key
+		err error
+	}
+	// followedMsg is how a restart's rollout ended.
+	followedMsg struct {
 		key model.Key
 		err error
 	}
@@ -96,19 +102,24 @@ func sleepUntil(ctx context.Context, at time.Time, early <-chan struct{}) bool {
 	return true
 }
 
-func checkRestart(ctx context.Context, r Restarter, k model.Key) tea.Cmd {
+func checkRestart(ctx context.Context, r Restarter, row *model.AppView) tea.Cmd {
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
-		defer cancel()
-		return checkedMsg{key: k, dec: r.CheckRestart(ctx, k)}
+		chk, _ := r.Check(ctx, restart.CheckInput{Row: row}) // a refusal is in chk.Decision
+		return checkedMsg{key: row.Key(), chk: chk}
 	}
 }
 
-func doRestart(ctx context.Context, r Restarter, k model.Key) tea.Cmd {
+func doRestart(ctx context.Context, r Restarter, in restart.Input) tea.Cmd {
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-		defer cancel()
-		return restartedMsg{key: k, err: r.Restart(ctx, k)}
+		_, err := r.Restart(ctx, in)
+		return restartedMsg{key: in.Checked.Key, err: err}
+	}
+}
+
+func followRestart(ctx context.Context, r Restarter, k model.Key) tea.Cmd {
+	return func() tea.Msg {
+		_, err := r.Follow(ctx, restart.FollowInput{Key: k})
+		return followedMsg{key: k, err: err}
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/model"
 )
 
@@ -26,6 +27,8 @@ type confirmDialog struct {
 	key    model.Key
 	row    *model.AppView    // as it was when opened (immutable)
 	plan   model.RestartPlan // what the restart does, decided by model
+	chk    restart.Checked   // the allowed check shown: the confirm is bound to it
+	answer string            // what confirmed it (y, the typed name)
 	user   string
 	phase  confirmPhase
 	reason string
@@ -66,11 +69,12 @@ func (d *confirmDialog) Update(msg tea.KeyPressMsg) (action, tea.Cmd) {
 	case confirmAsk:
 		if d.plan.MustType {
 			if key.Matches(msg, k.Accept) {
-				if d.plan.Confirmed(d.typed.Value()) {
-					return actRestart{d}, nil
+				if err := restart.ConfirmOne(d.plan, restart.Confirmation{Answer: d.typed.Value()}); err != nil {
+					d.reason = err.Error()
+					return actNone{}, nil
 				}
-				d.reason = "the typed name does not match " + d.row.App + "; not restarted"
-				return actNone{}, nil
+				d.answer = d.typed.Value()
+				return actRestart{d}, nil
 			}
 			var cmd tea.Cmd
 			d.typed, cmd = d.typed.Update(msg)
@@ -79,6 +83,7 @@ func (d *confirmDialog) Update(msg tea.KeyPressMsg) (action, tea.Cmd) {
 		}
 		switch {
 		case key.Matches(msg, k.Yes):
+			d.answer = "y"
 			return actRestart{d}, nil
 		case key.Matches(msg, k.No, k.Accept, k.Quit):
 			return actClose{}, nil // default is No
@@ -105,6 +110,9 @@ func (d *confirmDialog) Render(st *styles, width int, spin string) string {
 	add(st.dialogTitle.Render("Restart?"), "")
 	add(wrapText(safe(p.Title()+" as "+user), inner)...)
 	add(wrapText(safe(p.Effect()), inner)...)
+	if srv := d.chk.Decision.Bound.Server; srv != "" {
+		add(wrapText(st.dim.Render("API server "+safe(srv)), inner)...)
+	}
 	if len(p.Warnings) > 0 {
 		add("")
 		for _, w := range p.Warnings {

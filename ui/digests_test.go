@@ -10,6 +10,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/model"
 )
 
@@ -79,7 +80,7 @@ func digestMsgs(cmd tea.Cmd) []digestsMsg {
 	return out
 }
 
-func openWeb(t *testing.T, r Restarter, tagDigest string) (*Model, *storeSource, []digestsMsg) {
+func openWeb(t *testing.T, r restart.Fleet, tagDigest string) (*Model, *storeSource, []digestsMsg) {
 	t.Helper()
 	m, src := newTestModel(t, r, orgAdmin(), Options{}, 100, 60)
 	src.upsert(floatingApp(tagDigest, 2))
@@ -246,7 +247,7 @@ func TestDetailRereadsWhenPodsChange(t *testing.T) {
 func TestSourceDigestReaderComesFirst(t *testing.T) {
 	rd := &digestRestarter{fakeRestarter: allowed(), running: []string{dg('a')}}
 	src := &digestSource{storeSource: newStoreSource(), running: []string{dg('e')}}
-	m := newModel(context.Background(), src, rd, nil, Options{Now: fixedNow})
+	m := newModel(context.Background(), src, uc(rd, Options{}), nil, Options{Now: fixedNow})
 	t.Cleanup(m.cancel)
 	if got, _ := m.digestReader().RunningDigests(context.Background(), model.Key{}); len(got.Digests) != 1 || got.Digests[0] != dg('e') {
 		t.Errorf("reader %+v: the Source's must come first", got)
@@ -262,8 +263,10 @@ func TestGoldenDetailDigests(t *testing.T) {
 func goldenDetailOfWeb(t *testing.T, v model.AppView, running ...string) string {
 	t.Helper()
 	m := goldenModel(t, 100, true, Options{})
-	m.restarter = &digestRestarter{fakeRestarter: allowed(), running: running}
-	m.src.(*storeSource).upsert(v)
+	rd := &digestRestarter{fakeRestarter: allowed(), running: running}
+	src := m.src.(*storeSource)
+	m.restarter, m.src = uc(rd, Options{}), withCaps(src, rd)
+	src.upsert(v)
 	m.Update(snapshotMsg{m.src.Snapshot()})
 	selectApp(t, m, "web")
 	_, cmd := m.Update(keyMsg("enter"))

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/model"
 )
 
@@ -122,13 +124,16 @@ func fleet() []model.AppView {
 	}
 }
 
-// fakeRestarter records calls; decision and err script its answers.
+// fakeRestarter is the restart use case's Fleet, recording calls; decision
+// and err script its answers. Its rollouts never end by themselves: the
+// tests deliver Follow's verdict (followedMsg).
 type fakeRestarter struct {
 	mu       sync.Mutex
 	decision model.Decision
 	err      error
 	checks   []model.Key
 	restarts []model.Key
+	bounds   []model.Binding
 }
 
 func (f *fakeRestarter) CheckRestart(_ context.Context, k model.Key) model.Decision {
@@ -138,11 +143,54 @@ func (f *fakeRestarter) CheckRestart(_ context.Context, k model.Key) model.Decis
 	return f.decision
 }
 
-func (f *fakeRestarter) Restart(_ context.Context, k model.Key) error {
+func (f *fakeRestarter) RestartWith(_ context.Context, k model.Key, req restart.Request) (restart.Result, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.restarts = append(f.restarts, k)
-	return f.err
+	f.bounds = append(f.bounds, req.Bound)
+	return restart.Result{}, f.err
+}
+
+func (f *fakeRestarter) WaitRollout(ctx context.Context, _ model.Key, _ func(model.WorkloadView)) error {
+	<-ctx.Done()
+	return ctx.Err()
+}
+
+// uc is the restart use case over a fake fleet, read-only as opts say; nil
+// for no fleet.
+func uc(f restart.Fleet, opts Options) Restarter {
+	if f == nil || reflect.ValueOf(f).IsNil() {
+		return nil
+	}
+	return restart.New(f, restart.Policy{ReadOnly: opts.ReadOnly})
+}
+
+// withCaps gives src the fake fleet's other capability, as a real source
+// carries them.
+func withCaps(src Source, f any) Source {
+	switch f := f.(type) {
+	case EventWatcher:
+		return struct {
+			Source
+			EventWatcher
+		}{src, f}
+	case DigestReader:
+		return struct {
+			Source
+			DigestReader
+		}{src, f}
+	case YAMLReader:
+		return struct {
+			Source
+			YAMLReader
+		}{src, f}
+	case LogReader:
+		return struct {
+			Source
+			LogReader
+		}{src, f}
+	}
+	return src
 }
 
 func (f *fakeRestarter) restartCount() int {
@@ -177,7 +225,7 @@ func orgAdmin() *fakeIdentity {
 
 // newTestModel is a sized board over the fixture fleet with its first
 // snapshot applied.
-func newTestModel(t testing.TB, r Restarter, id Identity, opts Options, w, h int) (*Model, *storeSource) {
+func newTestModel(t testing.TB, r restart.Fleet, id Identity, opts Options, w, h int) (*Model, *storeSource) {
 	t.Helper()
 	src := newStoreSource()
 	src.upsert(fleet()...)
@@ -191,9 +239,9 @@ func newTestModel(t testing.TB, r Restarter, id Identity, opts Options, w, h int
 	}
 	var m *Model
 	if id == nil {
-		m = newModel(context.Background(), src, r, nil, opts)
+		m = newModel(context.Background(), withCaps(src, r), uc(r, opts), nil, opts)
 	} else {
-		m = newModel(context.Background(), src, r, id, opts)
+		m = newModel(context.Background(), withCaps(src, r), uc(r, opts), id, opts)
 		m.Update(identityMsg{id.Current()})
 	}
 	t.Cleanup(m.cancel)
@@ -243,7 +291,7 @@ func keyMsg(k string) tea.KeyPressMsg {
 func runSyncIfQuick(m *Model, cmd tea.Cmd) {
 	feedBack(m, cmd, 50*time.Millisecond, func(msg tea.Msg) bool {
 		switch msg.(type) {
-		case checkedMsg, restartedMsg, identityMsg, loginPromptMsg, loginDoneMsg:
+		case checkedMsg, restartedMsg, followedMsg, identityMsg, loginPromptMsg, loginDoneMsg:
 			return true
 		}
 		return false

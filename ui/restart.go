@@ -7,19 +7,22 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/model"
 )
 
 // refusal is why the board will not even ask about a restart, checked before
-// calling the cluster: read-only, no restarter, no identity, one in flight,
-// then what the row's RestartPlan blocks. "" means ask the Restarter.
+// calling the cluster: no restarter, the use case's own refusal (read-only,
+// what the row forbids), no identity, one in flight. "" means check.
 func (m *Model) refusal(r *model.AppView) string {
 	now := m.now()
-	switch {
-	case m.opts.ReadOnly:
-		return model.ReadOnlyBlock("")
-	case m.restarter == nil:
+	if m.restarter == nil {
 		return "restarts are not available in this session (no cluster access for actions)"
+	}
+	if why := m.restarter.Refusal(r); why != "" {
+		return why
+	}
+	switch {
 	case m.identity == nil:
 		return "not logged in — read only"
 	case !m.ident.LoggedIn(now):
@@ -35,7 +38,7 @@ func (m *Model) refusal(r *model.AppView) string {
 		return fmt.Sprintf("a restart of %s/%s is already in flight (since %s); wait for its rollout to finish",
 			r.Namespace, r.App, clock(f.started, now))
 	}
-	return model.PlanRestart(r).Blocked
+	return ""
 }
 
 // openRestart opens the dialog for row r: refused at once, or checking with
@@ -52,28 +55,25 @@ func (m *Model) openRestart(r *model.AppView) tea.Cmd {
 		return nil
 	}
 	d.phase = confirmChecking
-	return tea.Batch(checkRestart(m.ctx, m.restarter, d.key), m.startSpinner())
+	return tea.Batch(checkRestart(m.ctx, m.restarter, r), m.startSpinner())
 }
 
 func (m *Model) onChecked(msg checkedMsg) tea.Cmd {
 	if m.screen == screenDetail && m.detail.key == msg.key {
-		dec := msg.dec
+		dec := msg.chk.Decision
 		m.detail.decision = &dec
 	}
 	d := dialogOf[*confirmDialog](m.dialogs)
 	if d == nil || d.key != msg.key || d.phase != confirmChecking {
 		return nil
 	}
-	if !msg.dec.Allowed {
-		reason := msg.dec.Reason
-		if reason == "" {
-			reason = "refused (no reason given)"
-		}
-		d.refuse(reason)
+	if !msg.chk.Decision.Allowed {
+		d.refuse(cmpOr(msg.chk.Decision.Reason, "refused (no reason given)"))
 		return nil
 	}
-	if msg.dec.Actor != nil {
-		d.user = msg.dec.Actor.Label() // who the API server authenticated, not who the token claims
+	d.chk = msg.chk
+	if a := msg.chk.Decision.Actor; a != nil {
+		d.user = a.Label() // who the API server authenticated, not who the token claims
 	}
 	return d.ask()
 }
@@ -81,13 +81,14 @@ func (m *Model) onChecked(msg checkedMsg) tea.Cmd {
 // fireRestart sends the restart once; the in-flight entry guards against a
 // second one until the rollout ends.
 func (m *Model) fireRestart(d *confirmDialog) tea.Cmd {
-	if m.inflight[d.key] != nil || m.restarter == nil || m.opts.ReadOnly {
+	if m.inflight[d.key] != nil || m.restarter == nil {
 		d.refuse("a restart is already in flight")
 		return nil
 	}
 	m.inflight[d.key] = &inflight{key: d.key, started: m.now(), prevRestart: d.row.Workload.RestartedAt}
 	d.phase = confirmSending
-	return tea.Batch(doRestart(m.ctx, m.restarter, d.key), m.startSpinner())
+	in := restart.Input{Checked: d.chk, Confirm: restart.Confirmation{Answer: d.answer}}
+	return tea.Batch(doRestart(m.ctx, m.restarter, in), m.startSpinner())
 }
 
 func (m *Model) onRestarted(msg restartedMsg) tea.Cmd {
@@ -101,19 +102,38 @@ func (m *Model) onRestarted(msg restartedMsg) tea.Cmd {
 		}
 		return nil
 	}
+	var follow tea.Cmd
 	if f := m.inflight[msg.key]; f != nil {
 		f.requested = true
-		if out := f.observe(m.board.find(msg.key), m.now()); out.done {
-			delete(m.inflight, msg.key)
-			m.status = statusLine{text: out.msg, bad: out.bad}
-		} else {
-			// stays while the rollout is followed: its outcome replaces it
-			m.status = statusLine{text: "restart of " + name + " accepted — following the rollout", keep: true}
-		}
+		f.observe(m.board.find(msg.key))
+		// stays while the rollout is followed: its outcome replaces it
+		m.status = statusLine{text: "restart of " + name + " accepted — following the rollout", keep: true}
+		follow = followRestart(m.ctx, m.restarter, msg.key)
 	}
 	if d != nil && d.key == msg.key {
 		m.dialogs.remove(d)
 	}
+	return follow
+}
+
+// onFollowed ends a single restart's following with the use case's verdict
+// on its rollout (complete, stuck, gone, or not done in time).
+func (m *Model) onFollowed(msg followedMsg) tea.Cmd {
+	f := m.inflight[msg.key]
+	if f == nil {
+		return nil
+	}
+	delete(m.inflight, msg.key)
+	name := msg.key.Namespace + "/" + msg.key.Name
+	if msg.err != nil {
+		m.status = statusLine{text: "restart of " + name + ": " + oneLine(msg.err.Error()), bad: true}
+		return nil
+	}
+	text := "restart of " + name + " complete"
+	if r := m.board.find(msg.key); r != nil {
+		text += fmt.Sprintf(": %d/%d ready", r.Workload.Ready, r.Workload.Desired)
+	}
+	m.status = statusLine{text: text + " (" + shortDuration(m.now().Sub(f.started)) + ")"}
 	return nil
 }
 

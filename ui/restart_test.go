@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/model"
 )
 
@@ -111,7 +113,7 @@ func TestRestartRefusedSaysWhy(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			var rs Restarter
+			var rs restart.Fleet
 			if c.name != "no restarter" {
 				rs = c.r
 			}
@@ -181,6 +183,10 @@ func TestInFlightGuardAndRolloutFollowed(t *testing.T) {
 	done.updated = 2
 	src.upsert(done.build())
 	m.Update(snapshotMsg{src.Snapshot()})
+	if m.inflight[key] == nil {
+		t.Fatal("the row alone ended the restart: only the use case's Follow judges the rollout")
+	}
+	m.Update(followedMsg{key: key}) // Follow: complete
 	if m.inflight[key] != nil {
 		t.Fatal("rollout complete but still in flight")
 	}
@@ -267,6 +273,7 @@ func TestRestartThatGetsStuckIsReported(t *testing.T) {
 		ready: 1, updated: 1, assets: 1, restartedAt: t0.Format(time.RFC3339), stuck: true}
 	src.upsert(stuck.build())
 	m.Update(snapshotMsg{src.Snapshot()})
+	m.Update(followedMsg{key: model.Key{Cluster: "prod", Namespace: "hanzo-testnet", Name: "queue"}, err: errors.New("rollout of Deployment queue is stuck: ReplicaSet has timed out progressing")})
 	if len(m.inflight) != 0 || !m.status.bad || !strings.Contains(m.status.text, "stuck: ReplicaSet has timed out progressing") {
 		t.Fatalf("stuck rollout: inflight %d status %+v", len(m.inflight), m.status)
 	}
@@ -276,14 +283,16 @@ func TestRestartThatGetsStuckIsReported(t *testing.T) {
 }
 
 func TestRestartWithoutRolloutIsGivenUp(t *testing.T) {
-	now := t0
 	r := allowed()
-	m, src := newTestModel(t, r, orgAdmin(), Options{Now: func() time.Time { return now }}, 120, 30)
+	m, src := newTestModel(t, r, orgAdmin(), Options{}, 120, 30)
 	selectApp(t, m, "explorer")
 	press(m, "r", "y")
-	now = now.Add(giveUpAfter + time.Minute)
 	m.Update(snapshotMsg{src.Snapshot()}) // nothing changed on the workload
-	if len(m.inflight) != 0 || !strings.Contains(m.status.text, "no rollout seen") {
+	key := model.Key{Cluster: "prod", Namespace: "hanzo-testnet", Name: "explorer"}
+	// The use case's one rollout timeout, shortened: the fake's rollout never ends.
+	_, err := restart.New(r, restart.Policy{RolloutTimeout: 20 * time.Millisecond}).Follow(context.Background(), restart.FollowInput{Key: key})
+	m.Update(followedMsg{key: key, err: err})
+	if len(m.inflight) != 0 || !strings.Contains(m.status.text, "not complete after 20ms") || !m.status.bad {
 		t.Fatalf("inflight %d status %+v", len(m.inflight), m.status)
 	}
 }

@@ -156,6 +156,8 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 		return m.onChecked(msg)
 	case restartedMsg:
 		return m.onRestarted(msg)
+	case followedMsg:
+		return m.onFollowed(msg)
 	case setCheckedMsg, setProgressMsg, setDoneMsg:
 		return m.onSetMsg(msg)
 	case yamlMsg:
@@ -195,15 +197,15 @@ func (m *Model) onSnapshot(s *model.Snapshot) tea.Cmd {
 	if s == nil {
 		return waitForChange(m.ctx, m.src, m.snapAt, m.snapDelay())
 	}
+	replaced := m.board.snap != nil && m.board.snap.Origin() != s.Origin()
 	m.board.setSnapshot(s)
 	m.marks.prune(s) // a row that left the fleet loses its mark
 	m.frames++
-	now := m.now()
+	if replaced {
+		m.closeUnsentRestarts()
+	}
 	for k, f := range m.inflight {
-		if out := f.observe(m.board.find(k), now); out.done {
-			delete(m.inflight, k)
-			m.status = statusLine{text: out.msg, bad: out.bad}
-		}
+		f.observe(m.board.find(k))
 	}
 	return tea.Batch(waitForChange(m.ctx, m.src, m.snapAt, m.snapDelay()), m.startSpinner(), m.followDigests())
 }

@@ -28,20 +28,22 @@ const (
 // (or "restart N apps" when any row is production) confirms, and the
 // restarts run at most limit at once with progress per row.
 type setRestartDialog struct {
-	rows     []*model.AppView // marked rows as they were when opened
-	user     string
-	limit    int
-	keys     keyMap
-	phase    setPhase
-	refused  map[model.Key]string
-	allowed  []model.Key
-	typed    textinput.Model
-	reason   string // why the typed text did not confirm
-	cont     bool   // continue after a failure
-	status   map[model.Key]restart.Update
-	summary  *restart.Summary
-	anyProd  bool
-	checking int // answers still awaited
+	rows      []*model.AppView // marked rows as they were when opened
+	user      string
+	limit     int
+	keys      keyMap
+	phase     setPhase
+	refused   map[model.Key]string
+	allowed   []model.Key
+	typed     textinput.Model
+	reason    string // why the typed text did not confirm
+	confirmed string // the typed text that confirmed
+	cont      bool   // continue after a failure
+	status    map[model.Key]restart.Update
+	summary   *restart.Summary
+	checks    map[model.Key]restart.Checked // every row's check, as it answered
+	plan      restart.SetPlan               // the use case's sorting of the checks, once all answered
+	checking  int                           // answers still awaited
 }
 
 // actRestartSet: the user confirmed the set the dialog shows.
@@ -51,12 +53,7 @@ func (actRestartSet) isAction() {}
 
 func newSetRestart(rows []*model.AppView, user string, limit int, st *styles, keys keyMap) *setRestartDialog {
 	d := &setRestartDialog{rows: rows, user: user, limit: max(limit, 1), keys: keys,
-		refused: map[model.Key]string{}, status: map[model.Key]restart.Update{}}
-	for _, r := range rows {
-		if r.Env.IsProduction() {
-			d.anyProd = true
-		}
-	}
+		refused: map[model.Key]string{}, status: map[model.Key]restart.Update{}, checks: map[model.Key]restart.Checked{}}
 	d.typed = textinput.New()
 	d.typed.CharLimit = 64
 	d.typed.SetStyles(st.input)
@@ -64,38 +61,34 @@ func newSetRestart(rows []*model.AppView, user string, limit int, st *styles, ke
 }
 
 // answer is what must be typed to confirm the allowed rows.
-func (d *setRestartDialog) answer() string {
-	if d.anyProd {
-		return "restart " + countApps(len(d.allowed))
-	}
-	return strconv.Itoa(len(d.allowed))
+func (d *setRestartDialog) answer() string { return d.plan.Answer }
+
+func countApps(n int) string { return restart.CountApps(n) }
+
+// refuse records a row the board refuses before asking the fleet.
+func (d *setRestartDialog) refuse(r *model.AppView, why string) {
+	d.checks[r.Key()] = restart.Checked{Key: r.Key(), Plan: model.PlanRestart(r), Decision: model.Decision{Reason: why}}
 }
 
-// countApps is "1 app", "2 apps".
-func countApps(n int) string {
-	if n == 1 {
-		return "1 app"
+// checked records one row's check; the last one moves to asking, with the
+// rows sorted by the use case as a typed confirmation sees them.
+func (d *setRestartDialog) checked(c restart.Checked) tea.Cmd {
+	if c.Key != (model.Key{}) {
+		d.checks[c.Key] = c
 	}
-	return strconv.Itoa(n) + " apps"
-}
-
-// checked records one row's decision; the last one moves to asking.
-func (d *setRestartDialog) checked(k model.Key, dec model.Decision) tea.Cmd {
-	if !dec.Allowed {
-		d.refused[k] = cmpOr(dec.Reason, "refused (no reason given)")
-	}
-	if dec.Actor != nil {
-		d.user = dec.Actor.Label()
+	if a := c.Decision.Actor; a != nil {
+		d.user = a.Label()
 	}
 	d.checking--
 	if d.checking > 0 {
 		return nil
 	}
+	var all []restart.Checked
 	for _, r := range d.rows {
-		if _, no := d.refused[r.Key()]; !no {
-			d.allowed = append(d.allowed, r.Key())
-		}
+		all = append(all, d.checks[r.Key()])
 	}
+	d.plan = restart.PlanSet(all, restart.Confirmation{})
+	d.allowed, d.refused = d.plan.Allowed, d.plan.Refused
 	d.phase = setAsk
 	d.typed.Prompt = "type " + d.answer() + ": "
 	return d.typed.Focus()
@@ -128,6 +121,7 @@ func (d *setRestartDialog) Update(msg tea.KeyPressMsg) (action, tea.Cmd) {
 				d.reason = "type exactly " + strconv.Quote(d.answer()) + " to confirm; nothing was sent"
 				return actNone{}, nil
 			}
+			d.confirmed = d.typed.Value()
 			d.phase = setRunning
 			return actRestartSet{d}, nil
 		}

@@ -10,6 +10,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/model"
 )
 
@@ -24,11 +25,11 @@ func (r *rollingRestarter) CheckRestart(context.Context, model.Key) model.Decisi
 	return model.Decision{Allowed: true}
 }
 
-func (r *rollingRestarter) Restart(_ context.Context, k model.Key) error {
+func (r *rollingRestarter) RestartWith(_ context.Context, k model.Key, _ restart.Request) (restart.Result, error) {
 	r.mu.Lock()
 	r.started = append(r.started, k.Name)
 	r.mu.Unlock()
-	return nil
+	return restart.Result{}, nil
 }
 
 func (r *rollingRestarter) WaitRollout(ctx context.Context, _ model.Key, progress func(model.WorkloadView)) error {

@@ -2,8 +2,6 @@ package ui
 
 import (
 	"context"
-	"fmt"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -11,26 +9,14 @@ import (
 	"github.com/hanzoai/driftboard/model"
 )
 
-// RolloutWaiter is optional on a Restarter: it follows a restart's rollout
-// until it completes or gets stuck. With it, a set restart holds each slot
-// until the rollout ends, so the limit bounds rollouts, not only patches
-// (kube.Fleet implements it).
-type RolloutWaiter interface {
-	WaitRollout(ctx context.Context, key model.Key, progress func(model.WorkloadView)) error
-}
-
 // defaultSetLimit is how many restarts of a set run at once unless
 // Options.SetRestartLimit says otherwise.
 const defaultSetLimit = 3
 
-// setRolloutTimeout bounds one rollout of a set; a longer one counts as failed.
-const setRolloutTimeout = 10 * time.Minute
-
 type (
 	setCheckedMsg struct {
 		d   *setRestartDialog
-		key model.Key
-		dec model.Decision
+		chk restart.Checked
 	}
 	setProgressMsg struct {
 		d  *setRestartDialog
@@ -59,55 +45,41 @@ func (m *Model) openSetRestart() tea.Cmd {
 	var cmds []tea.Cmd
 	for _, r := range rows {
 		if why := m.refusal(r); why != "" {
-			d.refused[r.Key()] = why
+			d.refuse(r, why)
 			continue
 		}
 		d.checking++
-		cmds = append(cmds, checkSetRow(m.ctx, m.restarter, d, r.Key()))
+		cmds = append(cmds, checkSetRow(m.ctx, m.restarter, d, r))
 	}
 	if d.checking == 0 {
 		d.checking = 1
-		return d.checked(model.Key{}, model.Decision{Allowed: true})
+		return d.checked(restart.Checked{})
 	}
 	return tea.Batch(append(cmds, m.startSpinner())...)
 }
 
-func checkSetRow(ctx context.Context, r Restarter, d *setRestartDialog, k model.Key) tea.Cmd {
+func checkSetRow(ctx context.Context, r Restarter, d *setRestartDialog, row *model.AppView) tea.Cmd {
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
-		defer cancel()
-		return setCheckedMsg{d: d, key: k, dec: r.CheckRestart(ctx, k)}
+		chk, _ := r.Check(ctx, restart.CheckInput{Row: row}) // a refusal is in chk.Decision
+		return setCheckedMsg{d: d, chk: chk}
 	}
 }
 
-// runSet starts the confirmed set: restartset decides when each starts;
-// its updates come back one message at a time through a channel. Quitting
-// cancels m.ctx, so nothing new starts.
+// runSet starts the confirmed set: the use case restarts each row bound to
+// its own check, holding each slot until its rollout ends; its updates come
+// back one message at a time through a channel. Quitting cancels m.ctx, so
+// nothing new starts.
 func (m *Model) runSet(d *setRestartDialog) tea.Cmd {
 	ch := make(chan tea.Msg, 16)
 	r := m.restarter
 	for _, k := range d.allowed {
 		m.inflight[k] = &inflight{key: k, started: m.now(), prevRestart: m.rowRestartedAt(k)}
 	}
+	in := restart.SetInput{Plan: d.plan, Confirm: restart.Confirmation{Answer: d.confirmed}, MaxParallel: d.limit,
+		ContinueOnError: d.cont, Follow: true, Report: func(u restart.Update) { ch <- setProgressMsg{d: d, u: u, ch: ch} }}
 	go func() {
-		waiter, follows := r.(RolloutWaiter)
-		step := func(ctx context.Context, k model.Key, note func(string)) error {
-			sendCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
-			err := r.Restart(sendCtx, k)
-			cancel()
-			if err != nil || !follows {
-				return err
-			}
-			note("rolling out")
-			rollCtx, cancel := context.WithTimeout(ctx, setRolloutTimeout)
-			defer cancel()
-			return waiter.WaitRollout(rollCtx, k, func(v model.WorkloadView) {
-				note(fmt.Sprintf("%s, %d/%d updated, %d ready", orDash(string(v.Rollout)), v.Updated, v.Desired, v.Ready))
-			})
-		}
-		sum := restart.Run(m.ctx, d.allowed, restart.Options{MaxParallel: d.limit, ContinueOnError: d.cont}, step,
-			func(u restart.Update) { ch <- setProgressMsg{d: d, u: u, ch: ch} })
-		ch <- setDoneMsg{d: d, sum: sum}
+		out, _ := r.RestartSet(m.ctx, in) // the summary says what an error would
+		ch <- setDoneMsg{d: d, sum: out.Summary}
 		close(ch)
 	}()
 	return tea.Batch(waitSet(ch), m.startSpinner())
@@ -136,7 +108,7 @@ func (m *Model) onSetMsg(msg tea.Msg) tea.Cmd {
 		if dialogOf[*setRestartDialog](m.dialogs) != msg.d || msg.d.phase != setChecking {
 			return nil
 		}
-		return msg.d.checked(msg.key, msg.dec)
+		return msg.d.checked(msg.chk)
 	case setProgressMsg:
 		msg.d.status[msg.u.Key] = msg.u
 		switch msg.u.Status {

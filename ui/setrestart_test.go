@@ -12,6 +12,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/model"
 )
 
@@ -33,7 +34,7 @@ func (s *setRestarter) CheckRestart(_ context.Context, k model.Key) model.Decisi
 	return model.Decision{Allowed: true, Reason: "ok"}
 }
 
-func (s *setRestarter) Restart(_ context.Context, k model.Key) error {
+func (s *setRestarter) RestartWith(_ context.Context, k model.Key, _ restart.Request) (restart.Result, error) {
 	s.mu.Lock()
 	s.now++
 	s.max = max(s.max, s.now)
@@ -41,9 +42,9 @@ func (s *setRestarter) Restart(_ context.Context, k model.Key) error {
 	s.mu.Unlock()
 	if k.Name == s.fail {
 		s.done()
-		return errors.New("patch refused by the API server")
+		return restart.Result{}, errors.New("patch refused by the API server")
 	}
-	return nil
+	return restart.Result{}, nil
 }
 
 // WaitRollout: the rollout takes a while; until it ends the restart counts
@@ -72,7 +73,7 @@ func drive(m *Model, cmd tea.Cmd) {
 	})
 }
 
-func setModel(t *testing.T, r Restarter, n int, extra ...model.AppView) *Model {
+func setModel(t *testing.T, r restart.Fleet, n int, extra ...model.AppView) *Model {
 	t.Helper()
 	src := newStoreSource()
 	src.upsert(extra...)
@@ -83,7 +84,7 @@ func setModel(t *testing.T, r Restarter, n int, extra ...model.AppView) *Model {
 	src.SetClusters([]model.ClusterState{{Name: "prod", Phase: model.ConnLive, Since: t0.Add(-time.Hour)}})
 	dark := true
 	id := orgAdmin()
-	m := newModel(context.Background(), src, r, id, Options{Now: fixedNow, DarkBackground: &dark})
+	m := newModel(context.Background(), src, uc(r, Options{}), id, Options{Now: fixedNow, DarkBackground: &dark})
 	m.Update(identityMsg{id.Current()})
 	t.Cleanup(m.cancel)
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 50})

@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/hanzoai/driftboard/internal/demo"
+	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/ui"
 )
 
@@ -116,7 +117,7 @@ func TestDemoSmoke(t *testing.T) {
 	defer d.Stop()
 
 	dark := true
-	p := &probe{inner: ui.New(d.Fleet(), d.Fleet(), demoIdentity{d}, ui.Options{DarkBackground: &dark})}
+	p := &probe{inner: ui.New(d.Fleet(), restart.New(d.Fleet(), restart.Policy{}), demoIdentity{d}, ui.Options{DarkBackground: &dark})}
 	tm := teatest.NewTestModel(t, p, teatest.WithInitialTermSize(140, 40))
 
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return strings.Contains(ansi.Strip(string(b)), "driftboard") },

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/hanzoai/driftboard/model"
 )
 
 // A plain notice goes by itself after noticeLife, through the one clock
@@ -106,6 +108,7 @@ func TestStatusNoticeWaitsUntilShown(t *testing.T) {
 				ready: 2, updated: 2, assets: 1, restartedAt: t0.Format(time.RFC3339), restartedBy: "alice", generation: 2, observedGen: 2}
 			src.upsert(done.build())
 			m.Update(snapshotMsg{src.Snapshot()})
+			m.Update(followedMsg{key: model.Key{Cluster: "prod", Namespace: "hanzo-testnet", Name: "explorer"}}) // Follow: complete
 			if !strings.Contains(m.status.text, "complete") {
 				t.Fatalf("status %q, want the rollout complete", m.status.text)
 			}

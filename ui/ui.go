@@ -15,6 +15,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 
+	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/model"
 )
 
@@ -25,11 +26,18 @@ type Source interface {
 	Snapshot() *model.Snapshot
 }
 
-// Restarter performs the board's one action.
+// Restarter is the restart use case the board calls for its one action
+// (internal/restart.Restarts): the rules (read-only, confirmation, the
+// binding to what the dialog showed, the rollout follow) live there.
 type Restarter interface {
-	CheckRestart(ctx context.Context, key model.Key) model.Decision
-	Restart(ctx context.Context, key model.Key) error
+	Refusal(row *model.AppView) string
+	Check(ctx context.Context, in restart.CheckInput) (restart.Checked, error)
+	Restart(ctx context.Context, in restart.Input) (restart.Output, error)
+	Follow(ctx context.Context, in restart.FollowInput) (restart.FollowOutput, error)
+	RestartSet(ctx context.Context, in restart.SetInput) (restart.SetOutput, error)
 }
+
+var _ Restarter = (*restart.Restarts)(nil)
 
 // DigestReader is optional: a Source (or Restarter) that can read the
 // registry digests an app's pods run, on demand, for the detail view: how

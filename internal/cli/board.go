@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"runtime"
 	"runtime/debug"
@@ -11,8 +10,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hanzoai/driftboard/internal/config"
+	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/kube"
-	"github.com/hanzoai/driftboard/model"
 	"github.com/hanzoai/driftboard/ui"
 )
 
@@ -43,7 +42,7 @@ func (a *app) runBoard(cmd *cobra.Command, _ []string) error {
 	opts := boardOptions(eff, a.opts.noColor)
 	opts.OpenURL = a.pageOpener()
 	opts.ExitReport = a.streams.Err
-	err = ui.Run(ctx, fl, fl, id, opts)
+	err = ui.Run(ctx, fl, restart.New(fl, restartPolicy(eff)), id, opts)
 	writeHeapProfile(a.streams.Getenv, a.streams.Err) // while the fleet is still held
 	runtime.KeepAlive(fl)
 	if err != nil {
@@ -106,30 +105,14 @@ func boardOptions(eff config.Effective, noColor bool) ui.Options {
 	return opts
 }
 
-// guardedRestarter adds the config's per-context read-only switch to the
-// fleet's own checks, for the board and the restart command alike.
-type guardedRestarter struct {
-	fleet *kube.Fleet
-	cfg   config.Effective
-}
-
-func (g guardedRestarter) refusal(cluster string) string {
-	if g.cfg.ReadOnlyFor(cluster) {
-		return model.ReadOnlyBlock(cluster)
+// restartPolicy is the user's switches as the restart use case reads them:
+// read-only everywhere, or per context.
+func restartPolicy(eff config.Effective) restart.Policy {
+	p := restart.Policy{ReadOnly: eff.ReadOnly, ReadOnlyContexts: map[string]bool{}}
+	for name, c := range eff.PerContext {
+		if c.ReadOnly {
+			p.ReadOnlyContexts[name] = true
+		}
 	}
-	return ""
-}
-
-func (g guardedRestarter) CheckRestart(ctx context.Context, key model.Key) model.Decision {
-	if why := g.refusal(key.Cluster); why != "" {
-		return model.Decision{Reason: why}
-	}
-	return g.fleet.CheckRestart(ctx, key)
-}
-
-func (g guardedRestarter) Restart(ctx context.Context, key model.Key) error {
-	if why := g.refusal(key.Cluster); why != "" {
-		return errors.New(why)
-	}
-	return g.fleet.Restart(ctx, key)
+	return p
 }

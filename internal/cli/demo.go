@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hanzoai/driftboard/internal/demo"
+	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/ui"
 )
 
@@ -47,7 +48,7 @@ SuperAdmin; 'L' switches between them.`,
 			opts.OpenURL = a.pageOpener()
 			opts.ExitReport = a.streams.Err
 			fl := d.Fleet()
-			if err := ui.Run(ctx, fl, guardedRestarter{fleet: fl, cfg: eff}, demoIdentity{d}, opts); err != nil {
+			if err := ui.Run(ctx, fl, restart.New(fl, restartPolicy(eff)), demoIdentity{d}, opts); err != nil {
 				return fmt.Errorf("board: %w", err)
 			}
 			return nil

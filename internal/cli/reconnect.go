@@ -6,6 +6,7 @@ import (
 
 	"github.com/hanzoai/driftboard/auth"
 	"github.com/hanzoai/driftboard/internal/config"
+	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/kube"
 	"github.com/hanzoai/driftboard/model"
 	"github.com/hanzoai/driftboard/ui"
@@ -129,12 +130,20 @@ func (b *boardFleet) Settled() <-chan struct{}  { return b.current().Settled() }
 
 var _ ui.Settler = (*boardFleet)(nil) // the board's full fleet is shown once synced, not at the syncing pace
 
+var _ restart.Fleet = (*boardFleet)(nil) // the board's restarts go to the fleet of the current login
+
 func (b *boardFleet) CheckRestart(ctx context.Context, key model.Key) model.Decision {
-	return guardedRestarter{fleet: b.current(), cfg: b.eff}.CheckRestart(ctx, key)
+	return b.current().CheckRestart(ctx, key)
 }
 
-func (b *boardFleet) Restart(ctx context.Context, key model.Key) error {
-	return guardedRestarter{fleet: b.current(), cfg: b.eff}.Restart(ctx, key)
+// RestartWith goes to the current fleet: one opened for another login
+// refuses a binding made on the previous one.
+func (b *boardFleet) RestartWith(ctx context.Context, key model.Key, req restart.Request) (restart.Result, error) {
+	return b.current().RestartWith(ctx, key, req)
+}
+
+func (b *boardFleet) WaitRollout(ctx context.Context, key model.Key, progress func(model.WorkloadView)) error {
+	return b.current().WaitRollout(ctx, key, progress)
 }
 
 func (b *boardFleet) RunningDigests(ctx context.Context, key model.Key) (model.PodDigests, error) {

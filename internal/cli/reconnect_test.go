@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/hanzoai/driftboard/auth"
+	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/internal/testing/testcluster"
 	"github.com/hanzoai/driftboard/model"
 )
@@ -90,7 +91,11 @@ func TestBoardReconnectsWhenTheLoginChanges(t *testing.T) {
 		t.Errorf("actor %+v, want iam:u-new", d.Actor)
 	}
 	since := time.Now()
-	if err := b.Restart(ctx, key); err != nil {
+	chk, err := restart.New(b, restartPolicy(eff)).Check(ctx, restart.CheckInput{Row: b.Snapshot().Find(key)})
+	if err == nil {
+		_, err = restart.New(b, restartPolicy(eff)).Restart(ctx, restart.Input{Checked: chk, Confirm: restart.Confirmation{Answer: "y"}})
+	}
+	if err != nil {
 		t.Fatalf("restart as the new login: %v", err)
 	}
 	if by := deploymentBy(t, c, "hanzo-testnet", "iam"); by != "iam:u-new" {

@@ -11,8 +11,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hanzoai/driftboard/internal/config"
+	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/internal/termtext"
-	"github.com/hanzoai/driftboard/kube"
 	"github.com/hanzoai/driftboard/model"
 )
 
@@ -121,8 +122,8 @@ func (o *restartOptions) validate(a *app) error {
 	if err != nil {
 		return err
 	}
-	if eff.ReadOnly {
-		return errors.New("refused: " + model.ReadOnlyBlock(""))
+	if why := restartPolicy(eff).ReadOnlyRefusal(""); why != "" {
+		return errors.New("refused: " + why)
 	}
 	// Off a terminal without --yes is refused only once the identity and
 	// its scope allow the restart (run): a --yes could not help before.
@@ -144,38 +145,48 @@ func (o *restartOptions) run(ctx context.Context, a *app, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	uc := restart.New(fl, o.policy(eff))
 	plan := model.PlanRestart(row)
-	if plan.MustType && o.yes && !o.dryRun && !o.target.envNamed {
-		return usageErr("%s is in production (%s/%s); --yes restarts production only when you name it: add --env main or write %s/%s",
-			row.App, row.Namespace, row.App, row.Namespace, row.App)
+	confirm := restart.Confirmation{Yes: o.yes, ProductionNamed: o.target.envNamed}
+	if o.yes && !o.dryRun {
+		if err := restart.ConfirmOne(plan, confirm); err != nil {
+			return usageErr("%s", err)
+		}
 	}
-	d := guardedRestarter{fleet: fl, cfg: eff}.CheckRestart(ctx, row.Key())
-	if !d.Allowed {
-		return errors.New("refused: " + d.Reason)
+	checked, err := uc.Check(ctx, restart.CheckInput{Row: row})
+	if err != nil {
+		return errors.New("refused: " + checked.Decision.Reason)
 	}
 	if !o.dryRun && !o.yes && !a.streams.InTerminal {
 		return usageErr("refusing to restart %s without confirmation: stdin is not a terminal; pass --yes (or --dry-run to only check)", o.target.name)
 	}
 	errw := a.streams.Err
-	fmt.Fprintln(errw, termtext.Sanitize(plan.Title()+". "+plan.Effect()+" "+d.Reason))
+	fmt.Fprintln(errw, termtext.Sanitize(plan.Title()+". "+plan.Effect()+" "+checked.Decision.Reason))
 	for _, w := range plan.Warnings {
 		fmt.Fprintln(errw, "warning: "+termtext.Sanitize(w))
 	}
 	if o.dryRun {
-		res, err := fl.RestartWith(ctx, row.Key(), kube.RestartOptions{DryRun: true, Reason: o.reason})
+		res, err := uc.Restart(ctx, restart.Input{Checked: checked, DryRun: true, Reason: o.reason})
 		if err != nil {
 			return err
 		}
 		fmt.Fprintln(out, termtext.Sanitize(fmt.Sprintf("dry run: the API server accepted the restart of %s %s/%s; nothing was changed",
-			strings.ToLower(string(res.Kind)), res.Namespace, res.Name)))
+			strings.ToLower(string(res.Result.Kind)), res.Result.Namespace, res.Result.Name)))
 		return nil
 	}
 	if !o.yes {
-		if err := a.confirm(plan); err != nil {
+		if confirm.Answer, err = a.ask(plan.Prompt()); err != nil {
 			return err
 		}
 	}
-	return o.restart(ctx, a, fl, row.Key(), out)
+	return o.restart(ctx, a, uc, restart.Input{Checked: checked, Confirm: confirm, Reason: o.reason}, out)
+}
+
+// policy is the config's switches, with --timeout bounding the rollout's follow.
+func (o *restartOptions) policy(eff config.Effective) restart.Policy {
+	p := restartPolicy(eff)
+	p.RolloutTimeout = o.timeout
+	return p
 }
 
 // actor is the IAM identity restarts are made as; none is a refusal.
@@ -194,12 +205,13 @@ func (o *restartOptions) actor(ctx context.Context, a *app) (*actor, error) {
 }
 
 // restart sends it and, with --wait, follows the rollout to its end.
-func (o *restartOptions) restart(ctx context.Context, a *app, fl *kube.Fleet, key model.Key, out io.Writer) error {
+func (o *restartOptions) restart(ctx context.Context, a *app, uc *restart.Restarts, in restart.Input, out io.Writer) error {
 	errw := a.streams.Err
-	res, err := fl.RestartWith(ctx, key, kube.RestartOptions{Reason: o.reason})
+	done, err := uc.Restart(ctx, in)
 	if err != nil {
 		return err
 	}
+	res := done.Result
 	fmt.Fprintln(out, termtext.Sanitize(fmt.Sprintf("%s %s/%s restarted at %s by %s", strings.ToLower(string(res.Kind)), res.Namespace, res.Name, res.At, dash(res.By))))
 	if res.EventError != nil {
 		fmt.Fprintln(errw, "warning: the restart happened, but its Event was not recorded: "+termtext.Sanitize(res.EventError.Error()))
@@ -207,9 +219,9 @@ func (o *restartOptions) restart(ctx context.Context, a *app, fl *kube.Fleet, ke
 	if !o.wait {
 		return nil
 	}
-	err = fl.WaitRollout(ctx, key, func(v model.WorkloadView) {
+	_, err = uc.Follow(ctx, restart.FollowInput{Key: in.Checked.Key, Progress: func(v model.WorkloadView) {
 		fmt.Fprintln(errw, termtext.Sanitize(fmt.Sprintf("rollout: %s, %d/%d updated, %d ready %s", dash(string(v.Rollout)), v.Updated, v.Desired, v.Ready, v.Message)))
-	})
+	}})
 	if err != nil {
 		return err
 	}
@@ -217,16 +229,13 @@ func (o *restartOptions) restart(ctx context.Context, a *app, fl *kube.Fleet, ke
 	return nil
 }
 
-// confirm asks on the terminal what the plan asks: the App's name typed in
-// production, 'y' elsewhere. Anything else (or end of input) is "no".
-func (a *app) confirm(p model.RestartPlan) error {
-	fmt.Fprint(a.streams.Err, termtext.Sanitize(p.Prompt())+" ")
+// ask puts the prompt on the terminal and reads one line (end of input is
+// an empty answer: no).
+func (a *app) ask(prompt string) (string, error) {
+	fmt.Fprint(a.streams.Err, termtext.Sanitize(prompt)+" ")
 	line, err := bufio.NewReader(a.streams.In).ReadString('\n')
 	if err != nil && !errors.Is(err, io.EOF) {
-		return fmt.Errorf("read answer: %w", err)
+		return "", fmt.Errorf("read answer: %w", err)
 	}
-	if !p.Confirmed(line) {
-		return errors.New("not confirmed; nothing was changed")
-	}
-	return nil
+	return line, nil
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"sync"
 
@@ -14,7 +13,6 @@ import (
 
 	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/internal/termtext"
-	"github.com/hanzoai/driftboard/kube"
 	"github.com/hanzoai/driftboard/model"
 )
 
@@ -85,8 +83,9 @@ func (a *app) runRestartSet(ctx context.Context, out io.Writer, args []string, o
 	if err != nil {
 		return err
 	}
-	if eff.ReadOnly { // the user's own switch, said before a login is asked for
-		return errors.New("refused: " + model.ReadOnlyBlock(""))
+	policy := o.policy(eff)
+	if why := policy.ReadOnlyRefusal(""); why != "" { // the user's own switch, said before a login is asked for
+		return errors.New("refused: " + why)
 	}
 	as, err := o.actor(ctx, a) // the single restart's identity rules
 	if err != nil {
@@ -96,7 +95,7 @@ func (a *app) runRestartSet(ctx context.Context, out io.Writer, args []string, o
 	if err != nil {
 		return err
 	}
-	r := guardedRestarter{fleet: fl, cfg: eff}
+	uc := restart.New(fl, policy)
 	snap, syncErr := a.waitSnapshot(ctx, fl)
 	if snap == nil {
 		return syncErr
@@ -115,87 +114,75 @@ func (a *app) runRestartSet(ctx context.Context, out io.Writer, args []string, o
 			writeErr = writeSetLine(out, o.set.output, l)
 		}
 	}
-	lineOf := func(row *model.AppView, status, detail string) setLine {
+	byKey := map[model.Key]*model.AppView{}
+	lineOf := func(k model.Key, status, detail string) setLine {
+		row := byKey[k]
 		return setLine{Cluster: row.Cluster, Namespace: row.Namespace, App: row.App, Env: string(row.Env),
 			Status: status, Detail: detail, Kind: string(row.Workload.Kind)}
 	}
 
 	// Every check first, so the refusals are known before anything is sent.
-	byKey := map[model.Key]*model.AppView{}
-	var allowed []model.Key
-	refused := 0
-	prodNamed := namesProduction(o.set.query)
+	// Only a terminal can ask; elsewhere --yes is the confirmation, and it
+	// covers production only when the query names it.
+	typed := !o.yes && !o.dryRun && a.streams.InTerminal
+	confirm := restart.Confirmation{Yes: !typed, ProductionNamed: q.NamesEnv(model.EnvMain)}
+	var checks []restart.Checked
 	for _, row := range rows {
-		plan := model.PlanRestart(row)
-		why := plan.Blocked
-		if why == "" && plan.MustType && !prodNamed {
-			why = "production: a set restarts production only when the query names it (env:main)"
-		}
-		if why == "" {
-			if d := r.CheckRestart(ctx, row.Key()); !d.Allowed {
-				why = d.Reason
-			}
-		}
-		if why != "" {
-			refused++
-			write(lineOf(row, "refused", why))
-			continue
-		}
 		byKey[row.Key()] = row
-		allowed = append(allowed, row.Key())
-		if !o.yes && !o.dryRun {
-			write(lineOf(row, "would-restart", plan.Title()+". "+plan.Effect()))
+		c, _ := uc.Check(ctx, restart.CheckInput{Row: row}) // a refusal is in c.Decision
+		checks = append(checks, c)
+	}
+	plan := restart.PlanSet(checks, confirm)
+	for _, c := range checks {
+		if why, no := plan.Refused[c.Key]; no {
+			write(lineOf(c.Key, "refused", why))
+		} else if !o.yes && !o.dryRun {
+			write(lineOf(c.Key, "would-restart", c.Plan.Title()+". "+c.Plan.Effect()))
 		}
 	}
 	// Every App refused: a --yes could not lift that, so it is not asked
 	// for; the set ends as it would with --yes (nothing sent, exit 2).
-	if !o.yes && !o.dryRun && len(allowed) > 0 {
-		fmt.Fprintf(a.streams.Err, "%s would be restarted, %d refused; nothing was changed (pass --yes to restart them)\n", countApps(len(allowed)), refused)
-		return errSetListed
-	}
-
-	results := map[model.Key]kube.RestartResult{}
-	step := func(ctx context.Context, key model.Key, note func(string)) error {
-		res, err := r.restartWith(ctx, key, kube.RestartOptions{Reason: o.reason, DryRun: o.dryRun})
-		if err != nil {
+	if !o.yes && !o.dryRun && len(plan.Allowed) > 0 {
+		if !typed {
+			fmt.Fprintf(a.streams.Err, "%s would be restarted, %d refused; nothing was changed (pass --yes to restart them)\n", restart.CountApps(len(plan.Allowed)), len(plan.Refused))
+			return errSetListed
+		}
+		if confirm.Answer, err = a.ask(fmt.Sprintf("%d refused; type %q to restart %s:", len(plan.Refused), plan.Answer, restart.CountApps(len(plan.Allowed)))); err != nil {
 			return err
 		}
-		mu.Lock()
-		results[key] = res
-		mu.Unlock()
-		if res.EventError != nil {
-			fmt.Fprintf(a.streams.Err, "warning: %s restarted, but its Event was not recorded: %s\n", key, termtext.Sanitize(res.EventError.Error()))
-		}
-		if !o.wait || o.dryRun {
-			return nil
-		}
-		return fl.WaitRollout(ctx, key, func(v model.WorkloadView) {
-			note(fmt.Sprintf("rollout: %s, %d/%d updated, %d ready", dash(string(v.Rollout)), v.Updated, v.Desired, v.Ready))
-		})
 	}
-	sum := restart.Run(ctx, allowed, restart.Options{MaxParallel: o.set.maxParallel, ContinueOnError: o.set.continueOnError}, step,
-		func(u restart.Update) {
-			row := byKey[u.Key]
-			switch u.Status {
-			case restart.Done:
-				mu.Lock()
-				res := results[u.Key]
-				mu.Unlock()
-				l := lineOf(row, "restarted", "")
-				l.At, l.By, l.Rolled = res.At, res.By, o.wait && !o.dryRun
-				if o.dryRun {
-					l.Detail = "dry run: accepted by the API server; nothing was changed"
+
+	var sum restart.Summary
+	if len(plan.Allowed) > 0 {
+		res, err := uc.RestartSet(ctx, restart.SetInput{Plan: plan, Confirm: confirm, MaxParallel: o.set.maxParallel,
+			ContinueOnError: o.set.continueOnError, DryRun: o.dryRun, Reason: o.reason, Follow: o.wait,
+			Report: func(u restart.Update) {
+				switch u.Status {
+				case restart.Done:
+					l := lineOf(u.Key, "restarted", "")
+					l.At, l.By, l.Rolled = u.Result.At, u.Result.By, o.wait && !o.dryRun
+					if o.dryRun {
+						l.Detail = "dry run: accepted by the API server; nothing was changed"
+					}
+					if u.Result.EventError != nil {
+						fmt.Fprintf(a.streams.Err, "warning: %s restarted, but its Event was not recorded: %s\n", u.Key, termtext.Sanitize(u.Result.EventError.Error()))
+					}
+					write(l)
+				case restart.Failed, restart.NotStarted:
+					write(lineOf(u.Key, string(u.Status), u.Detail))
 				}
-				write(l)
-			case restart.Failed, restart.NotStarted:
-				write(lineOf(row, string(u.Status), u.Detail))
-			}
-		})
-	fmt.Fprintf(a.streams.Err, "%d restarted, %d failed, %d not started, %d refused\n", sum.Done, sum.Failed, sum.NotStarted, refused)
+			}})
+		var ce *restart.ConfirmError
+		if errors.As(err, &ce) {
+			return err
+		}
+		sum = res.Summary
+	}
+	fmt.Fprintf(a.streams.Err, "%d restarted, %d failed, %d not started, %d refused\n", sum.Done, sum.Failed, sum.NotStarted, len(plan.Refused))
 	if writeErr != nil {
 		return fmt.Errorf("write output: %w", writeErr)
 	}
-	if !sum.OK() || refused > 0 {
+	if !sum.OK() || len(plan.Refused) > 0 {
 		why := "not every App was restarted"
 		if sum.Stopped != "" {
 			why += "; new starts stopped: " + sum.Stopped
@@ -203,26 +190,6 @@ func (a *app) runRestartSet(ctx context.Context, out io.Writer, args []string, o
 		return joinErr(errors.New(why), syncErr)
 	}
 	return nil
-}
-
-// namesProduction reports whether the query has a positive env term with
-// main in it: driftboard never assumes production, in a set either.
-func namesProduction(query string) bool {
-	for _, f := range strings.Fields(query) {
-		if v, ok := strings.CutPrefix(f, "env:"); ok && slices.Contains(strings.Split(v, ","), string(model.EnvMain)) {
-			return true
-		}
-	}
-	return false
-}
-
-// restartWith is the single restart of the board and `restart APP`, with
-// the per-context read-only switch checked first.
-func (g guardedRestarter) restartWith(ctx context.Context, key model.Key, o kube.RestartOptions) (kube.RestartResult, error) {
-	if why := g.refusal(key.Cluster); why != "" {
-		return kube.RestartResult{}, errors.New(why)
-	}
-	return g.fleet.RestartWith(ctx, key, o)
 }
 
 func writeSetLine(w io.Writer, format string, l setLine) error {
@@ -247,18 +214,4 @@ func writeSetLine(w io.Writer, format string, l setLine) error {
 	}
 	_, err := fmt.Fprintln(w, termtext.Sanitize(line))
 	return err
-}
-
-// WaitRollout lets the board's set restart hold each slot until the
-// rollout ends, as `restart -q --wait` does.
-func (g guardedRestarter) WaitRollout(ctx context.Context, key model.Key, progress func(model.WorkloadView)) error {
-	return g.fleet.WaitRollout(ctx, key, progress)
-}
-
-// countApps is "1 app", "2 apps".
-func countApps(n int) string {
-	if n == 1 {
-		return "1 app"
-	}
-	return fmt.Sprintf("%d apps", n)
 }

@@ -26,7 +26,10 @@ type Policy struct {
 	RolloutTimeout   time.Duration   // one rollout's follow (0: DefaultRolloutTimeout)
 }
 
-// readOnly is the refusal read-only mode gives on cluster, "" if none.
+// ReadOnlyRefusal is the refusal read-only mode gives on cluster ("": the
+// switch for every context only), "" if none.
+func (p Policy) ReadOnlyRefusal(cluster string) string { return p.readOnly(cluster) }
+
 func (p Policy) readOnly(cluster string) string {
 	switch {
 	case p.ReadOnly:
@@ -71,7 +74,7 @@ func ConfirmOne(p model.RestartPlan, c Confirmation) error {
 		return nil
 	case !p.Confirmed(c.Answer):
 		if p.MustType {
-			return &ConfirmError{Reason: "the typed name does not match " + p.App + "; not restarted"}
+			return &ConfirmError{Reason: "not confirmed: the typed name does not match " + p.App + "; nothing was changed"}
 		}
 		return &ConfirmError{Reason: "not confirmed; nothing was changed"}
 	}

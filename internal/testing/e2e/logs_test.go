@@ -15,6 +15,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/internal/testing/testcluster"
 	"github.com/hanzoai/driftboard/kube"
 	"github.com/hanzoai/driftboard/model"
@@ -60,7 +61,7 @@ func TestLogViewAgainstAPIServer(t *testing.T) {
 
 	const keep = 50
 	dark := true
-	drv := newUIDriver(t, ui.New(f, f, nil, ui.Options{Now: time.Now, DarkBackground: &dark, LogLines: keep, InitialQuery: "iam"}), 140, 30)
+	drv := newUIDriver(t, ui.New(f, restart.New(f, restart.Policy{}), nil, ui.Options{Now: time.Now, DarkBackground: &dark, LogLines: keep, InitialQuery: "iam"}), 140, 30)
 	drv.waitFor("the row", func(v string) bool { return strings.Contains(v, "1/1 shown") })
 	drv.press("l")
 	drv.waitFor("the log streams", func(v string) bool {
