@@ -146,6 +146,18 @@ func TestRestartSetByQuery(t *testing.T) {
 		if got := statuses(setLines(t, run("-q", "env:main role:service").out)); got["iam"] != "would-restart" {
 			t.Fatalf("env:main names production, want iam would-restart: %v", got)
 		}
+		if got := statuses(setLines(t, run("-q", "ENV:main role:service").out)); got["iam"] != "would-restart" {
+			t.Fatalf("ENV:main names production too (the parsed query decides), want iam would-restart: %v", got)
+		}
+		// On a terminal it asks for the board's set confirmation; any other
+		// answer sends nothing.
+		tty := *e
+		tty.inTerminal, tty.stdin = true, "yes\n"
+		r = tty.run(t, append([]string{"restart", "-q", "env:main role:service"}, base...)...)
+		r.expect(t, ExitError, `type exactly "restart 1 app"`)
+		if at := deployment(t, c, "hanzo", "iam").restartedAt; at != "" {
+			t.Fatalf("iam was restarted on a wrong answer (at %s)", at)
+		}
 		for _, name := range append(names, "frozen") {
 			if at := deployment(t, c, "hanzo-testnet", name).restartedAt; at != "" {
 				t.Fatalf("%s was restarted without --yes (at %s)", name, at)
