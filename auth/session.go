@@ -61,6 +61,7 @@ func NewSession(o Options) *Session {
 	if s.hc == nil {
 		s.hc = &http.Client{Timeout: 30 * time.Second}
 	}
+	s.hc = sameHostRedirects(s.hc)
 	if s.now == nil {
 		s.now = time.Now
 	}
