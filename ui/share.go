@@ -1,13 +1,14 @@
 package ui
 
 import (
+	"errors"
+	"fmt"
 	"net/url"
 	"regexp"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/hanzoai/driftboard/internal/termtext"
 	"github.com/hanzoai/driftboard/model"
 )
 
@@ -17,29 +18,40 @@ type openedMsg struct {
 	err error
 }
 
-// imageRef is what `c` copies: the declared image reference when the row
-// has one (what a person pastes into docker pull or a PR), else the app id.
-func imageRef(r *model.AppView) string {
-	// Registry is the App's declared image repository, host included.
+// imageRef is what `c` copies: the declared image reference, parsed and
+// rebuilt from its parts (what a person pastes into docker pull or a PR),
+// else the app id when the row declares no image. Anything else is refused
+// with the reason: a tenant's repository is pasted into a shell.
+func imageRef(r *model.AppView) (string, error) {
 	if r.Registry == "" || r.DeclaredTag == "" {
-		return r.ID
+		if !plainID.MatchString(r.ID) {
+			return "", errors.New("the app id holds characters other than letters, digits and . _ - /")
+		}
+		return r.ID, nil
 	}
-	return r.Registry + ":" + r.DeclaredTag
+	return model.CopyableReference(r.Registry, r.DeclaredTag)
 }
+
+// plainID is an app id (org/app/env) made of what names are made of.
+var plainID = regexp.MustCompile(`^[A-Za-z0-9._/-]{1,512}$`)
 
 // copyRow puts the row's image reference on the clipboard through the
 // terminal (OSC 52: works over SSH too, when the terminal allows it) and
-// says what it copied.
+// says what it copied, whole, or that the notice cut it.
 func (m *Model) copyRow(r *model.AppView) tea.Cmd {
 	if r == nil {
 		return nil
 	}
-	text := imageRef(r)
-	if !termtext.IsClean(text) { // a tenant's line break or bidi character, pasted into a shell
-		m.status = statusLine{text: "not copied: the image reference holds control or invisible characters: " + safe(text), bad: true}
+	text, err := imageRef(r)
+	if err != nil {
+		m.status = statusLine{text: "not copied: " + err.Error(), bad: true}
 		return nil
 	}
-	m.status = statusLine{text: "copied " + safe(text) + " (through the terminal, OSC 52; some terminals need it allowed)"}
+	notice := "copied " + text + " (through the terminal, OSC 52; some terminals need it allowed)"
+	if len("copied "+text) > m.width {
+		notice = fmt.Sprintf("copied, cut to fit (%d characters): %s", len(text), text)
+	}
+	m.status = statusLine{text: notice}
 	if m.clipboard != nil {
 		m.clipboard(text)
 		return nil
