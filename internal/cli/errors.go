@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -57,7 +58,7 @@ func exitCode(cmd *cobra.Command, err error, interrupted bool, printf func(strin
 		printf("driftboard: interrupted\n")
 		return ExitError
 	}
-	printf("driftboard: %s\n", termtext.SanitizeLines(err.Error())) // errors quote outside text
+	printf("driftboard: %s\n", errorLines(err))
 	if fe := (*FlagError)(nil); errors.As(err, &fe) {
 		path := "driftboard"
 		if cmd != nil {
@@ -66,4 +67,26 @@ func exitCode(cmd *cobra.Command, err error, interrupted bool, printf func(strin
 		printf("Run '%s --help' for usage.\n", path)
 	}
 	return ExitError
+}
+
+// errorLines is err as stderr shows it: one line for each error that
+// errors.Join put together, and every value quoted within on its line (a
+// server's message or a tenant's field never forges a line of ours).
+func errorLines(err error) string {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var errs []error
+		var texts []string
+		for _, e := range j.Unwrap() {
+			if e != nil {
+				errs, texts = append(errs, e), append(texts, e.Error())
+			}
+		}
+		if len(errs) > 1 && strings.Join(texts, "\n") == err.Error() {
+			for i, e := range errs {
+				texts[i] = errorLines(e)
+			}
+			return strings.Join(texts, "\n")
+		}
+	}
+	return termtext.Sanitize(err.Error())
 }

@@ -70,7 +70,7 @@ func failingLists(t *testing.T, admin *rest.Config, refuse func(*http.Request) b
 		if refuse(r) {
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(code)
-			msg := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\x1b", `\u001b`, "\x07", `\u0007`).Replace(message)
+			msg := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\x1b", `\u001b`, "\x07", `\u0007`, "\n", `\n`).Replace(message)
 			_, _ = w.Write([]byte(`{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"` + reason + `","code":` +
 				strconv.Itoa(code) + `,"message":"` + msg + `"}`))
 			return
