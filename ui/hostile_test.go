@@ -135,3 +135,26 @@ func TestHostileImageReferenceIsNotCopied(t *testing.T) {
 		t.Fatalf("the status does not say why:\n%s", v)
 	}
 }
+
+// 200,000 combining marks in a field stacked on one cell: each frame grew
+// from 2 KB to 402 KB. Escaped beyond the bound, they take width and the
+// cell cuts them like any long value.
+func TestStackedMarksDoNotGrowTheFrame(t *testing.T) {
+	m, src := newTestModel(t, allowed(), orgAdmin(), Options{}, 140, 40)
+	base := len(m.View().Content)
+	row := app{ns: "hanzo", name: "iam", declared: "v1", running: "v1", latest: "v2", ready: 2, updated: 2}.build()
+	row.DeclaredTag = "v" + strings.Repeat("\u0301", 200000)
+	row.Phase = row.DeclaredTag
+	src.upsert(row)
+	m.Update(snapshotMsg{src.Snapshot()})
+	selectKey(t, m, row.Key())
+	for _, screen := range []string{"board", "detail"} {
+		if screen == "detail" {
+			press(m, "enter")
+		}
+		checkFrame(t, screen, m, false)
+		if n := len(m.View().Content); n > base+16<<10 {
+			t.Errorf("%s: the frame is %d bytes, the board's own %d", screen, n, base)
+		}
+	}
+}

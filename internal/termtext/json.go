@@ -10,28 +10,29 @@ import (
 // reader decodes back to the same text. Outside strings JSON is ASCII, so
 // every such character is inside a string.
 func JSONSafe(b []byte) []byte {
-	i := firstUnsafe(string(b), true)
+	s := string(b)
+	i, _ := scanFrom(s, 0, true, noBase)
 	if i < 0 {
 		return b
 	}
 	out := make([]byte, 0, len(b)+32)
-	out = append(out, b[:i]...)
-	for i < len(b) {
-		c := b[i]
-		if c < utf8.RuneSelf && c != 0x7F {
-			out = append(out, c) // the encoder already escaped C0 in strings
-			i++
-			continue
+	at, marks := 0, noBase
+	for i >= 0 {
+		out = append(out, s[at:i]...)
+		c := s[i]
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case c < utf8.RuneSelf && c != 0x7F, n <= 1 && c >= utf8.RuneSelf:
+			out = append(out, c) // the encoder already escaped C0 in strings and writes only UTF-8
+			n, marks = 1, 0
+		default:
+			out = appendJSONEscape(out, r) // DEL, controls, format characters, fillers, marks beyond the bound
+			marks = MaxMarks
 		}
-		r, n := utf8.DecodeRune(b[i:])
-		if c == 0x7F || n > 1 && unsafeRune(r) {
-			out = appendJSONEscape(out, r)
-		} else {
-			out = append(out, b[i:i+n]...) // encoding/json writes only valid UTF-8
-		}
-		i += n
+		at = i + n
+		i, _ = scanFrom(s, at, true, marks)
 	}
-	return out
+	return append(out, s[at:]...)
 }
 
 func appendJSONEscape(out []byte, r rune) []byte {

@@ -1,9 +1,6 @@
 package termtext
 
-import (
-	"strings"
-	"unicode/utf8"
-)
+import "strings"
 
 // SanitizeStyled is the last guard over a whole frame the program composed
 // itself: line breaks and SGR sequences (colours and attributes: ESC [ digits
@@ -16,22 +13,22 @@ func SanitizeStyled(s string) string {
 	}
 	var b strings.Builder
 	b.Grow(len(s) + 16)
+	marks := noBase
 	for len(s) > 0 {
-		i := firstUnsafe(s, true)
+		i, m := scanFrom(s, 0, true, marks)
 		if i < 0 {
 			b.WriteString(s)
 			break
 		}
 		b.WriteString(s[:i])
 		s = s[i:]
-		if n := SGRLen(s); n > 0 {
+		if n := SGRLen(s); n > 0 { // invisible: marks after it stack on what came before
 			b.WriteString(s[:n])
-			s = s[n:]
+			s, marks = s[n:], m
 			continue
 		}
-		_, n := utf8.DecodeRuneInString(s) // 1 for a byte that is not UTF-8
-		b.WriteString(SanitizeLines(s[:n]))
-		s = s[n:]
+		s = s[writeEscape(&b, s):]
+		marks = MaxMarks
 	}
 	return b.String()
 }
@@ -61,19 +58,19 @@ func SGRLen(s string) int {
 // would act on or hide, other than '\n' and, when keepSGR, SGR sequences;
 // -1 when there is none. Tests of every output path use it.
 func FirstRaw(s string, keepSGR bool) int {
-	at := 0
+	at, marks := 0, noBase
 	for {
-		i := firstUnsafe(s[at:], true)
+		i, m := scanFrom(s, at, true, marks)
 		if i < 0 {
 			return -1
 		}
 		n := 0
 		if keepSGR {
-			n = SGRLen(s[at+i:])
+			n = SGRLen(s[i:])
 		}
 		if n == 0 {
-			return at + i
+			return i
 		}
-		at += i + n
+		at, marks = i+n, m
 	}
 }

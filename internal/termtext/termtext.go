@@ -57,58 +57,79 @@ func unsafeRune(r rune) bool {
 
 // firstUnsafe is the byte index of the first character to escape, or -1.
 func firstUnsafe(s string, keepNewline bool) int {
-	for i := 0; i < len(s); {
+	i, _ := scanFrom(s, 0, keepNewline, noBase)
+	return i
+}
+
+// scanFrom is firstUnsafe from byte i, with marks kept since the last base
+// before i; it returns the index (or -1) and that count there.
+func scanFrom(s string, i int, keepNewline bool, marks int) (int, int) {
+	for i < len(s) {
 		c := s[i]
 		if c >= 0x20 && c < 0x7F {
 			i++
+			marks = 0
 			continue
 		}
 		if c == '\n' && keepNewline {
 			i++
+			marks = noBase // a line starts with nothing to stack on
 			continue
 		}
 		if c < 0x80 {
-			return i
+			return i, marks
 		}
 		r, n := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && n <= 1 || unsafeRune(r) {
-			return i
+		if r == utf8.RuneError && n <= 1 || unsafeRune(r) || filler(r) {
+			return i, marks
+		}
+		if stacks(r) {
+			if marks >= MaxMarks {
+				return i, marks
+			}
+			marks++
+		} else {
+			marks = 0
 		}
 		i += n
 	}
-	return -1
+	return -1, marks
 }
 
 const hexDigits = "0123456789abcdef"
 
+// escapeFrom escapes s whose first character to escape is at start.
 func escapeFrom(s string, start int, keepNewline bool) string {
 	var b strings.Builder
 	b.Grow(len(s) + 16)
 	b.WriteString(s[:start])
-	for i := start; i < len(s); {
-		c := s[i]
-		if c >= 0x20 && c < 0x7F || c == '\n' && keepNewline {
-			b.WriteByte(c)
-			i++
-			continue
+	i, marks := start, noBase
+	for {
+		j, _ := scanFrom(s, i, keepNewline, marks)
+		if j < 0 {
+			b.WriteString(s[i:])
+			return b.String()
 		}
-		if c < 0x80 {
-			writeByteEscape(&b, c)
-			i++
-			continue
-		}
-		r, n := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && n <= 1: // not UTF-8: may be an 8-bit C1 control
-			writeByteEscape(&b, c)
-		case unsafeRune(r):
-			writeRuneEscape(&b, r)
-		default:
-			b.WriteString(s[i : i+n])
-		}
-		i += n
+		b.WriteString(s[i:j])
+		i = j + writeEscape(&b, s[j:])
+		marks = MaxMarks // nothing stacks on an escape
 	}
-	return b.String()
+}
+
+// writeEscape writes the first character of s escaped and returns its length.
+func writeEscape(b *strings.Builder, s string) int {
+	c := s[0]
+	if c < 0x80 {
+		writeByteEscape(b, c)
+		return 1
+	}
+	r, n := utf8.DecodeRuneInString(s)
+	if r == utf8.RuneError && n <= 1 { // not UTF-8: may be an 8-bit C1 control
+		writeByteEscape(b, c)
+		return 1
+	}
+	writeRuneEscape(b, r)
+	return n
 }
 
 func writeByteEscape(b *strings.Builder, c byte) {

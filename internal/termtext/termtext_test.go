@@ -2,6 +2,7 @@ package termtext
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
 	"unicode"
@@ -123,7 +124,8 @@ func noControl(t *testing.T, s string, keep string) {
 }
 
 func FuzzSanitize(f *testing.F) {
-	for _, s := range []string{"v1.0", "\x1b]52;c;aGk=\x07", "\x1bP\x1b\\", "a\u202eb", "\x9b", "日\u0301", "\xff\xfe", "\r\n\t"} {
+	for _, s := range []string{"v1.0", "\x1b]52;c;aGk=\x07", "\x1bP\x1b\\", "a\u202eb", "\x9b", "日\u0301", "\xff\xfe", "\r\n\t",
+		"a" + strings.Repeat("\u0301", 20), "\u0301\n\u0301", "\u3164\u115f\u1160", "\x1b[1me\x1b[m\u0301\u0301", "ᄀ" + strings.Repeat("\u1161", 10)} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
@@ -153,6 +155,28 @@ func FuzzSanitize(f *testing.F) {
 		if strings.Contains(ansi.Strip(styled), "\x1b") {
 			t.Fatalf("SanitizeStyled(%q) = %q keeps a sequence that is not SGR", in, styled)
 		}
+		for what, s := range map[string]string{"Sanitize": out, "SanitizeLines": lines, "SanitizeStyled": ansi.Strip(styled)} {
+			if n := longestStack(s); n > MaxMarks {
+				t.Fatalf("%s(%q) keeps %d marks on one character", what, in, n)
+			}
+			if i := strings.IndexFunc(s, filler); i >= 0 {
+				t.Fatalf("%s(%q) keeps a filler at %d: %q", what, in, i, s)
+			}
+		}
+		if FirstRaw(out, false) >= 0 || FirstRaw(lines, false) >= 0 || FirstRaw(styled, true) >= 0 {
+			t.Fatalf("FirstRaw finds something the sanitisers left in %q", in)
+		}
+		if utf8.ValidString(in) { // JSON: escaped, and decoded back exactly
+			enc, _ := json.Marshal(in)
+			safe := JSONSafe(enc)
+			var back string
+			if err := json.Unmarshal(safe, &back); err != nil || back != in {
+				t.Fatalf("JSONSafe(%s) = %s decodes to %q, %v", enc, safe, back, err)
+			}
+			if n := longestStack(string(safe)); n > MaxMarks || strings.IndexFunc(string(safe), filler) >= 0 || FirstRaw(string(safe), false) >= 0 {
+				t.Fatalf("JSONSafe(%s) = %s leaves marks or fillers", enc, safe)
+			}
+		}
 	})
 }
 
@@ -181,4 +205,18 @@ func BenchmarkSanitizeStyledFrame(b *testing.B) {
 	for b.Loop() {
 		_ = SanitizeStyled(frame)
 	}
+}
+
+// longestStack is the most marks on one character in s.
+func longestStack(s string) int {
+	best, run := 0, 0
+	for _, r := range s {
+		if stacks(r) {
+			run++
+			best = max(best, run)
+		} else {
+			run = 0
+		}
+	}
+	return best
 }

@@ -4,6 +4,7 @@ package hostile
 
 import (
 	"reflect"
+	"strings"
 	"time"
 )
 
@@ -20,6 +21,7 @@ var Payloads = []string{
 	"a\nb\tc",                              // line and cell break
 	"\u009b2J\x9b2J\x7f",                   // C1 (UTF-8 and raw), DEL
 	"evil\u202egnp.exe\u2066\u200b\ufeff",  // bidi and invisible
+	"e" + strings.Repeat("\u0301", 40) + "\u3164\u115f\u1160\u034f", // stacked marks, fillers
 }
 
 // fill sets every string in v (fields, slice elements, map keys and
