@@ -1,9 +1,7 @@
 package kube
 
 import (
-	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -95,31 +93,18 @@ func (f *Fleet) OpenLog(ctx context.Context, key model.Key, req model.LogRequest
 // feedLines pushes each line of r (without its newline, at most maxLogLine
 // bytes of it) until EOF; the end of ctx is a normal end.
 func feedLines(ctx context.Context, r io.Reader, feed *model.LogFeed) error {
-	br := bufio.NewReaderSize(r, 64<<10)
-	var line []byte
-	long := false
+	lines := newLogLines(r)
 	for {
-		chunk, err := br.ReadSlice('\n')
-		if room := maxLogLine - len(line); len(chunk) > room {
-			chunk, long = chunk[:max(0, room)], true
-		}
-		line = append(line, chunk...)
-		if errors.Is(err, bufio.ErrBufferFull) {
-			continue
-		}
-		if len(line) > 0 {
-			s := strings.TrimRight(string(line), "\r\n")
-			if long {
-				s += " …(line cut)"
-			}
-			feed.Push(s)
-		}
-		line, long = line[:0], false
+		line, cut, err := lines.next()
 		switch {
 		case err == io.EOF || (err != nil && ctx.Err() != nil):
 			return nil
 		case err != nil:
 			return err
 		}
+		if line = trimCR(line); cut {
+			line += lineCut
+		}
+		feed.Push(line)
 	}
 }

@@ -3,7 +3,6 @@ package kube
 import (
 	"github.com/hanzoai/driftboard/kube/wire"
 
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -114,25 +113,23 @@ func (c *cluster) copyLog(ctx context.Context, ns, pod string, lo *corev1.PodLog
 		return fmt.Errorf("logs of pod %s: %w", pod, c.refusal(ctx, err, "get pods/log", ns))
 	}
 	defer rc.Close()
-	r := bufio.NewReaderSize(rc, 64<<10)
+	lines := newLogLines(rc)
 	for {
-		line, err := r.ReadString('\n') // a line longer than the buffer still arrives whole
-		if line != "" {
-			if line[len(line)-1] != '\n' {
-				line += "\n"
-			}
-			mu.Lock()
-			_, werr := io.WriteString(w, prefix+line)
-			mu.Unlock()
-			if werr != nil {
-				return werr
-			}
-		}
+		line, cut, err := lines.next()
 		switch {
 		case err == io.EOF || (err != nil && ctx.Err() != nil):
 			return nil
 		case err != nil:
 			return fmt.Errorf("logs of pod %s: %w", pod, err)
+		}
+		if cut {
+			line += lineCut
+		}
+		mu.Lock()
+		_, werr := io.WriteString(w, prefix+line+"\n")
+		mu.Unlock()
+		if werr != nil {
+			return werr
 		}
 	}
 }

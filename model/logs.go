@@ -45,34 +45,66 @@ type LogRequest struct {
 	MaxLines       int   // the feed keeps at most this many lines waiting
 }
 
-// LineRing keeps the last lines pushed, at most its capacity; older lines are
-// dropped and counted. It never holds more than Cap lines.
+// MaxLogBytes bounds the text a log view or a feed holds besides its line
+// count: escaping makes a 16 KiB line up to 64 KiB, so 5,000 of them alone
+// would be 320 MiB.
+const MaxLogBytes = 8 << 20
+
+// LineRing keeps the last lines pushed, at most its capacity and, when it
+// has one, at most its byte bound (a single longer line is kept alone);
+// older lines are dropped and counted.
 type LineRing struct {
-	buf     []string
-	start   int // index of the oldest line once buf is full
-	max     int
-	dropped int
+	buf      []string // circular; grows up to max slots
+	start, n int
+	max      int
+	maxBytes int // 0: lines only
+	bytes    int
+	byBytes  bool // the byte bound dropped lines
+	dropped  int
 }
 
 // NewLineRing holds up to limit lines (at least one).
 func NewLineRing(limit int) *LineRing { return &LineRing{max: max(1, limit)} }
 
-// Push appends lines, dropping the oldest beyond the capacity.
+// NewLineRingBytes holds up to limit lines and maxBytes bytes of them.
+func NewLineRingBytes(limit, maxBytes int) *LineRing {
+	return &LineRing{max: max(1, limit), maxBytes: maxBytes}
+}
+
+// Push appends lines, dropping the oldest beyond the bounds.
 func (r *LineRing) Push(lines ...string) {
 	for _, l := range lines {
-		if len(r.buf) < r.max {
-			r.buf = append(r.buf, l)
-			continue
+		for r.n > 0 && (r.n == r.max || r.maxBytes > 0 && r.bytes+len(l) > r.maxBytes) {
+			r.byBytes = r.byBytes || r.n < r.max
+			r.dropOldest()
 		}
-		r.buf[r.start] = l
-		r.start = (r.start + 1) % r.max
-		r.dropped++
+		if r.n == len(r.buf) { // grow, oldest first
+			grown := make([]string, min(r.max, max(16, 2*len(r.buf))))
+			copy(grown, r.Lines())
+			r.buf, r.start = grown, 0
+		}
+		r.buf[(r.start+r.n)%len(r.buf)] = l
+		r.n++
+		r.bytes += len(l)
 	}
 }
 
+func (r *LineRing) dropOldest() {
+	r.bytes -= len(r.buf[r.start])
+	r.buf[r.start] = ""
+	r.start = (r.start + 1) % len(r.buf)
+	r.n--
+	r.dropped++
+}
+
 // Len is how many lines are held; Cap the most it holds.
-func (r *LineRing) Len() int { return len(r.buf) }
+func (r *LineRing) Len() int { return r.n }
 func (r *LineRing) Cap() int { return r.max }
+
+// Bytes is the length of the lines held; ByteBound whether that bound (not
+// the line count) dropped lines.
+func (r *LineRing) Bytes() int      { return r.bytes }
+func (r *LineRing) ByteBound() bool { return r.byBytes }
 
 // At is the i-th line held, oldest first.
 func (r *LineRing) At(i int) string { return r.buf[(r.start+i)%len(r.buf)] }
@@ -85,13 +117,17 @@ func (r *LineRing) AddDropped(n int) { r.dropped += n }
 
 // Lines are the lines held, oldest first (a copy).
 func (r *LineRing) Lines() []string {
-	out := make([]string, 0, len(r.buf))
-	out = append(out, r.buf[r.start:]...)
-	return append(out, r.buf[:r.start]...)
+	out := make([]string, 0, r.n)
+	for i := range r.n {
+		out = append(out, r.At(i))
+	}
+	return out
 }
 
-// Reset empties the ring and its count.
-func (r *LineRing) Reset() { r.buf, r.start, r.dropped = nil, 0, 0 }
+// Reset empties the ring and its counts.
+func (r *LineRing) Reset() {
+	r.buf, r.start, r.n, r.bytes, r.byBytes, r.dropped = nil, 0, 0, 0, false, 0
+}
 
 // LogFeed hands the lines of one log stream from the reader to the board:
 // the reader pushes, the board takes what has arrived when Ready signals.
@@ -114,9 +150,9 @@ type LogBatch struct {
 	Err     error
 }
 
-// NewLogFeed keeps at most limit lines waiting.
+// NewLogFeed keeps at most limit lines (and MaxLogBytes) waiting.
 func NewLogFeed(limit int) *LogFeed {
-	return &LogFeed{ready: make(chan struct{}, 1), pending: NewLineRing(limit)}
+	return &LogFeed{ready: make(chan struct{}, 1), pending: NewLineRingBytes(limit, MaxLogBytes)}
 }
 
 // Push adds one line from the stream.

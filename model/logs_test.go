@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -63,5 +64,28 @@ func TestLineRingAndFeedStayBounded(t *testing.T) {
 	f.End(nil)
 	if b := f.Take(); !slices.Equal(b.Lines, []string{"6"}) || b.Dropped != 0 || !b.Done {
 		t.Errorf("last take %+v", b)
+	}
+}
+
+// The byte bound drops the oldest lines too; one line longer than it is
+// kept alone, and the line count still holds.
+func TestLineRingBytesBound(t *testing.T) {
+	t.Parallel()
+	r := NewLineRingBytes(100, 10)
+	r.Push("aaaa", "bbbb", "cccc")
+	if got := r.Lines(); !slices.Equal(got, []string{"bbbb", "cccc"}) || r.Bytes() != 8 || r.Dropped() != 1 || !r.ByteBound() {
+		t.Errorf("ring %v, %d bytes, dropped %d", got, r.Bytes(), r.Dropped())
+	}
+	r.Push(strings.Repeat("x", 50))
+	if r.Len() != 1 || r.Bytes() != 50 || r.Dropped() != 3 {
+		t.Errorf("a line over the bound: %d lines, %d bytes, dropped %d", r.Len(), r.Bytes(), r.Dropped())
+	}
+	r.Reset()
+	lines := NewLineRingBytes(3, 1<<20)
+	for i := range 40 {
+		lines.Push(fmt.Sprint(i))
+	}
+	if got := lines.Lines(); !slices.Equal(got, []string{"37", "38", "39"}) || lines.ByteBound() || lines.Dropped() != 37 {
+		t.Errorf("line bound: %v, dropped %d", got, lines.Dropped())
 	}
 }

@@ -96,7 +96,7 @@ func (m *Model) openLogs(r *model.AppView) tea.Cmd {
 	}
 	m.stopLogs()
 	m.logs = logView{key: r.Key(), from: m.screen, seq: m.logs.seq + 1, follow: true, tail: true,
-		ring: model.NewLineRing(m.logLines())}
+		ring: model.NewLineRingBytes(m.logLines(), model.MaxLogBytes)}
 	m.screen = screenLogs
 	rd := m.logReader()
 	if rd == nil {

@@ -239,3 +239,26 @@ func TestLogViewCountsLinesBelow(t *testing.T) {
 		t.Errorf("one line up:\n%s", v)
 	}
 }
+
+// Escaping makes a hostile 16 KiB line 64 KiB: 5,000 of them were 320 MiB
+// in the view. It is bounded by bytes as well as by lines, and says so.
+func TestLogViewBoundedByBytes(t *testing.T) {
+	src := &logSource{pods: []model.LogPod{onePod("web-1")}}
+	d := logsOn(t, src, Options{}, 100, 16)
+	d.press("l")
+	d.until("stream", func() bool { return d.m.logs.streaming })
+	line := strings.Repeat("\x01", 16<<10)
+	for range 8 { // 400 lines, 25 MiB once escaped, in batches below the feed's own bound
+		lines := make([]string, 50)
+		for i := range lines {
+			lines[i] = line
+		}
+		d.push(src.last(t).feed, lines...)
+	}
+	if b := d.m.logs.ring.Bytes(); b > model.MaxLogBytes {
+		t.Errorf("the view holds %d MiB of text", b>>20)
+	}
+	if v := plainView(d.m); !strings.Contains(v, "older lines dropped (keeps 5000 lines or 8 MiB)") {
+		t.Errorf("no notice of the lines the byte bound dropped:\n%s", v)
+	}
+}

@@ -177,7 +177,11 @@ func (m *Model) logsHeader() []string {
 		parts = append(parts, "not following ("+m.keys.LogFollow.Help().Key+" follows)")
 	}
 	if d := l.ring.Dropped(); d > 0 {
-		parts = append(parts, st.warnText.Render(fmt.Sprintf("▲ %d older lines dropped (keeps %d)", d, l.ring.Cap())))
+		keeps := fmt.Sprintf("keeps %d", l.ring.Cap())
+		if l.ring.ByteBound() {
+			keeps += fmt.Sprintf(" lines or %d MiB", model.MaxLogBytes>>20)
+		}
+		parts = append(parts, st.warnText.Render(fmt.Sprintf("▲ %d older lines dropped (%s)", d, keeps)))
 	}
 	return parts
 }
