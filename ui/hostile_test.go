@@ -12,6 +12,7 @@ import (
 // hostileRow is a fixture row with every string field set to s.
 func hostileRow(s string) model.AppView {
 	r := app{ns: "hanzo", name: "iam", declared: "v1", running: "v1", latest: "v2", ready: 2, updated: 2, stuck: true}.build()
+	r.Chart = &model.ChartSource{} // a Hanzo CD Application's fields, kept exact by the decoder
 	hostile.Fill(&r, s)
 	return r
 }

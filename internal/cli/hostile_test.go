@@ -17,7 +17,7 @@ import (
 )
 
 func hostileView(s string) *model.AppView {
-	r := &model.AppView{Drift: drift.Drift{Flags: []drift.DriftFlag{{}}}, DriftSince: new(time.Unix(1, 0))}
+	r := &model.AppView{Drift: drift.Drift{Flags: []drift.DriftFlag{{}}}, DriftSince: new(time.Unix(1, 0)), Chart: &model.ChartSource{}}
 	hostile.Fill(r, s)
 	r.Workload.Found = true
 	return r

@@ -6,13 +6,13 @@ import (
 
 	"sigs.k8s.io/yaml"
 
-	"github.com/hanzoai/driftboard/internal/termtext"
 	"github.com/hanzoai/driftboard/model"
 )
 
 // A CD Application is as hostile as an App: whoever can write to its
-// namespace (or its git repo) shapes it. Every field is type-checked, sized
-// and sanitised; a wrong field is a DecodeError, never a panic.
+// namespace (or its git repo) shapes it. Every field is type-checked and
+// sized, and kept exactly (escaping is the printers' rule, so -o json
+// carries the values); a wrong field is a DecodeError, never a panic.
 
 const (
 	maxCDResources  = 20000    // status.resources entries kept per Application
@@ -37,9 +37,9 @@ func DecodeCDApplication(cluster, group string, obj map[string]any) model.CDAppl
 			}
 		}
 		if src != nil {
-			a.RepoURL = clean(d.str(src, "repoURL", "spec.source.repoURL"))
-			a.Path = clean(d.str(src, "path", "spec.source.path"))
-			a.Chart = clean(d.str(src, "chart", "spec.source.chart"))
+			a.RepoURL = d.str(src, "repoURL", "spec.source.repoURL")
+			a.Path = d.str(src, "path", "spec.source.path")
+			a.Chart = d.str(src, "chart", "spec.source.chart")
 			if helm := d.object(src, "helm", "spec.source.helm"); helm != nil {
 				a.Image = helmImage(&d, helm)
 			}
@@ -57,15 +57,15 @@ func DecodeCDApplication(cluster, group string, obj map[string]any) model.CDAppl
 
 func decodeCDStatus(d *decoder, st map[string]any, a *model.CDApplication) {
 	if sync := d.object(st, "sync", "status.sync"); sync != nil {
-		a.SyncStatus = clean(d.str(sync, "status", "status.sync.status"))
-		a.Revision = clean(d.str(sync, "revision", "status.sync.revision"))
+		a.SyncStatus = d.str(sync, "status", "status.sync.status")
+		a.Revision = d.str(sync, "revision", "status.sync.revision")
 	}
 	if h := d.object(st, "health", "status.health"); h != nil {
-		a.Health = clean(d.str(h, "status", "status.health.status"))
+		a.Health = d.str(h, "status", "status.health.status")
 	}
 	if op := d.object(st, "operationState", "status.operationState"); op != nil {
-		a.Operation.Phase = clean(d.str(op, "phase", "status.operationState.phase"))
-		a.Operation.Message = Truncate(clean(d.str(op, "message", "status.operationState.message")), maxCDMessageLen)
+		a.Operation.Phase = d.str(op, "phase", "status.operationState.phase")
+		a.Operation.Message = Truncate(d.str(op, "message", "status.operationState.message"), maxCDMessageLen)
 		if ts := d.str(op, "finishedAt", "status.operationState.finishedAt"); ts != "" {
 			if t, err := time.Parse(time.RFC3339, ts); err == nil {
 				a.Operation.FinishedAt = t
@@ -86,10 +86,10 @@ func decodeCDStatus(d *decoder, st map[string]any, a *model.CDApplication) {
 		res := model.CDResource{
 			Group: d.str(m, "group", path+".group"), Kind: d.str(m, "kind", path+".kind"),
 			Namespace: d.str(m, "namespace", path+".namespace"), Name: d.str(m, "name", path+".name"),
-			Status: clean(d.str(m, "status", path+".status")),
+			Status: d.str(m, "status", path+".status"),
 		}
 		if h := d.object(m, "health", path+".health"); h != nil {
-			res.Health = clean(d.str(h, "status", path+".health.status"))
+			res.Health = d.str(h, "status", path+".health.status")
 		}
 		a.Resources = append(a.Resources, res)
 	}
@@ -101,7 +101,6 @@ func decodeCDStatus(d *decoder, st map[string]any, a *model.CDApplication) {
 func helmImage(d *decoder, helm map[string]any) model.CDImage {
 	var im model.CDImage
 	set := func(key, v, from string) {
-		v = clean(v)
 		switch key {
 		case "image.repository":
 			if im.Repository == "" {
@@ -148,7 +147,3 @@ func helmImage(d *decoder, helm map[string]any) model.CDImage {
 	}
 	return im
 }
-
-// clean makes free text from a cluster safe to show: control characters
-// and terminal escapes are escaped.
-func clean(s string) string { return termtext.Sanitize(s) }

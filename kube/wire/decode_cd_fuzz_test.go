@@ -3,12 +3,11 @@ package wire
 import (
 	"encoding/json"
 	"testing"
-
-	"github.com/hanzoai/driftboard/internal/termtext"
 )
 
 // An Application is whatever its writers made it: any JSON decodes without a
-// panic, free text comes out safe to print, and the caps hold.
+// panic, free text comes out exactly as written (escaping is the printers'
+// rule), and the caps hold.
 func FuzzDecodeCDApplication(f *testing.F) {
 	f.Add(`{"metadata":{"name":"a","namespace":"hanzo-cd"},"spec":{"source":{"chart":"c","helm":{"values":"image:\n  tag: v1\n"}}},` +
 		`"status":{"sync":{"status":"OutOfSync","revision":"abc"},"operationState":{"phase":"Failed","message":"x\u001b[2J"},` +
@@ -21,10 +20,19 @@ func FuzzDecodeCDApplication(f *testing.F) {
 			return
 		}
 		a := DecodeCDApplication("c", "apps.hanzo.ai", obj)
-		for _, s := range []string{a.Operation.Message, a.Operation.Phase, a.SyncStatus, a.Revision, a.Path, a.Chart, a.Image.Tag, a.Image.Repository} {
-			if !termtext.IsClean(s) {
-				t.Errorf("unsafe text kept: %q", s)
+		st, _ := obj["status"].(map[string]any)
+		sync, _ := st["sync"].(map[string]any)
+		op, _ := st["operationState"].(map[string]any)
+		for _, f := range []struct {
+			got string
+			in  any
+		}{{a.SyncStatus, sync["status"]}, {a.Revision, sync["revision"]}, {a.Operation.Phase, op["phase"]}} {
+			if in, ok := f.in.(string); ok && len(in) <= maxField && f.got != in {
+				t.Errorf("decoded %q from %q", f.got, in)
 			}
+		}
+		if msg, ok := op["message"].(string); ok && len(msg) <= maxCDMessageLen && a.Operation.Message != msg {
+			t.Errorf("message %q decoded as %q", msg, a.Operation.Message)
 		}
 		if len(a.Resources) > maxCDResources || len(a.Operation.Message) > maxCDMessageLen+len("…") {
 			t.Errorf("caps broken: %d resources, message %d bytes", len(a.Resources), len(a.Operation.Message))

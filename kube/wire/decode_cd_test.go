@@ -21,6 +21,7 @@ func TestDecodeCDApplication(t *testing.T) {
 			"destination": map[string]any{"namespace": "hanzo"}},
 		"status": map[string]any{
 			"sync":           map[string]any{"status": "OutOfSync", "revision": "1.4.2"},
+			"health":         map[string]any{"status": "Degraded\u202e"},
 			"operationState": map[string]any{"phase": "Failed", "message": "boom\x1b[2J" + strings.Repeat("x", 400), "finishedAt": "yesterday"},
 			"resources": []any{
 				map[string]any{"group": "apps", "kind": "Deployment", "namespace": "hanzo", "name": "iam", "status": "Synced", "health": map[string]any{"status": "Degraded"}},
@@ -33,8 +34,12 @@ func TestDecodeCDApplication(t *testing.T) {
 	if a.Image != (model.CDImage{Repository: "ghcr.io/hanzoai/iam", Tag: "v1.3.0", Digest: "sha256:" + strings.Repeat("a", 64), From: "helm parameter image.tag"}) {
 		t.Errorf("image = %+v: a parameter overrides values, as Helm applies them", a.Image)
 	}
-	if strings.ContainsRune(a.Operation.Message, 0x1b) || len(a.Operation.Message) > maxCDMessageLen+len("…") {
-		t.Errorf("message not sanitised and capped: %q", a.Operation.Message)
+	// Exact values (escaping is the printers' rule, so -o json carries them), capped.
+	if !strings.HasPrefix(a.Operation.Message, "boom\x1b[2Jxxx") || len(a.Operation.Message) > maxCDMessageLen+len("…") {
+		t.Errorf("message not exact and capped: %q", a.Operation.Message)
+	}
+	if a.Health != "Degraded\u202e" || a.Operation.Phase != "Failed" {
+		t.Errorf("health %q, phase %q: not the values written", a.Health, a.Operation.Phase)
 	}
 	if !a.Operation.FinishedAt.IsZero() {
 		t.Errorf("finishedAt %v from a malformed time", a.Operation.FinishedAt)
