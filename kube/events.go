@@ -1,18 +1,14 @@
 package kube
 
 import (
-	"github.com/hanzoai/driftboard/kube/wire"
-
 	"context"
 	"errors"
 	"fmt"
-	"strings"
-	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/tools/cache"
 	watchtools "k8s.io/client-go/tools/watch"
@@ -20,76 +16,97 @@ import (
 	"github.com/hanzoai/driftboard/model"
 )
 
-// seenEvent is one Event of the namespace, trimmed to what the detail shows
-// plus the object it is about (matched when sent, because the app's pod sets
-// change while the detail is open).
-type seenEvent struct {
-	kind, name string
-	ev         model.Event
+// eventPage is the page size of an Event LIST: a namespace with many Events
+// is read a page at a time, keeping only the app's.
+const eventPage = 500
+
+// eventStream is one field-selected LIST and WATCH of the namespace's
+// Events: by the App's name (the App and its workload), or by kind for its
+// ReplicaSets and pods (whose names a selector cannot match by prefix),
+// matched by name on arrival.
+type eventStream struct {
+	selector string
+}
+
+// eventStreams are the selections that cover the App, its workload, its
+// ReplicaSets and their pods.
+func (c *cluster) eventStreams(s *scope, key model.Key, app model.AppObject) []eventStream {
+	out := []eventStream{{fields.OneTermEqualSelector("involvedObject.name", key.Name).String()}}
+	we := c.workloadEntry(s, key, app.Role)
+	if we == nil {
+		return out
+	}
+	if we.W.Kind != model.KindStatefulSet {
+		out = append(out, eventStream{fields.OneTermEqualSelector("involvedObject.kind", "ReplicaSet").String()})
+	}
+	return append(out, eventStream{fields.OneTermEqualSelector("involvedObject.kind", "Pod").String()})
 }
 
 // RecentEvents reads, on demand, the Events about the App, its workload, its
-// ReplicaSets and its pods: one LIST of the namespace's Events, filtered
-// here (a field selector matches one involvedObject name, not a set of
-// them), merged newest first. Nothing is kept after the call.
+// ReplicaSets and its pods: a field-selected LIST per selection, only the
+// app's kept (at most maxKeptEvents), merged newest first.
 func (f *Fleet) RecentEvents(ctx context.Context, key model.Key) ([]model.Event, error) {
 	c, s, app, err := f.eventTarget(key)
 	if err != nil {
 		return nil, err
 	}
-	seen, _, err := c.listEvents(ctx, key)
-	if err != nil {
-		return nil, err
+	set := newEventSet(c, s, key, app)
+	for i, st := range c.eventStreams(s, key, app) {
+		if _, err := c.listEvents(ctx, key, st, i, set); err != nil {
+			return nil, err
+		}
 	}
-	return c.matchEvents(s, key, app, seen), nil
+	return set.merged(), nil
 }
 
 // WatchEvents reads the app's Events like RecentEvents, sends them, then
-// keeps a WATCH on the namespace's Events open and sends the merged list
-// again after every change, until ctx ends (the detail closed): then the
-// watch stops and the channel closes. Only the latest list waits in the
-// channel; a slow reader skips intermediate ones. An identity that may not
-// list Events gets an error wrapping model.ErrEventsForbidden.
+// keeps a WATCH per selection open and sends the merged list again after
+// changes, until ctx ends (the detail closed): then the watches stop and
+// the channel closes. A watch event costs its own match; the merge runs
+// only when the reader is ready for a list, so a burst costs one. An
+// identity that may not list Events gets an error wrapping
+// model.ErrEventsForbidden.
 func (f *Fleet) WatchEvents(ctx context.Context, key model.Key) (<-chan []model.Event, error) {
 	c, s, app, err := f.eventTarget(key)
 	if err != nil {
 		return nil, err
 	}
-	seen, rv, err := c.listEvents(ctx, key)
-	if err != nil {
-		return nil, err
-	}
-	out := make(chan []model.Event, 1)
-	send := func() {
-		list := c.matchEvents(s, key, app, seen)
-		select { // latest wins
-		case <-out:
-		default:
+	set := newEventSet(c, s, key, app)
+	streams := c.eventStreams(s, key, app)
+	rvs := make([]string, len(streams))
+	for i, st := range streams {
+		if rvs[i], err = c.listEvents(ctx, key, st, i, set); err != nil {
+			return nil, err
 		}
-		out <- list
 	}
-	send()
-	events := c.clients.Kube.CoreV1().Events(key.Namespace)
-	lw := &cache.ListWatch{WatchFuncWithContext: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
-		return events.Watch(ctx, o)
-	}}
+	ctx, stop := context.WithCancel(ctx)
+	out := make(chan []model.Event)
+	ended := make(chan struct{}, len(streams))
+	for i, st := range streams {
+		go func() {
+			c.followEvents(ctx, key, st, i, rvs[i], set)
+			ended <- struct{}{}
+		}()
+	}
+	go func() { // one stream ending for good (forbidden) ends them all
+		<-ended
+		stop()
+	}()
 	go func() {
 		defer close(out)
-		for ctx.Err() == nil {
-			if rv == "" { // the watch expired (410 Gone): read the list afresh
-				if seen, rv, err = c.listEvents(ctx, key); err != nil {
-					return
-				}
-				send()
+		for {
+			select { // what changed so far is in this list
+			case <-set.changed:
+			default:
 			}
-			rw, err := watchtools.NewRetryWatcherWithContext(ctx, rv, lw)
-			if err != nil {
+			select {
+			case out <- set.merged():
+			case <-ctx.Done():
 				return
 			}
-			rv = followEvents(ctx, rw, seen, send)
-			rw.Stop()
-			<-rw.Done()
-			if rv == "forbidden" {
+			select {
+			case <-set.changed:
+			case <-ctx.Done():
 				return
 			}
 		}
@@ -97,9 +114,38 @@ func (f *Fleet) WatchEvents(ctx context.Context, key model.Key) (<-chan []model.
 	return out, nil
 }
 
-// followEvents applies watch events to seen until the watch ends; it returns
-// "" when the list must be read again, "forbidden" when it may not be.
-func followEvents(ctx context.Context, rw *watchtools.RetryWatcher, seen map[types.UID]seenEvent, send func()) string {
+// followEvents watches one selection from rv until ctx ends or the watch is
+// refused, reading the list afresh when the watch expired.
+func (c *cluster) followEvents(ctx context.Context, key model.Key, st eventStream, i int, rv string, set *eventSet) {
+	events := c.clients.Kube.CoreV1().Events(key.Namespace)
+	lw := &cache.ListWatch{WatchFuncWithContext: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
+		o.FieldSelector = st.selector
+		return events.Watch(ctx, o)
+	}}
+	for ctx.Err() == nil {
+		if rv == "" { // the watch expired (410 Gone): read the list afresh
+			set.forget(i)
+			var err error
+			if rv, err = c.listEvents(ctx, key, st, i, set); err != nil {
+				return
+			}
+		}
+		rw, err := watchtools.NewRetryWatcherWithContext(ctx, rv, lw)
+		if err != nil {
+			return
+		}
+		rv = applyEvents(ctx, rw, i, set)
+		rw.Stop()
+		<-rw.Done()
+		if rv == "forbidden" {
+			return
+		}
+	}
+}
+
+// applyEvents applies watch events to the set until the watch ends; it
+// returns "" when the list must be read again, "forbidden" when it may not.
+func applyEvents(ctx context.Context, rw *watchtools.RetryWatcher, stream int, set *eventSet) string {
 	for {
 		select {
 		case <-ctx.Done():
@@ -108,22 +154,18 @@ func followEvents(ctx context.Context, rw *watchtools.RetryWatcher, seen map[typ
 			if !ok {
 				return ""
 			}
-			switch we.Type {
-			case watch.Added, watch.Modified:
-				if e, ok := we.Object.(*corev1.Event); ok {
-					seen[e.UID] = trimEvent(e)
-					send()
-				}
-			case watch.Deleted:
-				if e, ok := we.Object.(*corev1.Event); ok {
-					delete(seen, e.UID)
-					send()
-				}
-			case watch.Error:
+			e, _ := we.Object.(*corev1.Event)
+			switch {
+			case we.Type == watch.Error:
 				if apierrors.IsForbidden(apierrors.FromObject(we.Object)) {
 					return "forbidden"
 				}
 				return ""
+			case e == nil:
+			case we.Type == watch.Deleted:
+				set.remove(e.UID)
+			case we.Type == watch.Added || we.Type == watch.Modified:
+				set.add(stream, e)
 			}
 		}
 	}
@@ -149,89 +191,26 @@ func (f *Fleet) eventTarget(key model.Key) (*cluster, *scope, model.AppObject, e
 	return c, s, app, nil
 }
 
-// listEvents is one LIST of the namespace's Events, trimmed, and the
-// resourceVersion to watch from.
-func (c *cluster) listEvents(ctx context.Context, key model.Key) (map[types.UID]seenEvent, string, error) {
-	list, err := c.clients.Kube.CoreV1().Events(key.Namespace).List(ctx, metav1.ListOptions{})
-	switch {
-	case apierrors.IsForbidden(err):
-		c.whoAmI(ctx) // names the identity in the refusal (asked once per cluster)
-		return nil, "", fmt.Errorf("list events: Kubernetes refused: %s may not list events in namespace %s: %w",
-			c.identity(), key.Namespace, errors.Join(model.ErrEventsForbidden, apiErr(err)))
-	case err != nil:
-		return nil, "", fmt.Errorf("list events in namespace %s: %w", key.Namespace, apiErr(err))
-	}
-	seen := make(map[types.UID]seenEvent, len(list.Items))
-	for i := range list.Items {
-		seen[list.Items[i].UID] = trimEvent(&list.Items[i])
-	}
-	return seen, list.ResourceVersion, nil
-}
-
-// matchEvents keeps the Events about the App, its workload, the workload's
-// ReplicaSets (from the cache, every one: old and new during a rollout) and
-// their pods, merged newest first.
-func (c *cluster) matchEvents(s *scope, key model.Key, app model.AppObject, seen map[types.UID]seenEvent) []model.Event {
-	we := c.workloadEntry(s, key, app.Role)
-	var sets []string // name prefixes of the workload's pods
-	if we != nil {
-		if we.W.Kind == model.KindStatefulSet {
-			sets = append(sets, key.Name+"-")
-		} else {
-			for _, obj := range s.byOwner("replicasets", key.Namespace, key.Name) {
-				if rs, ok := obj.(*wire.PodSetEntry); ok {
-					sets = append(sets, rs.Name+"-")
-				}
-			}
+// listEvents reads one selection a page at a time into the set (which keeps
+// only the app's) and returns the resourceVersion to watch from.
+func (c *cluster) listEvents(ctx context.Context, key model.Key, st eventStream, stream int, set *eventSet) (string, error) {
+	opts := metav1.ListOptions{FieldSelector: st.selector, Limit: eventPage}
+	for {
+		list, err := c.clients.Kube.CoreV1().Events(key.Namespace).List(ctx, opts)
+		switch {
+		case apierrors.IsForbidden(err):
+			c.whoAmI(ctx) // names the identity in the refusal (asked once per cluster)
+			return "", fmt.Errorf("list events: Kubernetes refused: %s may not list events in namespace %s: %w",
+				c.identity(), key.Namespace, errors.Join(model.ErrEventsForbidden, apiErr(err)))
+		case err != nil:
+			return "", fmt.Errorf("list events in namespace %s: %w", key.Namespace, apiErr(err))
 		}
-	}
-	about := func(kind, name string) bool {
-		switch kind {
-		case app.Kind:
-			return name == key.Name
-		case "Deployment", "StatefulSet":
-			return we != nil && string(we.W.Kind) == kind && name == key.Name
-		case "ReplicaSet":
-			for _, p := range sets {
-				if name == strings.TrimSuffix(p, "-") {
-					return true
-				}
-			}
-		case "Pod":
-			for _, p := range sets {
-				if rest, ok := strings.CutPrefix(name, p); ok && rest != "" && !strings.Contains(rest, "-") {
-					return true
-				}
-			}
+		for i := range list.Items {
+			set.add(stream, &list.Items[i])
 		}
-		return false
-	}
-	var in []model.Event
-	for _, e := range seen {
-		if about(e.kind, e.name) {
-			in = append(in, e.ev)
+		if list.Continue == "" {
+			return list.ResourceVersion, nil
 		}
+		opts.Continue = list.Continue
 	}
-	return model.MergeEvents(in, model.MaxEvents)
-}
-
-// trimEvent keeps what the detail shows. Events recorded through
-// events.k8s.io carry their count and last time in series.
-func trimEvent(e *corev1.Event) seenEvent {
-	count, last := e.Count, e.LastTimestamp.Time
-	if sr := e.Series; sr != nil {
-		count = max(count, sr.Count)
-		if sr.LastObservedTime.After(last) {
-			last = sr.LastObservedTime.Time
-		}
-	}
-	for _, t := range []time.Time{e.EventTime.Time, e.FirstTimestamp.Time, e.CreationTimestamp.Time} {
-		if last.IsZero() {
-			last = t
-		}
-	}
-	ref := e.InvolvedObject
-	return seenEvent{kind: ref.Kind, name: ref.Name, ev: model.Event{
-		Object: ref.Kind + " " + ref.Name, Type: e.Type, Reason: e.Reason, Message: e.Message, Count: count, Last: last,
-	}}
 }

@@ -10,6 +10,16 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/hanzoai/driftboard/model"
+)
+
+// What a restart's Event says of itself. Anyone who may create Events can
+// say the same: the detail checks an Event against the restart annotation
+// the patch wrote (its hanzo.ai/restartedAt, copied onto the Event).
+const (
+	restartReason       = "Restarted"
+	reportingController = "hanzo.ai/driftboard"
 )
 
 // restartEvent is the Event a restart records on the workload.
@@ -24,13 +34,14 @@ func restartEvent(t target, uid types.UID, res RestartResult, reason string, now
 	}
 	ts := metav1.NewTime(now)
 	return &corev1.Event{
-		ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("%s.%x", t.key.Name, now.UnixNano()), Namespace: t.key.Namespace},
+		ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("%s.%x", t.key.Name, now.UnixNano()), Namespace: t.key.Namespace,
+			Annotations: map[string]string{model.RestartedAtAnnotation: res.At}},
 		InvolvedObject: corev1.ObjectReference{APIVersion: "apps/v1", Kind: string(t.kind),
 			Namespace: t.key.Namespace, Name: t.key.Name, UID: uid},
-		Reason: "Restarted", Message: msg, Type: corev1.EventTypeNormal, Action: "Restart",
+		Reason: restartReason, Message: msg, Type: corev1.EventTypeNormal, Action: "Restart",
 		Source:         corev1.EventSource{Component: FieldManager},
 		FirstTimestamp: ts, LastTimestamp: ts, Count: 1,
-		ReportingController: "hanzo.ai/driftboard", ReportingInstance: FieldManager,
+		ReportingController: reportingController, ReportingInstance: FieldManager,
 	}
 }
 

@@ -20,7 +20,23 @@ type Event struct {
 	Message string    `json:"message"`
 	Count   int32     `json:"count"`
 	Last    time.Time `json:"last"` // when it was last seen
+	// Reporter is who the Event says reported it (reportingController, else
+	// source.component), as its writer set it: anyone who may create Events
+	// in the namespace sets what they like.
+	Reporter string `json:"reporter"`
+	// Restart is set on an Event that reads as driftboard's restart record:
+	// RestartOwn when it names the workload's last restart as the patch wrote
+	// it (hanzo.ai/restartedAt on the pod template, the same workload UID),
+	// else RestartUnmatched (another writer's look-alike, or an earlier
+	// restart). Who restarted is the annotation's, never the Event's words.
+	Restart string `json:"restart,omitempty"`
 }
+
+// Restart values of an Event.
+const (
+	RestartOwn       = "driftboard"
+	RestartUnmatched = "unmatched"
+)
 
 // MaxEvents bounds the list the detail and `get` show.
 const MaxEvents = 50
@@ -30,12 +46,12 @@ const MaxEvents = 50
 // limit of them. Kubernetes already counts repeats of one Event object;
 // this also folds the separate objects a recorder makes after a restart.
 func MergeEvents(in []Event, limit int) []Event {
-	type sameness struct{ object, typ, reason, message string }
+	type sameness struct{ object, typ, reason, message, reporter, restart string }
 	at := map[sameness]int{}
 	var out []Event
 	for _, e := range in {
 		e.Count = max(e.Count, 1)
-		k := sameness{e.Object, e.Type, e.Reason, e.Message}
+		k := sameness{e.Object, e.Type, e.Reason, e.Message, e.Reporter, e.Restart}
 		if i, ok := at[k]; ok {
 			out[i].Count += e.Count
 			if e.Last.After(out[i].Last) {

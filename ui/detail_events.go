@@ -155,7 +155,14 @@ func (m *Model) eventLines(width int) []string {
 			count = fmt.Sprintf(" ×%d", ev.Count)
 		}
 		head := st.dim.Render(fmt.Sprintf("%-5s", shortDuration(now.Sub(ev.Last)))) + " " + typ + " " +
-			st.bold.Render(safe(ev.Reason)) + count + st.dim.Render(" "+safe(ev.Object)) + "  " + safe(ev.Message)
+			st.bold.Render(safe(ev.Reason)) + count + st.dim.Render(" "+safe(ev.Object)) + "  " + safe(ev.Message) +
+			st.dim.Render(" — from "+safe(orDash(ev.Reporter)))
+		switch ev.Restart {
+		case model.RestartOwn:
+			head += st.dim.Render(" (driftboard's restart: matches the workload's annotation)")
+		case model.RestartUnmatched:
+			head += " " + st.warnText.Render("▲ not driftboard's last restart (no match with the workload's hanzo.ai/restartedAt)")
+		}
 		out = append(out, wrapText(head, width)...)
 	}
 	if e.stopped {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/hanzoai/driftboard/model"
 )
@@ -151,5 +152,28 @@ func TestDetailEventsForbidden(t *testing.T) {
 	v := plainView(m)
 	if !strings.Contains(v, "events: cannot read (forbidden)") || strings.Contains(v, "none recorded (") {
 		t.Errorf("forbidden Events:\n%s", v)
+	}
+}
+
+// Each Event says who reported it; one that reads as driftboard's restart
+// says whether it is the workload's last restart as the patch wrote it.
+func TestEventsShowReporterAndRestartSource(t *testing.T) {
+	m, _ := newTestModel(t, nil, nil, Options{}, 200, 40)
+	m.detail.events = eventsWatch{done: true, list: []model.Event{
+		{Object: "Deployment web", Type: "Normal", Reason: "Restarted", Count: 1, Last: t0, Reporter: "hanzo.ai/driftboard",
+			Message: "Rolling restart requested by bob via driftboard", Restart: model.RestartUnmatched},
+		{Object: "Deployment web", Type: "Normal", Reason: "Restarted", Count: 1, Last: t0, Reporter: "hanzo.ai/driftboard",
+			Message: "Rolling restart requested by admin (alice) via driftboard", Restart: model.RestartOwn},
+		{Object: "Pod web-1", Type: "Normal", Reason: "Pulled", Count: 1, Last: t0, Message: "pulled"},
+	}}
+	lines := ansi.Strip(strings.Join(m.eventLines(300), "\n"))
+	for _, want := range []string{
+		"requested by bob via driftboard — from hanzo.ai/driftboard ▲ not driftboard's last restart",
+		"requested by admin (alice) via driftboard — from hanzo.ai/driftboard (driftboard's restart: matches",
+		"pulled — from -",
+	} {
+		if !strings.Contains(lines, want) {
+			t.Errorf("lacks %q:\n%s", want, lines)
+		}
 	}
 }

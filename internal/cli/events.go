@@ -52,10 +52,11 @@ func writeEvents(w io.Writer, r rowWithEvents, now time.Time) error {
 		fmt.Fprintln(tw, "Events:\tnone recorded (Kubernetes keeps Events about an hour)")
 	default:
 		fmt.Fprintln(tw, "Events:")
-		fmt.Fprintln(tw, "  AGE\tTYPE\tREASON\tCOUNT\tOBJECT\tMESSAGE")
+		fmt.Fprintln(tw, "  AGE\tTYPE\tREASON\tCOUNT\tOBJECT\tREPORTER\tMESSAGE")
 		for _, e := range r.Events {
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%d\t%s\t%s\n", termtext.Sanitize(eventAge(now.Sub(e.Last))), termtext.Sanitize(e.Type),
-				termtext.Sanitize(e.Reason), e.Count, termtext.Sanitize(e.Object), termtext.Sanitize(e.Message))
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%d\t%s\t%s\t%s%s\n", termtext.Sanitize(eventAge(now.Sub(e.Last))), termtext.Sanitize(e.Type),
+				termtext.Sanitize(e.Reason), e.Count, termtext.Sanitize(e.Object), termtext.Sanitize(dash(e.Reporter)),
+				termtext.Sanitize(e.Message), restartNote(e))
 		}
 	}
 	return tw.Flush()
@@ -71,4 +72,16 @@ func eventAge(d time.Duration) string {
 		return fmt.Sprintf("%dh", int(d.Hours()))
 	}
 	return fmt.Sprintf("%dd", int(d.Hours()/24))
+}
+
+// restartNote says whether an Event that reads as driftboard's restart is
+// the workload's last restart as the patch wrote it.
+func restartNote(e model.Event) string {
+	switch e.Restart {
+	case model.RestartOwn:
+		return " [driftboard's restart: matches the workload's hanzo.ai/restartedAt]"
+	case model.RestartUnmatched:
+		return " [NOT driftboard's last restart: no match with the workload's hanzo.ai/restartedAt; another writer's Event or an earlier restart]"
+	}
+	return ""
 }

@@ -65,3 +65,26 @@ func TestWriteEventsUnread(t *testing.T) {
 		t.Errorf("forbidden JSON: %s %v", j, err)
 	}
 }
+
+// get's Events name their reporter and say which restart record is
+// driftboard's own.
+func TestWriteEventsReporterAndRestart(t *testing.T) {
+	var b bytes.Buffer
+	now := time.Now()
+	row := rowWithEvents{AppView: &model.AppView{}, Events: []model.Event{
+		{Object: "Deployment web", Type: "Normal", Reason: "Restarted", Count: 1, Last: now, Reporter: "hanzo.ai/driftboard",
+			Message: "by bob via driftboard", Restart: model.RestartUnmatched},
+		{Object: "Deployment web", Type: "Normal", Reason: "Restarted", Count: 1, Last: now, Reporter: "hanzo.ai/driftboard",
+			Message: "by alice via driftboard", Restart: model.RestartOwn},
+	}}
+	if err := writeEvents(&b, row, now); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{"REPORTER", "hanzo.ai/driftboard  by bob via driftboard [NOT driftboard's last restart",
+		"by alice via driftboard [driftboard's restart"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("lacks %q:\n%s", want, out)
+		}
+	}
+}
