@@ -13,8 +13,9 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/hanzoai/driftboard/internal/cli"
+	"github.com/hanzoai/driftboard/internal/config"
 	"github.com/hanzoai/driftboard/internal/demo"
-	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/model"
 	"github.com/hanzoai/driftboard/ui"
 )
@@ -106,7 +107,10 @@ func Render(ctx context.Context) ([]Frame, error) {
 	if err != nil {
 		return nil, err
 	}
-	src := staticSource{snap: snap, ch: make(chan struct{})}
+	settled := make(chan struct{})
+	close(settled)
+	board := cli.NewBoard(d.Fleet(), config.Effective{}) // as `driftboard demo` assembles it
+	src := frozenFleet{Fleet: board.Fleet, snap: snap, ch: make(chan struct{}), settled: settled}
 	id := fixedIdentity{state: ui.IdentityState{Principal: d.Principal(), Expiry: d.Expiry(), Source: d.Source()}}
 	dark := true
 	opts := ui.Options{
@@ -116,7 +120,7 @@ func Render(ctx context.Context) ([]Frame, error) {
 	}
 	frames := make([]Frame, 0, len(scenes))
 	for _, sc := range scenes {
-		drv := newDriver(ui.New(src, restart.New(d.Fleet(), restart.Policy{}), id, opts), sc.width, sc.height)
+		drv := newDriver(ui.New(src, id, opts), sc.width, sc.height)
 		drv.waitFor(func(text string) bool { return strings.Contains(text, "shown") }, 20*time.Second)
 		if sc.keys != nil {
 			sc.keys(drv)
@@ -150,14 +154,17 @@ func settledSnapshot(ctx context.Context, d *demo.Demo) (*model.Snapshot, error)
 	}
 }
 
-// staticSource serves one snapshot and never signals a change.
-type staticSource struct {
-	snap *model.Snapshot
-	ch   chan struct{}
+// frozenFleet is the demo's fleet showing one snapshot: it never signals a
+// change, and has settled; every other capability is the fleet's.
+type frozenFleet struct {
+	ui.Fleet
+	snap        *model.Snapshot
+	ch, settled chan struct{}
 }
 
-func (s staticSource) Changed() <-chan struct{}  { return s.ch }
-func (s staticSource) Snapshot() *model.Snapshot { return s.snap }
+func (s frozenFleet) Changed() <-chan struct{}  { return s.ch }
+func (s frozenFleet) Snapshot() *model.Snapshot { return s.snap }
+func (s frozenFleet) Settled() <-chan struct{}  { return s.settled }
 
 // fixedIdentity is the demo user; its login shows a device code and then
 // waits, so the dialog can be captured.

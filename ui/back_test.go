@@ -58,7 +58,7 @@ func TestCursorStartsOnRowOneWhileRowsArrive(t *testing.T) {
 	// rest arrive after and sort above it.
 	src.upsert(app{ns: "hanzo-testnet", name: "queue", declared: "v1.0.0", running: "v1.0.0", latest: "v1.0.0", ready: 2, updated: 2, assets: 1}.build())
 	dark := true
-	m := newModel(context.Background(), src, nil, nil, Options{Now: fixedNow, DarkBackground: &dark})
+	m := newModel(context.Background(), fleetOf(src, nil), nil, Options{Now: fixedNow, DarkBackground: &dark})
 	t.Cleanup(m.cancel)
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	m.Update(snapshotMsg{src.Snapshot()})

@@ -38,7 +38,7 @@ func benchModel(b *testing.B, n int, query string) *Model {
 	src := newStoreSource()
 	src.upsert(bigFleet(n)...)
 	dark := true
-	m := newModel(context.Background(), src, uc(allowed(), Options{}), orgAdmin(), Options{Now: fixedNow, DarkBackground: &dark, InitialQuery: query})
+	m := newModel(context.Background(), fleetOf(src, allowed()), orgAdmin(), Options{Now: fixedNow, DarkBackground: &dark, InitialQuery: query})
 	b.Cleanup(m.cancel)
 	m.Update(identityMsg{orgAdmin().Current()})
 	m.Update(tea.WindowSizeMsg{Width: 160, Height: 50})
@@ -93,8 +93,8 @@ func BenchmarkOneChange10k(b *testing.B) {
 		r := rows[(i*7919)%len(rows)]
 		r.RunningTag = fmt.Sprintf("v9.%d.0", i)
 		i++
-		m.src.(*storeSource).upsert(r)
-		m.Update(snapshotMsg{m.src.Snapshot()})
+		storeOf(m).upsert(r)
+		m.Update(snapshotMsg{m.fleet.Snapshot()})
 		_ = m.View()
 	}
 	cpu.report()
@@ -134,7 +134,7 @@ func burst(t testing.TB, m *Model, src *storeSource, l *loop, n int, gap time.Du
 func TestBurstIsCoalesced(t *testing.T) {
 	src := newStoreSource()
 	dark := true
-	m := newModel(context.Background(), src, nil, nil, Options{Now: fixedNow, DarkBackground: &dark})
+	m := newModel(context.Background(), fleetOf(src, nil), nil, Options{Now: fixedNow, DarkBackground: &dark})
 	t.Cleanup(m.cancel)
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	l := newLoop(t, m)
@@ -159,7 +159,7 @@ func TestBurstIsCoalesced(t *testing.T) {
 func BenchmarkEventToFrame(b *testing.B) {
 	src := newStoreSource()
 	dark := true
-	m := newModel(context.Background(), src, nil, nil, Options{Now: fixedNow, DarkBackground: &dark})
+	m := newModel(context.Background(), fleetOf(src, nil), nil, Options{Now: fixedNow, DarkBackground: &dark})
 	b.Cleanup(m.cancel)
 	m.Update(tea.WindowSizeMsg{Width: 160, Height: 50})
 	l := newLoop(b, m)
@@ -204,9 +204,9 @@ func BenchmarkChurnFrame10k(b *testing.B) {
 		b.Run(fmt.Sprintf("changes=%d", n), func(b *testing.B) {
 			m := benchModel(b, 10_000, "")
 			m.board.cycleSort() // by name: svc-00000… on screen
-			m.Update(snapshotMsg{m.src.Snapshot()})
+			m.Update(snapshotMsg{m.fleet.Snapshot()})
 			rows := bigFleet(10_000)
-			src := m.src.(*storeSource)
+			src := storeOf(m)
 			b.ReportAllocs()
 			cpu := startCPU(b)
 			seq := 0

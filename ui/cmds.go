@@ -23,9 +23,10 @@ const coalesceDelay = 33 * time.Millisecond
 // settled (Settler).
 const syncingDelay = 100 * time.Millisecond
 
-// Settler is optional for a Source: Settled is closed once every cluster's
-// first sync has ended (synced, or failed), so the snapshot that shows the
-// whole fleet is taken at once rather than at the syncing pace.
+// Settler is the Source's Settled: closed once every cluster's first sync
+// has ended (synced, or failed), so the snapshot that shows the whole fleet
+// is taken at once rather than at the syncing pace. A source with nothing
+// to sync returns a closed channel.
 type Settler interface {
 	Settled() <-chan struct{}
 }
@@ -75,8 +76,8 @@ func waitForChange(ctx context.Context, src Source, prev time.Time, delay time.D
 		if !sleepUntil(ctx, prev.Add(min(delay, coalesceDelay)), nil) {
 			return nil
 		}
-		if s, ok := src.(Settler); ok && delay > coalesceDelay {
-			if !sleepUntil(ctx, prev.Add(delay), s.Settled()) {
+		if delay > coalesceDelay {
+			if !sleepUntil(ctx, prev.Add(delay), src.Settled()) {
 				return nil
 			}
 		}

@@ -69,7 +69,7 @@ func (m *Model) openDetail() tea.Cmd {
 	m.screen = screenDetail
 	read := tea.Batch(m.readDigests(r), m.watchEvents())
 	if m.refusal(r) == "" {
-		return tea.Batch(checkRestart(m.ctx, m.restarter, r), read)
+		return tea.Batch(checkRestart(m.ctx, m.fleet, r), read)
 	}
 	return read
 }

@@ -10,8 +10,7 @@ import (
 	"github.com/hanzoai/driftboard/model"
 )
 
-// EventWatcher is optional: a Source (or Restarter) that can follow an app's
-// Kubernetes Events while its detail is open. The list arrives merged,
+// EventWatcher follows an app's Kubernetes Events while its detail is open. The list arrives merged,
 // newest first; the channel closes when ctx ends or the watch cannot go on.
 // kube.Fleet implements it with a LIST and a WATCH of the namespace's Events.
 type EventWatcher interface {
@@ -47,25 +46,10 @@ type eventsMsg struct {
 	closed bool
 }
 
-func (m *Model) eventWatcher() EventWatcher {
-	if w, ok := m.src.(EventWatcher); ok {
-		return w
-	}
-	if w, ok := m.restarter.(EventWatcher); ok {
-		return w
-	}
-	return nil
-}
-
-// watchEvents starts following the open detail's Events (nil without a
-// watcher). seq carries on from an earlier opening, so its lists are stale.
+// watchEvents starts following the open detail's Events. seq carries on from an earlier opening, so its lists are stale.
 func (m *Model) watchEvents() tea.Cmd {
 	m.stopEvents()
-	e := &m.detail.events
-	w := m.eventWatcher()
-	if w == nil {
-		return nil
-	}
+	e, w := &m.detail.events, m.fleet
 	e.seq++
 	e.loading = true
 	ctx, cancel := context.WithCancel(m.ctx)
@@ -135,6 +119,8 @@ func (m *Model) eventLines(width int) []string {
 	switch {
 	case errors.Is(e.err, model.ErrEventsForbidden):
 		out = append(out, st.errText.Render("events: cannot read (forbidden)"))
+	case model.IsNotAvailable(e.err):
+		out = append(out, wrapText(st.dim.Render(safe(e.err.Error())), width)...)
 	case e.err != nil:
 		out = append(out, wrapText(st.errText.Render("events: could not read: ")+safe(e.err.Error()), width)...)
 	case e.loading && !e.done:

@@ -33,17 +33,6 @@ type digestRead struct {
 	again   bool   // the row changed during a read: read once more after it
 }
 
-// digestReader is the Source, else the Restarter, when it can read pods.
-func (m *Model) digestReader() DigestReader {
-	if d, ok := m.src.(DigestReader); ok {
-		return d
-	}
-	if d, ok := m.restarter.(DigestReader); ok {
-		return d
-	}
-	return nil
-}
-
 // podFacts are the row facts that change when the pods do: a new read is
 // worth its LIST only then, not on every snapshot.
 func podFacts(r *model.AppView) string {
@@ -53,12 +42,12 @@ func podFacts(r *model.AppView) string {
 }
 
 // readDigests starts a read for the open detail's row (nil when there is
-// no reader or no workload to read pods of).
+// no workload to read pods of).
 func (m *Model) readDigests(r *model.AppView) tea.Cmd {
 	d := &m.detail.digests
 	d.basis, d.again = podFacts(r), false
-	rd := m.digestReader()
-	if rd == nil || !r.Workload.Found {
+	rd := m.fleet
+	if !r.Workload.Found {
 		return nil
 	}
 	d.seq++
@@ -131,6 +120,8 @@ func (m *Model) digestLines(r *model.AppView, width int) []string {
 		kv("running digests", "no workload, no pods")
 	case d.loading && (!d.done || d.err != nil): // a re-read keeps showing a good answer
 		kv("running digests", "reading pods…")
+	case model.IsNotAvailable(d.err):
+		kv("running digests", d.err.Error())
 	case d.err != nil:
 		out = append(out, wrapText(st.dim.Render(fmt.Sprintf("%-16s", "running digests"))+
 			st.errText.Render("could not read: ")+safe(d.err.Error()), width)...)

@@ -10,7 +10,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/model"
 )
 
@@ -37,16 +36,6 @@ func (d *digestRestarter) readCount() int {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return len(d.reads)
-}
-
-// digestSource is a Source that reads pods itself.
-type digestSource struct {
-	*storeSource
-	running []string
-}
-
-func (s *digestSource) RunningDigests(context.Context, model.Key) (model.PodDigests, error) {
-	return model.PodDigests{Pods: len(s.running), Digests: s.running}, nil
 }
 
 // floatingApp is "web" on a floating tag whose registry digest is tagDigest.
@@ -80,7 +69,7 @@ func digestMsgs(cmd tea.Cmd) []digestsMsg {
 	return out
 }
 
-func openWeb(t *testing.T, r restart.Fleet, tagDigest string) (*Model, *storeSource, []digestsMsg) {
+func openWeb(t *testing.T, r actions, tagDigest string) (*Model, *storeSource, []digestsMsg) {
 	t.Helper()
 	m, src := newTestModel(t, r, orgAdmin(), Options{}, 100, 60)
 	src.upsert(floatingApp(tagDigest, 2))
@@ -166,10 +155,13 @@ func TestDetailDigestsErrorsAndUnknowns(t *testing.T) {
 		t.Errorf("error:\n%s", v)
 	}
 
-	// Without any reader: said plainly, nothing read.
+	// A source that cannot read pods says so, with why.
 	m, _, msgs = openWeb(t, allowed(), dg('b'))
-	if len(msgs) != 0 || !strings.Contains(plainView(m), "running digests not read") {
-		t.Errorf("no reader: %d reads\n%s", len(msgs), plainView(m))
+	for _, msg := range msgs {
+		m.Update(msg)
+	}
+	if !strings.Contains(plainView(m), "running digests pod digests: not available from this source (the board has no fleet)") {
+		t.Errorf("not available:\n%s", plainView(m))
 	}
 }
 
@@ -244,16 +236,6 @@ func TestDetailRereadsWhenPodsChange(t *testing.T) {
 	}
 }
 
-func TestSourceDigestReaderComesFirst(t *testing.T) {
-	rd := &digestRestarter{fakeRestarter: allowed(), running: []string{dg('a')}}
-	src := &digestSource{storeSource: newStoreSource(), running: []string{dg('e')}}
-	m := newModel(context.Background(), src, uc(rd, Options{}), nil, Options{Now: fixedNow})
-	t.Cleanup(m.cancel)
-	if got, _ := m.digestReader().RunningDigests(context.Background(), model.Key{}); len(got.Digests) != 1 || got.Digests[0] != dg('e') {
-		t.Errorf("reader %+v: the Source's must come first", got)
-	}
-}
-
 func TestGoldenDetailDigests(t *testing.T) {
 	checkGolden(t, "detail_digests_w100", goldenDetailOfWeb(t, floatingApp(dg('b'), 2), dg('a')))
 }
@@ -263,11 +245,9 @@ func TestGoldenDetailDigests(t *testing.T) {
 func goldenDetailOfWeb(t *testing.T, v model.AppView, running ...string) string {
 	t.Helper()
 	m := goldenModel(t, 100, true, Options{})
-	rd := &digestRestarter{fakeRestarter: allowed(), running: running}
-	src := m.src.(*storeSource)
-	m.restarter, m.src = uc(rd, Options{}), withCaps(src, rd)
-	src.upsert(v)
-	m.Update(snapshotMsg{m.src.Snapshot()})
+	m.fleet = fleetOf(storeOf(m), &digestRestarter{fakeRestarter: allowed(), running: running})
+	storeOf(m).upsert(v)
+	m.Update(snapshotMsg{m.fleet.Snapshot()})
 	selectApp(t, m, "web")
 	_, cmd := m.Update(keyMsg("enter"))
 	for _, msg := range digestMsgs(cmd) {

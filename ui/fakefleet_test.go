@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"reflect"
 	"sync"
 
 	"github.com/hanzoai/driftboard/internal/restart"
@@ -11,8 +10,10 @@ import (
 
 // fakeRestarter is the restart use case's Fleet, recording calls; decision
 // and err script its answers. Its rollouts never end by themselves: the
-// tests deliver Follow's verdict (followedMsg).
+// tests deliver Follow's verdict (followedMsg). It reads nothing: those
+// are not available.
 type fakeRestarter struct {
+	noFleet
 	mu       sync.Mutex
 	decision model.Decision
 	err      error
@@ -39,43 +40,6 @@ func (f *fakeRestarter) RestartWith(_ context.Context, k model.Key, req restart.
 func (f *fakeRestarter) WaitRollout(ctx context.Context, _ model.Key, _ func(model.WorkloadView)) error {
 	<-ctx.Done()
 	return ctx.Err()
-}
-
-// uc is the restart use case over a fake fleet, read-only as opts say; nil
-// for no fleet.
-func uc(f restart.Fleet, opts Options) Restarter {
-	if f == nil || reflect.ValueOf(f).IsNil() {
-		return nil
-	}
-	return restart.New(f, restart.Policy{ReadOnly: opts.ReadOnly})
-}
-
-// withCaps gives src the fake fleet's other capability, as a real source
-// carries them.
-func withCaps(src Source, f any) Source {
-	switch f := f.(type) {
-	case EventWatcher:
-		return struct {
-			Source
-			EventWatcher
-		}{src, f}
-	case DigestReader:
-		return struct {
-			Source
-			DigestReader
-		}{src, f}
-	case YAMLReader:
-		return struct {
-			Source
-			YAMLReader
-		}{src, f}
-	case LogReader:
-		return struct {
-			Source
-			LogReader
-		}{src, f}
-	}
-	return src
 }
 
 func (f *fakeRestarter) restartCount() int {

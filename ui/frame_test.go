@@ -118,7 +118,7 @@ func nameSortedBoardSized(t testing.TB, n, w, h int) (*storeSource, []model.AppV
 	rows := bigFleet(n)
 	src.upsert(rows...)
 	dark := true
-	m := newModel(context.Background(), src, nil, nil, Options{Now: fixedNow, DarkBackground: &dark})
+	m := newModel(context.Background(), fleetOf(src, nil), nil, Options{Now: fixedNow, DarkBackground: &dark})
 	t.Cleanup(m.cancel)
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	m.Update(snapshotMsg{src.Snapshot()})

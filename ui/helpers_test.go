@@ -32,6 +32,9 @@ func newStoreSource() *storeSource {
 
 func (s *storeSource) Changed() <-chan struct{} { return s.ch }
 
+// Settled is closed: the fixture fleet has no first sync to wait for.
+func (s *storeSource) Settled() <-chan struct{} { return settled }
+
 func (s *storeSource) signal() {
 	select {
 	case s.ch <- struct{}{}:
@@ -148,7 +151,7 @@ func orgAdmin() *fakeIdentity {
 
 // newTestModel is a sized board over the fixture fleet with its first
 // snapshot applied.
-func newTestModel(t testing.TB, r restart.Fleet, id Identity, opts Options, w, h int) (*Model, *storeSource) {
+func newTestModel(t testing.TB, r actions, id Identity, opts Options, w, h int) (*Model, *storeSource) {
 	t.Helper()
 	src := newStoreSource()
 	src.upsert(fleet()...)
@@ -162,9 +165,9 @@ func newTestModel(t testing.TB, r restart.Fleet, id Identity, opts Options, w, h
 	}
 	var m *Model
 	if id == nil {
-		m = newModel(context.Background(), withCaps(src, r), uc(r, opts), nil, opts)
+		m = newModel(context.Background(), fleetUnder(src, r, restart.Policy{ReadOnly: opts.ReadOnly}), nil, opts)
 	} else {
-		m = newModel(context.Background(), withCaps(src, r), uc(r, opts), id, opts)
+		m = newModel(context.Background(), fleetUnder(src, r, restart.Policy{ReadOnly: opts.ReadOnly}), id, opts)
 		m.Update(identityMsg{id.Current()})
 	}
 	t.Cleanup(m.cancel)

@@ -10,8 +10,8 @@ import (
 	"github.com/hanzoai/driftboard/model"
 )
 
-// LogReader is optional: a Source (or Restarter) that can list an App's
-// pods and stream one container's log (kube.Fleet: one LIST of the pods,
+// LogReader lists an App's pods and streams one container's log
+// (kube.Fleet: one LIST of the pods,
 // then one pods/log GET per stream, closed when its context ends). Reading
 // is not an action: read-only mode keeps it.
 type LogReader interface {
@@ -71,16 +71,6 @@ type logBatchMsg struct {
 	batch model.LogBatch
 }
 
-func (m *Model) logReader() LogReader {
-	if r, ok := m.src.(LogReader); ok {
-		return r
-	}
-	if r, ok := m.restarter.(LogReader); ok {
-		return r
-	}
-	return nil
-}
-
 func (m *Model) logLines() int {
 	if m.opts.LogLines > 0 {
 		return m.opts.LogLines
@@ -98,10 +88,7 @@ func (m *Model) openLogs(r *model.AppView) tea.Cmd {
 	m.logs = logView{key: r.Key(), from: m.screen, seq: m.logs.seq + 1, follow: true, tail: true,
 		ring: model.NewLineRingBytes(m.logLines(), model.MaxLogBytes)}
 	m.screen = screenLogs
-	rd := m.logReader()
-	if rd == nil {
-		return nil
-	}
+	rd := m.fleet
 	m.logs.listing = true
 	ctx, k, seq := m.ctx, m.logs.key, m.logs.seq
 	return func() tea.Msg {
@@ -150,11 +137,7 @@ func (m *Model) onLogPods(msg logPodsMsg) tea.Cmd {
 // from a fresh buffer: the last ring-capacity lines, then followed.
 func (m *Model) startLog(pod, container string) tea.Cmd {
 	m.stopLogs()
-	l := &m.logs
-	rd := m.logReader()
-	if rd == nil {
-		return nil
-	}
+	l, rd := &m.logs, m.fleet
 	l.pod, l.container, l.err, l.ended = pod, container, nil, false
 	l.ring.Reset()
 	l.top, l.tail, l.opening = 0, true, true

@@ -98,10 +98,10 @@ func (m *Model) layoutLogs(width, height int) {
 func (m *Model) logsEmpty() string {
 	l, st := &m.logs, &m.st
 	switch {
-	case m.logReader() == nil:
-		return st.dim.Render("logs: not available from this source")
 	case l.listing:
 		return st.dim.Render("listing the pods…")
+	case model.IsNotAvailable(l.err) && l.ring.Len() == 0:
+		return st.dim.Render(safe(l.err.Error()))
 	case l.err != nil && l.ring.Len() == 0:
 		return st.errText.Render("could not read the logs: ") + safe(l.err.Error())
 	case len(l.pods) == 0:

@@ -32,7 +32,7 @@ func TestSnapshotPaceWhileSyncing(t *testing.T) {
 
 	empty := newStoreSource()
 	empty.SetClusters([]model.ClusterState{{Name: "prod", Phase: model.ConnSyncing, Since: t0}})
-	m2 := newModel(context.Background(), empty, uc(&fakeRestarter{}, Options{}), nil, Options{Now: fixedNow})
+	m2 := newModel(context.Background(), fleetOf(empty, &fakeRestarter{}), nil, Options{Now: fixedNow})
 	t.Cleanup(m2.cancel)
 	m2.Update(snapshotMsg{empty.Snapshot()})
 	if d := m2.snapDelay(); d != coalesceDelay {

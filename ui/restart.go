@@ -12,14 +12,11 @@ import (
 )
 
 // refusal is why the board will not even ask about a restart, checked before
-// calling the cluster: no restarter, the use case's own refusal (read-only,
-// what the row forbids), no identity, one in flight. "" means check.
+// calling the cluster: the use case's own refusal (read-only, what the row
+// forbids), no identity, one in flight. "" means check.
 func (m *Model) refusal(r *model.AppView) string {
 	now := m.now()
-	if m.restarter == nil {
-		return "restarts are not available in this session (no cluster access for actions)"
-	}
-	if why := m.restarter.Refusal(r); why != "" {
+	if why := m.fleet.Refusal(r); why != "" {
 		return why
 	}
 	switch {
@@ -55,7 +52,7 @@ func (m *Model) openRestart(r *model.AppView) tea.Cmd {
 		return nil
 	}
 	d.phase = confirmChecking
-	return tea.Batch(checkRestart(m.ctx, m.restarter, r), m.startSpinner())
+	return tea.Batch(checkRestart(m.ctx, m.fleet, r), m.startSpinner())
 }
 
 func (m *Model) onChecked(msg checkedMsg) tea.Cmd {
@@ -81,14 +78,14 @@ func (m *Model) onChecked(msg checkedMsg) tea.Cmd {
 // fireRestart sends the restart once; the in-flight entry guards against a
 // second one until the rollout ends.
 func (m *Model) fireRestart(d *confirmDialog) tea.Cmd {
-	if m.inflight[d.key] != nil || m.restarter == nil {
+	if m.inflight[d.key] != nil {
 		d.refuse("a restart is already in flight")
 		return nil
 	}
 	m.inflight[d.key] = &inflight{key: d.key, started: m.now(), prevRestart: d.row.Workload.RestartedAt}
 	d.phase = confirmSending
 	in := restart.Input{Checked: d.chk, Confirm: restart.Confirmation{Answer: d.answer}}
-	return tea.Batch(doRestart(m.ctx, m.restarter, in), m.startSpinner())
+	return tea.Batch(doRestart(m.ctx, m.fleet, in), m.startSpinner())
 }
 
 func (m *Model) onRestarted(msg restartedMsg) tea.Cmd {
@@ -108,7 +105,7 @@ func (m *Model) onRestarted(msg restartedMsg) tea.Cmd {
 		f.observe(m.board.find(msg.key))
 		// stays while the rollout is followed: its outcome replaces it
 		m.status = statusLine{text: "restart of " + name + " accepted — following the rollout", keep: true}
-		follow = followRestart(m.ctx, m.restarter, msg.key)
+		follow = followRestart(m.ctx, m.fleet, msg.key)
 	}
 	if d != nil && d.key == msg.key {
 		m.dialogs.remove(d)
@@ -125,7 +122,11 @@ func (m *Model) onFollowed(msg followedMsg) tea.Cmd {
 	}
 	delete(m.inflight, msg.key)
 	name := msg.key.Namespace + "/" + msg.key.Name
-	if msg.err != nil {
+	switch {
+	case model.IsNotAvailable(msg.err): // the patch was accepted; its rollout cannot be followed here
+		m.status = statusLine{text: "restart of " + name + " accepted; " + oneLine(msg.err.Error())}
+		return nil
+	case msg.err != nil:
 		m.status = statusLine{text: "restart of " + name + ": " + oneLine(msg.err.Error()), bad: true}
 		return nil
 	}

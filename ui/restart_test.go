@@ -113,7 +113,7 @@ func TestRestartRefusedSaysWhy(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			var rs restart.Fleet
+			var rs actions
 			if c.name != "no restarter" {
 				rs = c.r
 			}

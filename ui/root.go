@@ -33,23 +33,13 @@ type statusLine struct {
 	shown time.Time // when it first showed; Update stamps it
 }
 
-// emptySource stands in for a missing Source: an empty board, never a panic.
-type emptySource struct{}
-
-func (emptySource) Changed() <-chan struct{} { return nil }
-func (emptySource) Snapshot() *model.Snapshot {
-	s := model.NewSnapshot(nil)
-	s.Summary = model.Summarize(nil)
-	return s
-}
-
-func newModel(ctx context.Context, src Source, r Restarter, id Identity, opts Options) *Model {
-	if src == nil {
-		src = emptySource{}
+func newModel(ctx context.Context, f Fleet, id Identity, opts Options) *Model {
+	if f == nil {
+		f = newEmptyFleet()
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	m := &Model{
-		deps:     deps{ctx: ctx, cancel: cancel, src: src, restarter: r, identity: id, opts: opts, now: opts.Now},
+		deps:     deps{ctx: ctx, cancel: cancel, fleet: f, identity: id, opts: opts, now: opts.Now},
 		terminal: terminal{dark: true, plain: opts.NoColor},
 		screens:  screens{board: newBoard(keyMap{}), help: help.New()},
 		session:  session{inflight: map[model.Key]*inflight{}},
@@ -86,7 +76,7 @@ func (m *Model) restyle() {
 // Init takes the first snapshot, asks the terminal for its background and
 // reads the identity.
 func (m *Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{takeSnapshot(m.src)}
+	cmds := []tea.Cmd{takeSnapshot(m.fleet)}
 	if m.opts.DarkBackground == nil && !m.backgroundAsked {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
@@ -195,7 +185,7 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 // wait for the next change.
 func (m *Model) onSnapshot(s *model.Snapshot) tea.Cmd {
 	if s == nil {
-		return waitForChange(m.ctx, m.src, m.snapAt, m.snapDelay())
+		return waitForChange(m.ctx, m.fleet, m.snapAt, m.snapDelay())
 	}
 	replaced := m.board.snap != nil && m.board.snap.Origin() != s.Origin()
 	m.board.setSnapshot(s)
@@ -207,7 +197,7 @@ func (m *Model) onSnapshot(s *model.Snapshot) tea.Cmd {
 	for k, f := range m.inflight {
 		f.observe(m.board.find(k))
 	}
-	return tea.Batch(waitForChange(m.ctx, m.src, m.snapAt, m.snapDelay()), m.startSpinner(), m.followDigests())
+	return tea.Batch(waitForChange(m.ctx, m.fleet, m.snapAt, m.snapDelay()), m.startSpinner(), m.followDigests())
 }
 
 // snapDelay is how far apart snapshots are taken: at the syncing pace while

@@ -23,13 +23,12 @@ type Model struct {
 }
 
 type deps struct {
-	ctx       context.Context
-	cancel    context.CancelFunc
-	src       Source
-	restarter Restarter
-	identity  Identity
-	opts      Options
-	now       func() time.Time
+	ctx      context.Context
+	cancel   context.CancelFunc
+	fleet    Fleet
+	identity Identity
+	opts     Options
+	now      func() time.Time
 }
 
 type terminal struct {

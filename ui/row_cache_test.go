@@ -31,7 +31,7 @@ func TestRowCacheFollowsEverythingALineShows(t *testing.T) {
 	rows := bigFleet(300)
 	src.upsert(rows...)
 	// No DarkBackground: the terminal's answer restyles the board.
-	m := newModel(context.Background(), src, uc(allowed(), Options{}), orgAdmin(), Options{Now: fixedNow})
+	m := newModel(context.Background(), fleetOf(src, allowed()), orgAdmin(), Options{Now: fixedNow})
 	t.Cleanup(m.cancel)
 	m.Update(identityMsg{orgAdmin().Current()})
 	m.Update(tea.WindowSizeMsg{Width: 160, Height: 30})

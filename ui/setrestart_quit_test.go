@@ -17,6 +17,7 @@ import (
 // rollingRestarter accepts every restart and keeps its rollout going until
 // the run's context ends.
 type rollingRestarter struct {
+	noFleet // reads nothing
 	mu      sync.Mutex
 	started []string
 }

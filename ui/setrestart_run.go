@@ -49,7 +49,7 @@ func (m *Model) openSetRestart() tea.Cmd {
 			continue
 		}
 		d.checking++
-		cmds = append(cmds, checkSetRow(m.ctx, m.restarter, d, r))
+		cmds = append(cmds, checkSetRow(m.ctx, m.fleet, d, r))
 	}
 	if d.checking == 0 {
 		d.checking = 1
@@ -71,7 +71,7 @@ func checkSetRow(ctx context.Context, r Restarter, d *setRestartDialog, row *mod
 // nothing new starts.
 func (m *Model) runSet(d *setRestartDialog) tea.Cmd {
 	ch := make(chan tea.Msg, 16)
-	r := m.restarter
+	r := m.fleet
 	for _, k := range d.allowed {
 		m.inflight[k] = &inflight{key: k, started: m.now(), prevRestart: m.rowRestartedAt(k)}
 	}

@@ -19,8 +19,9 @@ import (
 // setRestarter refuses some apps at the check, fails one restart, and
 // counts how many restarts run at once.
 type setRestarter struct {
-	refuse map[string]string
-	fail   string
+	noFleet // reads nothing
+	refuse  map[string]string
+	fail    string
 
 	mu       sync.Mutex
 	now, max int
@@ -73,7 +74,7 @@ func drive(m *Model, cmd tea.Cmd) {
 	})
 }
 
-func setModel(t *testing.T, r restart.Fleet, n int, extra ...model.AppView) *Model {
+func setModel(t *testing.T, r actions, n int, extra ...model.AppView) *Model {
 	t.Helper()
 	src := newStoreSource()
 	src.upsert(extra...)
@@ -84,7 +85,7 @@ func setModel(t *testing.T, r restart.Fleet, n int, extra ...model.AppView) *Mod
 	src.SetClusters([]model.ClusterState{{Name: "prod", Phase: model.ConnLive, Since: t0.Add(-time.Hour)}})
 	dark := true
 	id := orgAdmin()
-	m := newModel(context.Background(), src, uc(r, Options{}), id, Options{Now: fixedNow, DarkBackground: &dark})
+	m := newModel(context.Background(), fleetOf(src, r), id, Options{Now: fixedNow, DarkBackground: &dark})
 	m.Update(identityMsg{id.Current()})
 	t.Cleanup(m.cancel)
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 50})

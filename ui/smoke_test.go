@@ -11,8 +11,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
+	"github.com/hanzoai/driftboard/internal/cli"
+	"github.com/hanzoai/driftboard/internal/config"
 	"github.com/hanzoai/driftboard/internal/demo"
-	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/ui"
 )
 
@@ -117,7 +118,9 @@ func TestDemoSmoke(t *testing.T) {
 	defer d.Stop()
 
 	dark := true
-	p := &probe{inner: ui.New(d.Fleet(), restart.New(d.Fleet(), restart.Policy{}), demoIdentity{d}, ui.Options{DarkBackground: &dark})}
+	b := cli.NewBoard(d.Fleet(), config.Effective{}) // as `driftboard demo` assembles it
+	b.Options.DarkBackground = &dark
+	p := &probe{inner: ui.New(b.Fleet, demoIdentity{d}, b.Options)}
 	tm := teatest.NewTestModel(t, p, teatest.WithInitialTermSize(140, 40))
 
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return strings.Contains(ansi.Strip(string(b)), "driftboard") },

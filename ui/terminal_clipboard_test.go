@@ -20,7 +20,7 @@ func TestCopyOnATerminalReachesTheClipboardAtOnce(t *testing.T) {
 	scr, _, done := runOnPTY(t, func(ctx context.Context) *Model {
 		src := newStoreSource()
 		src.upsert(rows...)
-		m := newModel(ctx, src, nil, nil, Options{Now: fixedNow, DarkBackground: &dark})
+		m := newModel(ctx, fleetOf(src, nil), nil, Options{Now: fixedNow, DarkBackground: &dark})
 		m.board.cycleSort() // by name: svc-00000 first, selected
 		return m
 	})

@@ -67,7 +67,7 @@ func TestRunLeavesNoReplyForTheShell(t *testing.T) {
 	src := newStoreSource()
 	src.upsert(bigFleet(50)...)
 	scr, tty, done := runOnPTY(t, func(ctx context.Context) *Model {
-		return newModel(ctx, src, nil, nil, Options{Now: fixedNow}) // background: ask the terminal
+		return newModel(ctx, fleetOf(src, nil), nil, Options{Now: fixedNow}) // background: ask the terminal
 	})
 	if _, err := scr.ptmx.WriteString("q"); err != nil {
 		t.Fatal(err)
@@ -130,7 +130,7 @@ func TestRunShowsAPanicAfterGivingTheTerminalBack(t *testing.T) {
 			t.Cleanup(func() { os.Stderr = stderr })
 			var tty *os.File
 			scr, tty, done := runOnPTY(t, func(ctx context.Context) *Model {
-				return newModel(ctx, panickySource{src, &boom}, nil, nil, opts)
+				return newModel(ctx, fleetOf(panickySource{src, &boom}, nil), nil, opts)
 			})
 			os.Stderr = tty // where bubbletea prints the panic
 			boom.Store(true)

@@ -24,7 +24,7 @@ func TestRunHoldsEachFrameUntilComplete(t *testing.T) {
 	rows := bigFleet(50)
 	src.upsert(rows...)
 	scr, _, _ := runOnPTY(t, func(ctx context.Context) *Model {
-		m := newModel(ctx, src, nil, nil, Options{Now: fixedNow, DarkBackground: &dark})
+		m := newModel(ctx, fleetOf(src, nil), nil, Options{Now: fixedNow, DarkBackground: &dark})
 		m.board.cycleSort() // by name: svc-00000 first
 		return m
 	})

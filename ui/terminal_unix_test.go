@@ -83,7 +83,7 @@ func TestRunDrawsOnATerminal(t *testing.T) {
 	dark := true
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	m := newModel(ctx, src, nil, nil, Options{Now: fixedNow, DarkBackground: &dark})
+	m := newModel(ctx, fleetOf(src, nil), nil, Options{Now: fixedNow, DarkBackground: &dark})
 	m.board.cycleSort() // by name: svc-00000 first
 	done := make(chan error, 1)
 	go func() {

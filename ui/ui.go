@@ -19,16 +19,32 @@ import (
 	"github.com/hanzoai/driftboard/model"
 )
 
-// Source is the fleet as the board reads it: a coalescing change signal and
-// cheap immutable snapshots.
+// Fleet is everything the board reads from and acts through, one method a
+// capability; the board discovers nothing at run time. Its restarts are the
+// restart use case over the same fleet (cli's composition builds both). A
+// fleet whose source cannot do a thing answers with a
+// *model.NotAvailableError saying why, and the view shows it.
+type Fleet interface {
+	Source
+	Restarter
+	DigestReader
+	EventWatcher
+	LogReader
+	YAMLReader
+}
+
+// Source is the fleet as the board reads it: a coalescing change signal,
+// cheap immutable snapshots, and when its clusters first settled.
 type Source interface {
 	Changed() <-chan struct{}
 	Snapshot() *model.Snapshot
+	Settler
 }
 
 // Restarter is the restart use case the board calls for its one action
-// (internal/restart.Restarts): the rules (read-only, confirmation, the
-// binding to what the dialog showed, the rollout follow) live there.
+// (internal/restart.Restarts over the same fleet): the rules (read-only,
+// confirmation, the binding to what the dialog showed, the rollout follow)
+// live there.
 type Restarter interface {
 	Refusal(row *model.AppView) string
 	Check(ctx context.Context, in restart.CheckInput) (restart.Checked, error)
@@ -39,11 +55,10 @@ type Restarter interface {
 
 var _ Restarter = (*restart.Restarts)(nil)
 
-// DigestReader is optional: a Source (or Restarter) that can read the
-// registry digests an app's pods run, on demand, for the detail view: how
-// many pods it found, how many reported no digest, and the digests
-// ("sha256:…", or image references carrying one). kube.Fleet implements it
-// with one LIST of the workload's pods.
+// DigestReader reads the registry digests an app's pods run, on demand, for
+// the detail view: how many pods it found, how many reported no digest, and
+// the digests ("sha256:…", or image references carrying one). kube.Fleet
+// does it with one LIST of the workload's pods.
 type DigestReader interface {
 	RunningDigests(ctx context.Context, key model.Key) (model.PodDigests, error)
 }
@@ -104,16 +119,17 @@ type Options struct {
 // change on screen within 84 ms of its snapshot.
 const frameRate = 12
 
-// New builds the root model. r and id may be nil: actions are then refused
+// New builds the root model. f may be nil: an empty board that says every
+// capability is not available; id may be nil: actions are then refused
 // with the reason.
-func New(src Source, r Restarter, id Identity, opts Options) tea.Model {
-	return newModel(context.Background(), src, r, id, opts)
+func New(f Fleet, id Identity, opts Options) tea.Model {
+	return newModel(context.Background(), f, id, opts)
 }
 
 // Run runs the board full-screen until the user quits or ctx ends. Colour is
 // decided by colorprofile (NO_COLOR, TERM=dumb) or Options.NoColor.
-func Run(ctx context.Context, src Source, r Restarter, id Identity, opts Options) error {
-	if src == nil {
+func Run(ctx context.Context, f Fleet, id Identity, opts Options) error {
+	if f == nil {
 		return errors.New("ui: no fleet source")
 	}
 	profile := colorprofile.Detect(os.Stdout, os.Environ())
@@ -123,7 +139,7 @@ func Run(ctx context.Context, src Source, r Restarter, id Identity, opts Options
 			profile = colorprofile.ASCII
 		}
 	}
-	m := newModel(ctx, src, r, id, opts)
+	m := newModel(ctx, f, id, opts)
 	final, err := runProgram(ctx, m, profile, os.Stdin, os.Stdout)
 	if fm, ok := final.(*Model); ok {
 		if report := fm.QuitReport(); report != "" {

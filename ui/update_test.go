@@ -312,10 +312,10 @@ func TestDetailScrollsAndFollowsLiveUpdates(t *testing.T) {
 }
 
 func TestNilSourceShowsAnEmptyBoard(t *testing.T) {
-	m := New(nil, nil, nil, Options{Now: fixedNow}).(*Model)
+	m := New(nil, nil, Options{Now: fixedNow}).(*Model)
 	t.Cleanup(m.cancel)
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 20})
-	m.Update(takeSnapshot(m.src)())
+	m.Update(takeSnapshot(m.fleet)())
 	if v := plainView(m); !strings.Contains(v, "no apps yet") || !strings.Contains(v, "not logged in — read only") {
 		t.Fatalf("empty board:\n%s", v)
 	}

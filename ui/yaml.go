@@ -12,8 +12,8 @@ import (
 	"github.com/hanzoai/driftboard/model"
 )
 
-// YAMLReader is optional: a Source (or Restarter) that can read one App's
-// custom resource as YAML on demand (kube.Fleet GETs it). The text is the
+// YAMLReader reads one App's custom resource as YAML on demand (kube.Fleet
+// GETs it). The text is the
 // cluster's and is sanitised line by line before it is drawn.
 type YAMLReader interface {
 	AppYAML(ctx context.Context, key model.Key) (string, error)
@@ -44,16 +44,6 @@ type yamlMsg struct {
 	err  error
 }
 
-func (m *Model) yamlReader() YAMLReader {
-	if y, ok := m.src.(YAMLReader); ok {
-		return y
-	}
-	if y, ok := m.restarter.(YAMLReader); ok {
-		return y
-	}
-	return nil
-}
-
 // openYAML shows row r's App as YAML, read now (nil row: nothing to show).
 func (m *Model) openYAML(r *model.AppView) tea.Cmd {
 	if r == nil {
@@ -61,10 +51,7 @@ func (m *Model) openYAML(r *model.AppView) tea.Cmd {
 	}
 	m.yaml = yamlView{key: r.Key(), from: m.screen, seq: m.yaml.seq + 1}
 	m.screen = screenYAML
-	rd := m.yamlReader()
-	if rd == nil {
-		return nil
-	}
+	rd := m.fleet
 	m.yaml.loading = true
 	ctx, k, seq := m.ctx, m.yaml.key, m.yaml.seq
 	return func() tea.Msg {
@@ -117,10 +104,10 @@ func (m *Model) layoutYAML(body int) {
 	switch {
 	case y.loading:
 		y.lines = append(y.lines, st.dim.Render("reading the App…"))
+	case model.IsNotAvailable(y.err):
+		y.lines = append(y.lines, st.dim.Render(safe(y.err.Error())))
 	case y.err != nil:
 		y.lines = append(y.lines, st.errText.Render("could not read the App: ")+safe(y.err.Error()))
-	case m.yamlReader() == nil:
-		y.lines = append(y.lines, st.dim.Render("YAML: not available from this source"))
 	default:
 		for _, l := range strings.Split(strings.TrimRight(y.text, "\n"), "\n") {
 			y.lines = append(y.lines, safe(l))

@@ -33,19 +33,23 @@ func (a *app) runBoard(cmd *cobra.Command, _ []string) error {
 	if err != nil {
 		return err
 	}
-	fl, err := a.openBoardFleet(ctx, eff, id, s)
+	fl, err := a.openLoginFleets(ctx, eff, id, s)
 	if err != nil {
 		return err
 	}
 	go id.run(ctx)
 	go returnSyncGarbage(ctx, fl.current())
-	opts := boardOptions(eff, a.opts.noColor)
-	opts.OpenURL = a.pageOpener()
-	opts.ExitReport = a.streams.Err
-	err = ui.Run(ctx, fl, restart.New(fl, restartPolicy(eff)), id, opts)
+	err = a.showBoard(ctx, composeBoard(fl, eff, a.opts.noColor), id)
 	writeHeapProfile(a.streams.Getenv, a.streams.Err) // while the fleet is still held
 	runtime.KeepAlive(fl)
-	if err != nil {
+	return err
+}
+
+// showBoard runs the board full-screen on the terminal until the user quits.
+func (a *app) showBoard(ctx context.Context, b Board, id ui.Identity) error {
+	b.Options.OpenURL = a.pageOpener()
+	b.Options.ExitReport = a.streams.Err
+	if err := ui.Run(ctx, b.Fleet, id, b.Options); err != nil {
 		return fmt.Errorf("board: %w", err)
 	}
 	return nil

@@ -48,7 +48,7 @@ func TestBoardConfirmIsBoundToTheDialog(t *testing.T) {
 	must(t, err)
 	s, err := a.session()
 	must(t, err)
-	b, err := a.openBoardFleet(ctx, eff, id, s)
+	fl, err := a.openLoginFleets(ctx, eff, id, s)
 	must(t, err)
 	key := model.Key{Cluster: "test", Namespace: "hanzo-testnet", Name: "iam"}
 	// relogin changes the stored login and waits for the fleet opened as it.
@@ -56,20 +56,20 @@ func TestBoardConfirmIsBoundToTheDialog(t *testing.T) {
 		t.Helper()
 		login(who)
 		id.refresh(ctx)
-		for deadline := time.Now().Add(30 * time.Second); b.openedWith() != "sub:"+who; time.Sleep(50 * time.Millisecond) {
+		for deadline := time.Now().Add(30 * time.Second); fl.openedWith() != "sub:"+who; time.Sleep(50 * time.Millisecond) {
 			if time.Now().After(deadline) {
 				t.Fatalf("never reopened as %s", who)
 			}
 		}
-		must(t, b.current().WaitSynced(ctx))
+		must(t, fl.current().WaitSynced(ctx))
 	}
-	uc := restart.New(b, restartPolicy(eff)) // what the board is given
+	uc := composeBoard(fl, eff, false).Fleet // what the board is given
 	// check is the dialog's check, allowed as who.
 	check := func(who string) restart.Checked {
 		t.Helper()
 		var c restart.Checked
 		for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-			row := b.Snapshot().Find(key)
+			row := uc.Snapshot().Find(key)
 			if row == nil {
 				continue
 			}
@@ -86,7 +86,7 @@ func TestBoardConfirmIsBoundToTheDialog(t *testing.T) {
 	}
 
 	// The dialog names iam:u-alice; the login changes to bob before the confirm.
-	must(t, b.current().WaitSynced(ctx))
+	must(t, fl.current().WaitSynced(ctx))
 	dialog := check("u-alice")
 	relogin("u-bob")
 	err = confirm(dialog)

@@ -2,13 +2,11 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/hanzoai/driftboard/internal/demo"
-	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/ui"
 )
 
@@ -44,14 +42,7 @@ SuperAdmin; 'L' switches between them.`,
 				return err
 			}
 			defer d.Stop()
-			opts := boardOptions(eff, a.opts.noColor)
-			opts.OpenURL = a.pageOpener()
-			opts.ExitReport = a.streams.Err
-			fl := d.Fleet()
-			if err := ui.Run(ctx, fl, restart.New(fl, restartPolicy(eff)), demoIdentity{d}, opts); err != nil {
-				return fmt.Errorf("board: %w", err)
-			}
-			return nil
+			return a.showBoard(ctx, composeBoard(oneFleet{d.Fleet()}, eff, a.opts.noColor), demoIdentity{d})
 		},
 	}
 	cmd.Flags().Int64Var(&o.Seed, "seed", 1, "the same seed builds the same fleet and plays the same events")

@@ -13,12 +13,6 @@ import (
 	"github.com/hanzoai/driftboard/model"
 )
 
-// WatchEvents lets the board's detail follow an app's Events on the fleet
-// of the current login.
-func (b *boardFleet) WatchEvents(ctx context.Context, key model.Key) (<-chan []model.Event, error) {
-	return b.current().WatchEvents(ctx, key)
-}
-
 // rowWithEvents is the JSON (and YAML) form of `get`: the row's fields and
 // its recent Events; events is null and eventsNote says why when they could
 // not be read (unread is not none).

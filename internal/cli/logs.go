@@ -8,8 +8,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hanzoai/driftboard/kube"
-	"github.com/hanzoai/driftboard/model"
-	"github.com/hanzoai/driftboard/ui"
 )
 
 func (a *app) logsCommand() *cobra.Command {
@@ -53,20 +51,3 @@ read-only mode allows it. Control characters in the logs are shown escaped.`,
 	fs.DurationVar(&timeout, "timeout", 60*time.Second, "give up finding the app (and, without -f, reading) after this long")
 	return cmd
 }
-
-// LogPods and OpenLog let the board's log view read the pods' logs on the
-// fleet of the current login (reading is not an action: read-only keeps it).
-func (b *boardFleet) LogPods(ctx context.Context, key model.Key) ([]model.LogPod, error) {
-	return b.current().LogPods(ctx, key)
-}
-
-func (b *boardFleet) OpenLog(ctx context.Context, key model.Key, req model.LogRequest) (*model.LogFeed, error) {
-	return b.current().OpenLog(ctx, key, req)
-}
-
-// The board's log view finds its reader on the Source: the live board's
-// boardFleet and the demo's kube.Fleet.
-var (
-	_ ui.LogReader = (*boardFleet)(nil)
-	_ ui.LogReader = (*kube.Fleet)(nil)
-)

@@ -6,18 +6,16 @@ import (
 
 	"github.com/hanzoai/driftboard/auth"
 	"github.com/hanzoai/driftboard/internal/config"
-	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/kube"
-	"github.com/hanzoai/driftboard/model"
 	"github.com/hanzoai/driftboard/ui"
 )
 
-// boardFleet is the board's Source and Restarter over a fleet that is
-// replaced when the login changes: a login made inside the board (or in
-// another terminal) reconnects the trusted clusters as the new IAM identity,
+// loginFleets is the real board's fleetSource, its fleet replaced when the
+// login changes: a login made inside the board (or in another terminal)
+// reconnects the trusted clusters as the new IAM identity,
 // a logout reconnects them as the kubeconfig user, without restarting the
 // program. The identity labels, restart checks and watches all follow.
-type boardFleet struct {
+type loginFleets struct {
 	a       *app
 	eff     config.Effective
 	id      *sessionIdentity
@@ -31,8 +29,8 @@ type boardFleet struct {
 	login  string // the login the fleet was opened with: subject, "?" invalid, "" none
 }
 
-func (a *app) openBoardFleet(ctx context.Context, eff config.Effective, id *sessionIdentity, s *auth.Session) (*boardFleet, error) {
-	b := &boardFleet{a: a, eff: eff, id: id, s: s, changed: make(chan struct{}, 1)}
+func (a *app) openLoginFleets(ctx context.Context, eff config.Effective, id *sessionIdentity, s *auth.Session) (*loginFleets, error) {
+	b := &loginFleets{a: a, eff: eff, id: id, s: s, changed: make(chan struct{}, 1)}
 	if err := b.open(ctx, loginKey(id.Current())); err != nil {
 		return nil, err
 	}
@@ -57,7 +55,7 @@ func loginKey(st ui.IdentityState) string {
 	return ""
 }
 
-func (b *boardFleet) openedWith() string {
+func (b *loginFleets) openedWith() string {
 	b.mu.RLock()
 	defer b.mu.RUnlock()
 	return b.login
@@ -65,7 +63,7 @@ func (b *boardFleet) openedWith() string {
 
 // reconnect reopens the fleet when the login differs from the one it was
 // opened with; a reopen that finds no cluster keeps the current fleet.
-func (b *boardFleet) reconnect(ctx context.Context) {
+func (b *loginFleets) reconnect(ctx context.Context) {
 	b.reopen.Lock()
 	defer b.reopen.Unlock()
 	key := loginKey(b.id.Current())
@@ -77,7 +75,7 @@ func (b *boardFleet) reconnect(ctx context.Context) {
 	}
 }
 
-func (b *boardFleet) open(ctx context.Context, key string) error {
+func (b *loginFleets) open(ctx context.Context, key string) error {
 	as := &actor{principal: b.id.principal}
 	if key != "" {
 		as.session = b.s
@@ -100,7 +98,7 @@ func (b *boardFleet) open(ctx context.Context, key string) error {
 	return nil
 }
 
-func (b *boardFleet) forward(ctx context.Context, fl *kube.Fleet) {
+func (b *loginFleets) forward(ctx context.Context, fl *kube.Fleet) {
 	for {
 		select {
 		case <-ctx.Done():
@@ -111,41 +109,17 @@ func (b *boardFleet) forward(ctx context.Context, fl *kube.Fleet) {
 	}
 }
 
-func (b *boardFleet) signal() {
+func (b *loginFleets) signal() {
 	select {
 	case b.changed <- struct{}{}:
 	default:
 	}
 }
 
-func (b *boardFleet) current() *kube.Fleet {
+func (b *loginFleets) current() *kube.Fleet {
 	b.mu.RLock()
 	defer b.mu.RUnlock()
 	return b.fl
 }
 
-func (b *boardFleet) Changed() <-chan struct{}  { return b.changed }
-func (b *boardFleet) Snapshot() *model.Snapshot { return b.current().Snapshot() }
-func (b *boardFleet) Settled() <-chan struct{}  { return b.current().Settled() }
-
-var _ ui.Settler = (*boardFleet)(nil) // the board's full fleet is shown once synced, not at the syncing pace
-
-var _ restart.Fleet = (*boardFleet)(nil) // the board's restarts go to the fleet of the current login
-
-func (b *boardFleet) CheckRestart(ctx context.Context, key model.Key) model.Decision {
-	return b.current().CheckRestart(ctx, key)
-}
-
-// RestartWith goes to the current fleet: one opened for another login
-// refuses a binding made on the previous one.
-func (b *boardFleet) RestartWith(ctx context.Context, key model.Key, req restart.Request) (restart.Result, error) {
-	return b.current().RestartWith(ctx, key, req)
-}
-
-func (b *boardFleet) WaitRollout(ctx context.Context, key model.Key, progress func(model.WorkloadView)) error {
-	return b.current().WaitRollout(ctx, key, progress)
-}
-
-func (b *boardFleet) RunningDigests(ctx context.Context, key model.Key) (model.PodDigests, error) {
-	return b.current().RunningDigests(ctx, key)
-}
+func (b *loginFleets) Changed() <-chan struct{} { return b.changed }

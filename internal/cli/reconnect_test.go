@@ -49,26 +49,30 @@ func TestBoardReconnectsWhenTheLoginChanges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := a.openBoardFleet(ctx, eff, id, s)
+	fl, err := a.openLoginFleets(ctx, eff, id, s)
 	if err != nil {
 		t.Fatal(err)
 	}
+	b := composeBoard(fl, eff, false).Fleet // what the board acts through
 	key := model.Key{Cluster: "test", Namespace: "hanzo-testnet", Name: "iam"}
 	decide := func(want bool, says string) model.Decision {
 		t.Helper()
 		var d model.Decision
 		for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); {
 			wctx, wcancel := context.WithTimeout(ctx, 10*time.Second)
-			err := b.current().WaitSynced(wctx)
+			err := fl.current().WaitSynced(wctx)
 			wcancel()
 			if err == nil {
-				if d = b.CheckRestart(ctx, key); d.Allowed == want && strings.Contains(d.Reason, says) {
-					return d
+				if row := b.Snapshot().Find(key); row != nil {
+					chk, _ := b.Check(ctx, restart.CheckInput{Row: row}) // a refusal is in its Decision
+					if d = chk.Decision; d.Allowed == want && strings.Contains(d.Reason, says) {
+						return d
+					}
 				}
 			}
 			time.Sleep(100 * time.Millisecond)
 		}
-		t.Fatalf("never got allowed=%v saying %q; last %+v; clusters %+v (opened with %q)", want, says, d, b.current().Snapshot().Clusters, b.openedWith())
+		t.Fatalf("never got allowed=%v saying %q; last %+v; clusters %+v (opened with %q)", want, says, d, fl.current().Snapshot().Clusters, fl.openedWith())
 		return d
 	}
 	decide(false, "not logged in")
@@ -84,16 +88,16 @@ func TestBoardReconnectsWhenTheLoginChanges(t *testing.T) {
 	}
 	id.refresh(ctx) // what the board does after a login inside it ('L')
 	d := decide(true, "iam:u-new")
-	if n := b.current().Snapshot().Clusters[0].Notices; len(n) == 0 || n[0] != "read as IAM user iam:u-new (groups system:authenticated)" {
+	if n := fl.current().Snapshot().Clusters[0].Notices; len(n) == 0 || n[0] != "read as IAM user iam:u-new (groups system:authenticated)" {
 		t.Errorf("after login the cluster's notices are %q", n)
 	}
 	if d.Actor == nil || d.Actor.Username != "iam:u-new" {
 		t.Errorf("actor %+v, want iam:u-new", d.Actor)
 	}
 	since := time.Now()
-	chk, err := restart.New(b, restartPolicy(eff)).Check(ctx, restart.CheckInput{Row: b.Snapshot().Find(key)})
+	chk, err := b.Check(ctx, restart.CheckInput{Row: b.Snapshot().Find(key)})
 	if err == nil {
-		_, err = restart.New(b, restartPolicy(eff)).Restart(ctx, restart.Input{Checked: chk, Confirm: restart.Confirmation{Answer: "y"}})
+		_, err = b.Restart(ctx, restart.Input{Checked: chk, Confirm: restart.Confirmation{Answer: "y"}})
 	}
 	if err != nil {
 		t.Fatalf("restart as the new login: %v", err)
@@ -120,9 +124,9 @@ func TestBoardReconnectsWhenTheLoginChanges(t *testing.T) {
 	}
 	id.refresh(ctx) // a logout
 	decide(false, "not logged in")
-	for b.openedWith() != "" || strings.Contains(strings.Join(b.current().Snapshot().Clusters[0].Notices, "; "), "IAM user") {
+	for fl.openedWith() != "" || strings.Contains(strings.Join(fl.current().Snapshot().Clusters[0].Notices, "; "), "IAM user") {
 		if ctx.Err() != nil {
-			t.Fatalf("after logout the cluster is never reopened as the kubeconfig user: %q", b.current().Snapshot().Clusters[0].Notices)
+			t.Fatalf("after logout the cluster is never reopened as the kubeconfig user: %q", fl.current().Snapshot().Clusters[0].Notices)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -141,13 +145,13 @@ func TestBoardReconnectsWhenTheLoginChanges(t *testing.T) {
 	if err := id.Current().Err; !errors.Is(err, auth.ErrStoreCorrupt) || !strings.Contains(err.Error(), "not valid JSON") {
 		t.Errorf("identity after a truncated store: %v, want ErrStoreCorrupt", err)
 	}
-	for deadline := time.Now().Add(30 * time.Second); b.openedWith() != ""; {
+	for deadline := time.Now().Add(30 * time.Second); fl.openedWith() != ""; {
 		if time.Now().After(deadline) {
 			t.Fatal("a truncated store did not reopen the clusters as the kubeconfig user")
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	if err := b.current().WaitSynced(ctx); err != nil {
+	if err := fl.current().WaitSynced(ctx); err != nil {
 		t.Errorf("reads stopped with a truncated store: %v", err)
 	}
 	decide(false, "not logged in")

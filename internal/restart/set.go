@@ -90,6 +90,10 @@ func (r *Restarts) RestartSet(ctx context.Context, in SetInput) (SetOutput, erro
 		}
 		note("rolling out")
 		_, err = r.Follow(ctx, FollowInput{Key: key, Progress: func(v model.WorkloadView) { note(rolloutNote(v)) }})
+		if model.IsNotAvailable(err) { // a fleet that cannot follow: the accepted patch ends the slot, saying why
+			note(err.Error())
+			return nil
+		}
 		return err
 	}
 	report := func(u Update) {

@@ -9,7 +9,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/internal/testing/testcluster"
 	"github.com/hanzoai/driftboard/kube"
 	"github.com/hanzoai/driftboard/model"
@@ -42,7 +41,7 @@ func TestBoardGitStateAgainstAPIServer(t *testing.T) {
 	putUniverseCRs(t, c, "OutOfSync", "1111111aaaaaaabbbbbbbcccccccdddddddeeeee")
 	f := startFleet(t, c.AdminConfig(), kube.FleetOptions{})
 	dark := true
-	drv := newUIDriver(t, ui.New(f, restart.New(f, restart.Policy{}), nil, ui.Options{Now: time.Now, DarkBackground: &dark, InitialQuery: "git:out"}), 160, 40)
+	drv := newUIDriver(t, boardOf(f, nil, func(o *ui.Options) { o.Now, o.DarkBackground, o.InitialQuery = time.Now, &dark, "git:out" }), 160, 40)
 	drv.waitFor("iam alone, out of sync", func(v string) bool {
 		return strings.Contains(v, "1/2 shown") && strings.Contains(v, " iam ") && strings.Contains(v, "GIT") && strings.Contains(v, " out ")
 	})
@@ -72,7 +71,7 @@ func TestBoardWithoutApplicationKind(t *testing.T) {
 		t.Fatalf("cluster without an Application CRD: %+v", s.Clusters)
 	}
 	dark := true
-	drv := newUIDriver(t, ui.New(f, restart.New(f, restart.Policy{}), nil, ui.Options{Now: time.Now, DarkBackground: &dark}), 160, 40)
+	drv := newUIDriver(t, boardOf(f, nil, func(o *ui.Options) { o.Now, o.DarkBackground = time.Now, &dark }), 160, 40)
 	drv.waitFor("the row", func(v string) bool { return strings.Contains(v, "1/1 shown") && strings.Contains(v, "FLAGS") })
 	if v := ansi.Strip(drv.m.View().Content); strings.Contains(v, "GIT") {
 		t.Errorf("GIT column shown without an Application kind:\n%s", v)

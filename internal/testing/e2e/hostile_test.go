@@ -47,7 +47,9 @@ func TestHostileAppOnTheBoard(t *testing.T) {
 
 	for _, noColor := range []bool{false, true} {
 		dark := true
-		m := ui.New(f, nil, nil, ui.Options{NoColor: noColor, DarkBackground: &dark, Now: func() time.Time { return t0 }})
+		m := boardOf(f, nil, func(o *ui.Options) {
+			o.NoColor, o.DarkBackground, o.Now = noColor, &dark, func() time.Time { return t0 }
+		})
 		tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(200, 60))
 		var written []byte
 		seen := func(s string) func([]byte) bool {

@@ -15,7 +15,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/internal/testing/testcluster"
 	"github.com/hanzoai/driftboard/kube"
 	"github.com/hanzoai/driftboard/model"
@@ -61,7 +60,9 @@ func TestLogViewAgainstAPIServer(t *testing.T) {
 
 	const keep = 50
 	dark := true
-	drv := newUIDriver(t, ui.New(f, restart.New(f, restart.Policy{}), nil, ui.Options{Now: time.Now, DarkBackground: &dark, LogLines: keep, InitialQuery: "iam"}), 140, 30)
+	drv := newUIDriver(t, boardOf(f, nil, func(o *ui.Options) {
+		o.Now, o.DarkBackground, o.LogLines, o.InitialQuery = time.Now, &dark, keep, "iam"
+	}), 140, 30)
 	drv.waitFor("the row", func(v string) bool { return strings.Contains(v, "1/1 shown") })
 	drv.press("l")
 	drv.waitFor("the log streams", func(v string) bool {

@@ -13,7 +13,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
-	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/internal/testing/testcluster"
 	"github.com/hanzoai/driftboard/kube"
 	"github.com/hanzoai/driftboard/model"
@@ -87,7 +86,7 @@ func TestBoardSetRestart(t *testing.T) {
 	}()
 
 	dark := true
-	m := ui.New(f, restart.New(f, restart.Policy{}), opsIdentity{}, ui.Options{NoColor: true, DarkBackground: &dark})
+	m := boardOf(f, opsIdentity{}, func(o *ui.Options) { o.NoColor, o.DarkBackground = true, &dark })
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(160, 60))
 	var seen bytes.Buffer
 	waitText := func(s string, d time.Duration) {

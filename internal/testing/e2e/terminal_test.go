@@ -31,6 +31,11 @@ type storeSource struct {
 
 func (s *storeSource) Changed() <-chan struct{} { return s.ch }
 
+// Settled is closed: a store has no first sync to wait for.
+func (s *storeSource) Settled() <-chan struct{} { return settled }
+
+var settled = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
+
 func (s *storeSource) put(rows ...model.AppView) {
 	for _, r := range rows {
 		s.Upsert(r)
@@ -58,7 +63,7 @@ func newBoard(t *testing.T, rows int, w, h int) (*teatest.TestModel, *storeSourc
 		src.Upsert(row(i, "v1.0.0"))
 	}
 	dark := true
-	m := ui.New(src, nil, nil, ui.Options{Now: func() time.Time { return t0 }, DarkBackground: &dark})
+	m := ui.New(rowsOnlyFleet(src), nil, ui.Options{Now: func() time.Time { return t0 }, DarkBackground: &dark})
 	return teatest.NewTestModel(t, m, teatest.WithInitialTermSize(w, h)), src
 }
 
