@@ -1,0 +1,186 @@
+package e2e
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/vt"
+	"github.com/creack/pty"
+)
+
+// buildDir holds the binary built for this package's run; TestMain removes it.
+var buildDir string
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if buildDir != "" {
+		os.RemoveAll(buildDir)
+	}
+	os.Exit(code)
+}
+
+// builtBinary is driftboard built as a user builds it, once per run.
+var builtBinary = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "driftboard-e2e-")
+	if err != nil {
+		return "", err
+	}
+	buildDir = dir
+	bin := filepath.Join(dir, "driftboard")
+	// The test's own environment (make test's CGO_ENABLED=0 included), so the
+	// build reuses the packages the test run compiled.
+	cmd := exec.Command("go", "build", "-o", bin, "../../..")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", errors.New("go build: " + err.Error() + "\n" + string(out))
+	}
+	return bin, nil
+})
+
+// terminal is the built binary in a pseudo-terminal, its output fed to a
+// terminal emulator: the test reads the screen a user would see.
+type terminal struct {
+	t   *testing.T
+	cmd *exec.Cmd
+	tty *os.File
+
+	mu     sync.Mutex
+	emu    *vt.Emulator
+	screen string
+	done   chan struct{}
+}
+
+const termCols, termRows = 180, 50
+
+// startTerminal runs bin with args in a fresh pseudo-terminal; env is the
+// whole environment beside PATH and TERM.
+func startTerminal(t *testing.T, bin string, args, env []string) *terminal {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "TERM=xterm-256color"}, env...)
+	p := &terminal{t: t, cmd: cmd, emu: vt.NewEmulator(termCols, termRows), done: make(chan struct{})}
+	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: termCols, Rows: termRows})
+	if err != nil {
+		t.Fatalf("start %s in a pty: %v", bin, err)
+	}
+	p.tty = tty
+	t.Cleanup(p.stop)
+	go p.answer()
+	go p.read()
+	return p
+}
+
+func (p *terminal) read() {
+	defer close(p.done)
+	buf := make([]byte, 64<<10)
+	for {
+		n, err := p.tty.Read(buf)
+		if n > 0 {
+			p.mu.Lock()
+			_, _ = p.emu.Write(buf[:n])
+			p.screen = p.emu.String()
+			p.mu.Unlock()
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// answer sends the emulator's replies (colour and capability queries) back,
+// as a terminal would.
+func (p *terminal) answer() {
+	buf := make([]byte, 4096)
+	for {
+		n, err := p.emu.Read(buf)
+		if n > 0 {
+			if _, werr := p.tty.Write(buf[:n]); werr != nil {
+				return
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+func (p *terminal) text() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.screen
+}
+
+// await polls the screen until it holds every one of want.
+func (p *terminal) await(what string, limit time.Duration, want ...string) {
+	p.t.Helper()
+	deadline := time.Now().Add(limit)
+	for {
+		s := p.text()
+		missing := ""
+		for _, w := range want {
+			if !strings.Contains(s, w) {
+				missing = w
+				break
+			}
+		}
+		if missing == "" {
+			return
+		}
+		select {
+		case <-p.done:
+			p.t.Fatalf("%s: the program ended first; screen:\n%s", what, s)
+		case <-time.After(50 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			p.t.Fatalf("%s: %q not on screen after %s; screen:\n%s", what, missing, limit, s)
+		}
+	}
+}
+
+// keys types s into the terminal, one write per key with a short pause, as
+// a user types (a burst could be read as one paste).
+func (p *terminal) keys(s string) {
+	p.t.Helper()
+	for _, k := range splitKeys(s) {
+		if _, err := p.tty.Write([]byte(k)); err != nil {
+			p.t.Fatalf("type %q: %v", k, err)
+		}
+		time.Sleep(30 * time.Millisecond)
+	}
+}
+
+// splitKeys keeps an escape sequence whole, every other rune apart.
+func splitKeys(s string) []string {
+	var out []string
+	for s != "" {
+		n := len(string([]rune(s)[0]))
+		if s[0] == 0x1b && len(s) > 2 && s[1] == '[' {
+			n = 3
+		}
+		out = append(out, s[:n])
+		s = s[n:]
+	}
+	return out
+}
+
+func (p *terminal) stop() {
+	if p.cmd.Process == nil || p.cmd.ProcessState != nil {
+		return
+	}
+	_ = p.cmd.Process.Signal(os.Interrupt)
+	exited := make(chan struct{})
+	go func() { _ = p.cmd.Wait(); close(exited) }()
+	select {
+	case <-exited:
+	case <-time.After(5 * time.Second):
+		_ = p.cmd.Process.Kill()
+		<-exited
+	}
+	_ = p.tty.Close()
+	_ = p.emu.Close()
+}
