@@ -204,3 +204,25 @@ func anyForbidden(dep string, never []string) bool {
 	}
 	return false
 }
+
+// No Go file past 300 lines: a longer one is a package or a component
+// waiting to be split out.
+func TestNoGoFileOver300Lines(t *testing.T) {
+	out, err := exec.Command("git", "ls-files", "*.go").Output()
+	if err != nil {
+		t.Fatalf("git ls-files: %v", err)
+	}
+	files := strings.Fields(string(out))
+	if len(files) < 100 {
+		t.Fatalf("git ls-files found %d Go files; the module has more", len(files))
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue // deleted in the work tree, not yet in the index
+		}
+		if n := bytes.Count(b, []byte("\n")); n > 300 {
+			t.Errorf("%s has %d lines (at most 300)", f, n)
+		}
+	}
+}

@@ -1,8 +1,6 @@
 package kube
 
 import (
-	"github.com/hanzoai/driftboard/kube/wire"
-
 	"context"
 	"fmt"
 	"net/http"
@@ -15,6 +13,8 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
+
+	"github.com/hanzoai/driftboard/kube/wire"
 )
 
 // appSource lists and watches one kind of App (apps or services) in one

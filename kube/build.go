@@ -1,12 +1,11 @@
 package kube
 
 import (
-	"github.com/hanzoai/driftboard/kube/wire"
-
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/hanzoai/driftboard/kube/wire"
 	"github.com/hanzoai/driftboard/model"
 )
 

@@ -1,8 +1,6 @@
 package kube
 
 import (
-	"github.com/hanzoai/driftboard/kube/wire"
-
 	"context"
 	"errors"
 	"slices"
@@ -20,6 +18,7 @@ import (
 	dynfake "k8s.io/client-go/dynamic/fake"
 	"k8s.io/client-go/kubernetes/fake"
 
+	"github.com/hanzoai/driftboard/kube/wire"
 	"github.com/hanzoai/driftboard/model"
 )
 

@@ -1,8 +1,6 @@
 package kube
 
 import (
-	"github.com/hanzoai/driftboard/kube/wire"
-
 	"net/http"
 	"testing"
 	"time"
@@ -16,6 +14,7 @@ import (
 	"k8s.io/client-go/rest"
 
 	"github.com/hanzoai/driftboard/internal/testing/testcluster"
+	"github.com/hanzoai/driftboard/kube/wire"
 	"github.com/hanzoai/driftboard/model"
 )
 

@@ -1,8 +1,6 @@
 package kube
 
 import (
-	"github.com/hanzoai/driftboard/kube/wire"
-
 	"reflect"
 	"testing"
 
@@ -10,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/hanzoai/driftboard/internal/testing/testcluster"
+	"github.com/hanzoai/driftboard/kube/wire"
 )
 
 // Against a real API server the Deployments the informers stream are read

@@ -1,8 +1,6 @@
 package kube
 
 import (
-	"github.com/hanzoai/driftboard/kube/wire"
-
 	"context"
 	"fmt"
 	"maps"
@@ -15,6 +13,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/util/watchlist"
 
+	"github.com/hanzoai/driftboard/kube/wire"
 	"github.com/hanzoai/driftboard/model"
 )
 

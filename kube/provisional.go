@@ -1,8 +1,6 @@
 package kube
 
 import (
-	"github.com/hanzoai/driftboard/kube/wire"
-
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -12,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/hanzoai/driftboard/kube/wire"
 	"github.com/hanzoai/driftboard/model"
 )
 

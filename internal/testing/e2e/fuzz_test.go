@@ -1,14 +1,13 @@
 package e2e
 
 import (
-	"github.com/hanzoai/driftboard/kube/wire"
-
 	"testing"
 	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 
+	"github.com/hanzoai/driftboard/kube/wire"
 	"github.com/hanzoai/driftboard/model"
 )
 
