@@ -105,7 +105,7 @@ func (c *cluster) markSettled() { c.settle.Do(func() { close(c.settled) }) }
 func (c *cluster) run(ctx context.Context) {
 	backoff := time.Second
 	var plan map[string]map[string]bool
-	for {
+	for attempt := 1; ; attempt++ {
 		dctx, cancel := context.WithTimeout(ctx, time.Minute) // an unreachable server must not hang setup
 		p, notices, err := c.discover(dctx)
 		cancel()
@@ -117,7 +117,7 @@ func (c *cluster) run(ctx context.Context) {
 		if ctx.Err() != nil {
 			return
 		}
-		c.conn.failed(err.Error())
+		c.conn.retrying(err, attempt, backoff)
 		c.markSettled()
 		select {
 		case <-ctx.Done():

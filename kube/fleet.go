@@ -268,7 +268,8 @@ func sameStates(a, b []model.ClusterState) bool {
 	for i := range a {
 		x, y := a[i], b[i]
 		if x.Name != y.Name || x.Phase != y.Phase || !x.Since.Equal(y.Since) || x.Reason != y.Reason ||
-			x.Listed != y.Listed || x.Expected != y.Expected || !slices.Equal(x.Notices, y.Notices) {
+			x.Listed != y.Listed || x.Expected != y.Expected || !slices.Equal(x.Notices, y.Notices) ||
+			x.Attempt != y.Attempt || !x.RetryAt.Equal(y.RetryAt) || x.Unreachable != y.Unreachable {
 			return false
 		}
 	}

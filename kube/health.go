@@ -41,6 +41,12 @@ type connState struct {
 	heardAt      time.Time    // the last sign of life when it went silent
 
 	setupFailed bool // failed(): only setUp clears it
+	// retry is the setup loop's state while it retries (retrying()).
+	retry struct {
+		attempt     int
+		at          time.Time
+		unreachable bool
+	}
 	// stuck: a call of the first sync kept failing for the fleet's
 	// SyncFailAfter; the cluster is failed until every call succeeds.
 	stuck bool
@@ -64,6 +70,9 @@ func (c *connState) state() model.ClusterState {
 	st := model.ClusterState{Name: c.name, Phase: c.phase, Since: c.since, Reason: c.reason, Notices: notices}
 	if st.Phase == model.ConnSyncing {
 		st.Listed, st.Expected = c.progress.counts()
+	}
+	if c.setupFailed && c.retry.attempt > 0 {
+		st.Attempt, st.RetryAt, st.Unreachable = c.retry.attempt, c.retry.at, c.retry.unreachable
 	}
 	return st
 }
@@ -139,10 +148,23 @@ func (c *connState) failed(reason string) {
 	}
 }
 
+// retrying is failed, said by the setup loop that tries again: attempt
+// (from 1) failed with err, and the next begins after wait.
+func (c *connState) retrying(err error, attempt int, wait time.Duration) {
+	c.mu.Lock()
+	c.retry.attempt, c.retry.at, c.retry.unreachable = attempt, c.now().Add(wait), netUnreachable(err)
+	c.mu.Unlock()
+	c.failed(err.Error())
+	if c.onMove != nil {
+		c.onMove() // the attempt moved even when the words did not
+	}
+}
+
 // setUp leaves the failed phase: informers are about to start.
 func (c *connState) setUp(notices []string) {
 	c.update(func() {
 		c.phase, c.since, c.reason, c.notices, c.setupFailed = model.ConnSyncing, c.now(), "", notices, false
+		c.retry.attempt = 0
 	})
 }
 

@@ -279,4 +279,10 @@ type ClusterState struct {
 	// holds (0: not known), for "syncing n/N".
 	Listed   int `json:"listed,omitempty"`
 	Expected int `json:"expected,omitempty"`
+	// While a failed setup is retried: the attempts that failed so far,
+	// when the next begins, and whether the last never reached the API
+	// server (refused, no route, DNS, timeout). Attempt 0: not retried.
+	Attempt     int       `json:"attempt,omitempty"`
+	RetryAt     time.Time `json:"retryAt,omitzero"`
+	Unreachable bool      `json:"unreachable,omitempty"`
 }

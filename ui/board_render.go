@@ -23,6 +23,7 @@ type rowDecor struct {
 	inFlight map[model.Key]*inflight
 	spinner  string
 	marked   map[model.Key]bool
+	empty    string // the table's words when no row is shown (emptyWords)
 }
 
 // renderTable writes the column header and the visible window of rows:
@@ -47,7 +48,7 @@ func (b *board) renderTable(sb *strings.Builder, st *styles, width, height int, 
 
 	body := height - 1
 	if b.rowCount() == 0 {
-		msg := "no apps yet"
+		msg := d.empty
 		if b.snap != nil && b.snap.Len() > 0 {
 			msg = "no apps match the filter (esc clears it)"
 		}

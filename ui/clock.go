@@ -71,6 +71,9 @@ func (m *Model) clockNext(now time.Time) time.Duration {
 			if (c.Phase == model.ConnReconnecting || c.Phase == model.ConnUnresponsive) && !c.Since.IsZero() {
 				soonest(untilChange(now.Sub(c.Since), true)) // "since 14:00:05 (40s)"
 			}
+			if c.Phase == model.ConnFailed && c.Attempt > 0 && c.RetryAt.After(now) {
+				soonest(untilChange(c.RetryAt.Sub(now), false)) // "retrying (attempt 3, next in 4s)"
+			}
 		}
 	}
 	if m.screen == screenDetail {

@@ -101,7 +101,7 @@ func (m *Model) clusterWords() string {
 			w := "unresponsive since " + clock(c.Since, now) + " (" + shortDuration(now.Sub(c.Since)) + ")"
 			out = append(out, safe(c.Name)+" "+st.errText.Render(w))
 		case model.ConnFailed:
-			out = append(out, safe(c.Name)+" "+st.errText.Render("failed: "+oneLine(orDash(c.Reason))))
+			out = append(out, safe(c.Name)+" "+st.errText.Render(oneLine(c.FailedWords(now))))
 		default:
 			out = append(out, safe(c.Name)+" "+string(c.Phase))
 		}
@@ -227,7 +227,7 @@ func (m *Model) statusBar(width int) string {
 					return fitLine(st.warnText.Render("▲ "+safe(c.Name)+" "+oneLine(c.SyncingWords())), width)
 				}
 			case model.ConnFailed:
-				return fitLine(st.warnText.Render("▲ "+safe(c.Name)+" failed: "+oneLine(orDash(c.Reason))+" — its rows are offline (dimmed)"), width)
+				return fitLine(st.warnText.Render("▲ "+safe(c.Name)+" "+oneLine(c.FailedWords(m.now()))+" — its rows are offline (dimmed)"), width)
 			}
 			if len(c.Notices) > 0 {
 				return fitLine(st.dim.Render(safe(c.Name+": "+strings.Join(c.Notices, "; "))), width)

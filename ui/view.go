@@ -88,6 +88,9 @@ func (m *Model) renderBoard(sb *strings.Builder, w, h int) {
 	sb.WriteString(m.summaryLine(w))
 	sb.WriteByte('\n')
 	d := rowDecor{inFlight: m.inflight, marked: m.marks.set}
+	if m.board.rowCount() == 0 {
+		d.empty = emptyWords(m.board.snap, m.now())
+	}
 	if len(m.inflight) > 0 { // only rows with a restart in flight show it
 		d.spinner = m.spin.View()
 	}
