@@ -56,6 +56,12 @@ type ReleaseChecks struct {
 	// rate budget left stretched it beyond the configured interval.
 	RefreshSeconds int  `json:"refreshSeconds,omitempty"`
 	Starved        bool `json:"starved"`
+	// Failing is why the last try of some checks failed (the latest
+	// failure's words), FailingChecks how many, and NextTry when the first
+	// of them is tried again; empty while no check is failing.
+	Failing       string    `json:"failing,omitempty"`
+	FailingChecks int       `json:"failingChecks,omitempty"`
+	NextTry       time.Time `json:"nextTry,omitzero"`
 }
 
 // releaseFlags are the flags the release facts decide; withheld while the

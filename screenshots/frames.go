@@ -1,7 +1,8 @@
 // Package screenshots renders the board's screens from the real ui package
 // on the demo fleet, deterministically (fixed seed, frozen clock, a settled
-// snapshot), for the README. `make screenshots` writes them with
-// screenshots/gen; a test fails when the committed frames are out of date.
+// snapshot, the release reader healthy), for the README. `make screenshots`
+// writes them with screenshots/gen; a test fails when the committed frames
+// are out of date.
 package screenshots
 
 import (
@@ -98,7 +99,7 @@ var scenes = []scene{
 func Render(ctx context.Context) ([]Frame, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	d, err := demo.Start(ctx, demo.Options{Seed: Seed, Speed: 1, Now: func() time.Time { return Clock }})
+	d, err := demo.Start(ctx, demo.Options{Seed: Seed, Speed: 1, Now: func() time.Time { return Clock }, HealthyReleases: true})
 	if err != nil {
 		return nil, err
 	}

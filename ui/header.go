@@ -174,14 +174,16 @@ func (m *Model) releaseWords(s *model.Snapshot) string {
 		return st.dim.Render("release checks off")
 	}
 	var w []string
-	if n := s.Summary.WaitingOnRelease; n > 0 {
+	now := m.now()
+	if rc.Failing != "" {
+		w = append(w, releaseFailing(rc, s.Summary.WaitingOnRelease, now))
+	} else if n := s.Summary.WaitingOnRelease; n > 0 {
 		rows := " rows wait"
 		if n == 1 {
 			rows = " row waits"
 		}
 		w = append(w, strconv.Itoa(n)+rows+" on release checks")
 	}
-	now := m.now()
 	limited := now.Before(rc.LimitedUntil)
 	switch {
 	case limited:

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strconv"
 	"strings"
 	"time"
 
@@ -32,4 +33,28 @@ func emptyWords(s *model.Snapshot, now time.Time) string {
 		return "no apps yet"
 	}
 	return strings.Join(down, "; ") + ": no apps read from it yet"
+}
+
+// releaseFailing: "release checks failing: <why> (6 rows wait, next try
+// 14:05:10)", when the reader's last tries failed.
+func releaseFailing(rc model.ReleaseChecks, waiting int, now time.Time) string {
+	var in []string
+	switch {
+	case waiting == 1:
+		in = append(in, "1 row waits")
+	case waiting > 1:
+		in = append(in, strconv.Itoa(waiting)+" rows wait")
+	}
+	switch {
+	case rc.NextTry.IsZero():
+	case rc.NextTry.After(now):
+		in = append(in, "next try "+clock(rc.NextTry, now))
+	default:
+		in = append(in, "trying again now")
+	}
+	w := "release checks failing: " + oneLine(rc.Failing)
+	if len(in) > 0 {
+		w += " (" + strings.Join(in, ", ") + ")"
+	}
+	return w
 }

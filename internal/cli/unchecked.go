@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hanzoai/driftboard/internal/termtext"
 	"github.com/hanzoai/driftboard/model"
 )
 
@@ -44,6 +45,16 @@ func warnUncheckedReleases(w io.Writer, rows []*model.AppView, rc model.ReleaseC
 		}
 		fmt.Fprintf(w, "warning: release checks incomplete: %d of %d rows wait on release checks (%s); their no-release, zero-assets and stale flags are withheld\n",
 			n, len(rows), strings.Join(parts, ", "))
+	}
+	if rc.Failing != "" {
+		checks := "1 check"
+		if rc.FailingChecks != 1 {
+			checks = fmt.Sprintf("%d checks", rc.FailingChecks)
+		}
+		if !rc.NextTry.IsZero() {
+			checks += ", next try " + rc.NextTry.Local().Format("15:04")
+		}
+		fmt.Fprintf(w, "warning: release checks failing: %s (%s)\n", termtext.Sanitize(rc.Failing), checks)
 	}
 	limited := now.Before(rc.LimitedUntil)
 	switch {

@@ -32,6 +32,10 @@ type Options struct {
 	// tags): only what clients write changes the fleet. For tests that hold
 	// the demo's behaviour against a real cluster's.
 	Quiet bool
+	// HealthyReleases: the release reader answers every repo at once, with
+	// a token (no repo pending, rate-limited or failing), as the
+	// screenshots show the board.
+	HealthyReleases bool
 }
 
 // Demo is a running simulated fleet.
@@ -101,7 +105,7 @@ func newSim(opts Options, id *identity) *sim {
 		speed:     opts.Speed, now: opts.Now, quiet: opts.Quiet, reg: newRegistry(), journal: &journal{},
 		queue: map[string]bool{}, wake: make(chan struct{}, 1),
 	}
-	s.rel = newReleases(p, s.reg, opts.Now, s.scale)
+	s.rel = newReleases(p, s.reg, opts.Now, s.scale, opts.HealthyReleases)
 	for _, name := range clusterNames {
 		s.clusters[name] = newFakeCluster(name, opts.Now, id)
 	}

@@ -51,6 +51,7 @@ type Releases struct {
 	nextLimit    time.Time // the rate limit strikes again then
 	pendingUntil time.Time // repos not read yet are read then
 	cycle        time.Duration
+	healthy      bool // Options.HealthyReleases: every repo read, with a token
 }
 
 // Demo release timeline, in simulated time.
@@ -60,9 +61,9 @@ const (
 	pendingFor     = 4*time.Minute + 20*time.Second
 )
 
-func newReleases(p *plan, reg *registry, now func() time.Time, scale func(time.Duration) time.Duration) *Releases {
+func newReleases(p *plan, reg *registry, now func() time.Time, scale func(time.Duration) time.Duration, healthy bool) *Releases {
 	t := now()
-	return &Releases{
+	return &Releases{healthy: healthy,
 		repos: p.repos, plan: p, reg: reg, now: now, changed: make(chan struct{}, 1),
 		started: t, limitedSince: t, limitedUntil: t.Add(scale(rateLimitFor)), nextLimit: t.Add(scale(rateLimitEvery)),
 		pendingUntil: t.Add(scale(pendingFor)), cycle: scale(rateLimitEvery),
@@ -81,6 +82,9 @@ func (rs *Releases) signal() {
 
 // state is the reader's state for a repo at now; callers hold mu.
 func (rs *Releases) state(r *repoPlan, now time.Time) model.ReleaseState {
+	if rs.healthy {
+		return model.ReleaseFound
+	}
 	switch r.state {
 	case model.ReleasePending:
 		if now.Before(rs.pendingUntil) {
@@ -129,12 +133,29 @@ func (rs *Releases) Lookup(repo, tag string) model.Release {
 	return rel
 }
 
-// Checks is the demo reader's own state for the header: anonymous, and
-// held back while the simulated rate limit lasts.
+// Checks is the demo reader's own state for the header: anonymous, held
+// back while the simulated rate limit lasts, and failing for the repos
+// GitHub answers 502 (tried again each minute); a healthy reader has a
+// token and nothing to say.
 func (rs *Releases) Checks() model.ReleaseChecks {
+	if rs.healthy {
+		return model.ReleaseChecks{Remaining: 4990, Limit: 5000, RefreshSeconds: 600}
+	}
+	now := rs.now()
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
-	return model.ReleaseChecks{Anonymous: true, LimitedUntil: rs.limitedUntil, Remaining: -1, Limit: 60}
+	rc := model.ReleaseChecks{Anonymous: true, LimitedUntil: rs.limitedUntil, Remaining: -1, Limit: 60}
+	for _, name := range rs.plan.repoNames {
+		if r := rs.repos[name]; r != nil && rs.state(r, now) == model.ReleaseError {
+			rc.FailingChecks++
+			rc.Failing = "GitHub answered 502: Bad Gateway"
+		}
+	}
+	if rc.FailingChecks > 0 {
+		tries := now.Sub(rs.started)/time.Minute + 1
+		rc.NextTry = rs.started.Add(tries * time.Minute)
+	}
+	return rc
 }
 
 // publish records a new release of repo and returns its tag.

@@ -143,6 +143,10 @@ func (r *Reader) failedGitHub(ctx context.Context, a answer, err error, now time
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		a.Result, a.Err = resultError, "GitHub did not answer in time"
 	default:
+		var ue *url.Error
+		if errors.As(err, &ue) { // the request's method and URL say nothing a reader needs
+			err = ue.Err
+		}
 		a.Result, a.Err = resultError, "GitHub: "+err.Error()
 	}
 	a.ErrAt = now

@@ -22,6 +22,10 @@ type Status struct {
 	Sent         int64         `json:"sent"`        // HTTP requests sent to GitHub by this process
 	NotModified  int64         `json:"notModified"` // of which answered 304 (free when authorized)
 	CacheError   string        `json:"cacheError,omitempty"`
+	// Failing, FailingChecks and NextTry: see model.ReleaseChecks.
+	Failing       string    `json:"failing,omitempty"`
+	FailingChecks int       `json:"failingChecks,omitempty"`
+	NextTry       time.Time `json:"nextTry,omitzero"`
 }
 
 // Status reports the reader's state.
@@ -45,6 +49,7 @@ func (r *Reader) Status() Status {
 	if r.now().Before(r.blockedUntil) {
 		st.RateLimitedUntil, st.RateLimitReason = r.blockedUntil, r.blockWhy
 	}
+	st.FailingChecks, st.Failing, st.NextTry = r.failingLocked(r.now())
 	return st
 }
 
@@ -118,5 +123,6 @@ func (r *Reader) Checks() model.ReleaseChecks {
 		Off: st.Off, Anonymous: !st.Off && st.TokenSource == "",
 		LimitedUntil: st.RateLimitedUntil, Remaining: st.Remaining, Limit: st.Limit,
 		RefreshSeconds: int(st.RefreshEvery / time.Second), Starved: st.Starved,
+		Failing: st.Failing, FailingChecks: st.FailingChecks, NextTry: st.NextTry,
 	}
 }
