@@ -29,6 +29,10 @@ type ConnectOptions struct {
 	Compression Compression
 	Now         func() time.Time
 	Log         *slog.Logger // an account of each cluster (gzip or not; identity); nil: none
+	// Plugins, when set, run the kubeconfig users' exec credential plugins
+	// (the board: up front with the terminal, never onto its frame); nil
+	// leaves them to client-go, as kubectl runs them.
+	Plugins *CredentialPlugins
 }
 
 // InClusterName is the cluster name rows carry when running inside a pod.
@@ -58,6 +62,25 @@ type contextConfig struct {
 	name     string
 	authInfo string // the kubeconfig's user entry; "" in-cluster
 	cfg      *rest.Config
+	plugin   *execPlugin // its exec credential plugin, when ConnectOptions.Plugins runs it
+}
+
+// config is the context's configuration with its plugin's credential got
+// (up front, with the terminal while the board has not taken it); a plugin
+// that failed is left for the requests to report, on the cluster's line.
+func (c contextConfig) config() *rest.Config {
+	if c.plugin == nil {
+		return c.cfg
+	}
+	if _, err := c.plugin.credential(true); err != nil {
+		return c.cfg
+	}
+	cfg := c.cfg
+	if cert, key := c.plugin.certificate(); len(cert) > 0 {
+		cfg = rest.CopyConfig(c.cfg)
+		cfg.CertData, cfg.KeyData = cert, key
+	}
+	return cfg
 }
 
 // contextConfigs resolves the chosen contexts' configurations; contexts that
@@ -106,6 +129,14 @@ func contextConfigs(opts ConnectOptions) ([]contextConfig, []model.ClusterState)
 		if kc := raw.Contexts[name]; kc != nil {
 			cc.authInfo = kc.AuthInfo
 		}
+		if opts.Plugins != nil && cfg.ExecProvider != nil {
+			if cc.plugin, err = opts.Plugins.plugin(name, cfg); err != nil {
+				states = append(states, failed(name, fmt.Errorf("context %s: %w", name, err)))
+				continue
+			}
+			cfg.ExecProvider = nil // run here, not by client-go
+			cfg.Wrap(cc.plugin.wrap)
+		}
 		out = append(out, cc)
 	}
 	return out, states
@@ -116,7 +147,7 @@ func connect(opts ConnectOptions) ([]ClusterClients, []model.ClusterState) {
 	configs, states := contextConfigs(opts)
 	var clients []ClusterClients
 	for _, c := range configs {
-		cc, err := NewClusterClients(c.name, c.cfg, opts)
+		cc, err := NewClusterClients(c.name, c.config(), opts)
 		if err != nil {
 			states = append(states, failedState(opts, c.name, err))
 			continue

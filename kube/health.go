@@ -154,7 +154,7 @@ func (c *connState) retrying(err error, attempt int, wait time.Duration) {
 	c.mu.Lock()
 	c.retry.attempt, c.retry.at, c.retry.unreachable = attempt, c.now().Add(wait), netUnreachable(err)
 	c.mu.Unlock()
-	c.failed(err.Error())
+	c.failed(reasonOf(err))
 	if c.onMove != nil {
 		c.onMove() // the attempt moved even when the words did not
 	}
@@ -257,7 +257,10 @@ func (e shortError) Unwrap() error { return e.err }
 func apiErr(err error) error { return shortError{err} }
 
 func errText(err error) string {
+	var pe *PluginError
 	switch {
+	case errors.As(err, &pe): // the plugin's words, not the request it failed
+		return wire.Truncate(pe.Error(), wire.MaxMessage)
 	case apierrors.IsForbidden(err):
 		return "forbidden: " + wire.Truncate(err.Error(), wire.MaxMessage)
 	case apierrors.IsUnauthorized(err):

@@ -59,7 +59,7 @@ func ConnectWithIdentity(ctx context.Context, opts ConnectOptions, iam IAMIdenti
 
 func connectOne(ctx context.Context, opts ConnectOptions, iam IAMIdentity, c contextConfig, log *slog.Logger) (ClusterClients, error) {
 	kubeconfigClients := func(why string) (ClusterClients, error) {
-		cc, err := NewClusterClients(c.name, c.cfg, opts)
+		cc, err := NewClusterClients(c.name, c.config(), opts)
 		cc.Identity = model.ClusterIdentity{User: c.authInfo, Withheld: why}
 		if c.authInfo == "" {
 			cc.Identity.User = "(in-cluster service account)"

@@ -25,3 +25,13 @@ func netUnreachable(err error) bool {
 	}
 	return false
 }
+
+// reasonOf is a setup failure as the cluster's line says it: a credential
+// plugin's failure in its own words, without the request it stopped.
+func reasonOf(err error) string {
+	var pe *PluginError
+	if errors.As(err, &pe) {
+		return pe.Error()
+	}
+	return err.Error()
+}

@@ -91,6 +91,10 @@ type app struct {
 	opts    globalOptions
 	log     *slog.Logger
 	closers []func()
+	// plugins run the kubeconfig's exec credential plugins for the board
+	// (kube.CredentialPlugins); nil for the other commands, where client-go
+	// runs them as kubectl does.
+	plugins *kube.CredentialPlugins
 
 	cfgLoaded bool
 	cfgFile   *config.Config

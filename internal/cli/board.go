@@ -33,7 +33,11 @@ func (a *app) runBoard(cmd *cobra.Command, _ []string) error {
 	if err != nil {
 		return err
 	}
+	// Credential plugins run here, with the terminal, before the board
+	// takes it; later runs never write onto its frame.
+	a.plugins = kube.NewCredentialPlugins(a.streams.In, a.streams.Err, a.streams.InTerminal)
 	fl, err := a.openLoginFleets(ctx, eff, id, s)
+	a.plugins.Detach()
 	if err != nil {
 		return err
 	}

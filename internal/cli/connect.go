@@ -23,6 +23,7 @@ func (a *app) connectOptions(contexts []string) kube.ConnectOptions {
 		AllContexts: a.opts.allContexts,
 		Compression: compression,
 		Log:         a.log,
+		Plugins:     a.plugins,
 	}
 }
 
