@@ -20,7 +20,7 @@ import (
 func TestUnreachableClusterSaysItRetries(t *testing.T) {
 	now := t0
 	src := newStoreSource()
-	m := newModel(context.Background(), src, nil, nil, Options{Now: func() time.Time { return now }})
+	m := newModel(context.Background(), fleetOf(src, nil), nil, Options{Now: func() time.Time { return now }})
 	t.Cleanup(m.cancel)
 	m.Update(tea.WindowSizeMsg{Width: 200, Height: 12})
 	why := `discover hanzo.ai/v1: Get "https://127.0.0.1:1/apis/hanzo.ai/v1": dial tcp 127.0.0.1:1: connect: connection refused`

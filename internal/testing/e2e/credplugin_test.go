@@ -5,7 +5,6 @@ package e2e
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -73,18 +72,21 @@ exit 1`,
 	kubeconfig := filepath.Join(dir, "kubeconfig")
 	must(t, clientcmd.WriteToFile(*kc, kubeconfig))
 
-	bin := buildBoard(t)
+	bin, err := builtBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
 	home := t.TempDir()
 	p := startTerminal(t, bin, []string{"--kubeconfig", kubeconfig, "--all-contexts", "--releases=off"},
 		[]string{"HOME=" + home, "XDG_CONFIG_HOME=" + home, "XDG_CACHE_HOME=" + home, "XDG_STATE_HOME=" + home})
-	p.awaitRaw(t, "the stdin plugin's question on the terminal", "STDIN-ASKS for the code")
-	p.typeText(t, "123456\n")
-	p.awaitScreen(t, "both working contexts live and the broken one's plugin failure on its line", func(s string) bool {
+	p.awaitRaw("the stdin plugin's question on the terminal", "STDIN-ASKS for the code")
+	p.keys("123456\n")
+	p.awaitScreen("both working contexts live and the broken one's plugin failure on its line", func(s string) bool {
 		return strings.Contains(s, "prompt live") && strings.Contains(s, "stdin live") &&
 			strings.Contains(s, "zbroken failed — retrying (attempt") &&
 			strings.Contains(s, "credential plugin zbroken.sh failed: exit status 1: device code expired")
 	})
-	p.awaitScreen(t, "the broken plugin run again", func(s string) bool { return strings.Contains(s, "(attempt 2") })
+	p.awaitScreen("the broken plugin run again", func(s string) bool { return strings.Contains(s, "(attempt 2") })
 
 	raw := p.raw()
 	board := strings.Index(raw, ansi.SetModeAltScreenSaveCursor)
@@ -108,11 +110,9 @@ exit 1`,
 	}
 }
 
-func buildBoard(t *testing.T) string {
+func must(t *testing.T, err error) {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "driftboard")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/hanzoai/driftboard").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return bin
 }

@@ -49,10 +49,11 @@ type terminal struct {
 	cmd *exec.Cmd
 	tty *os.File
 
-	mu     sync.Mutex
-	emu    *vt.Emulator
-	screen string
-	done   chan struct{}
+	mu    sync.Mutex
+	emu   *vt.Emulator
+	shown string          // the emulator's screen
+	all   strings.Builder // every byte the program wrote
+	done  chan struct{}
 }
 
 const termCols, termRows = 180, 50
@@ -82,8 +83,9 @@ func (p *terminal) read() {
 		n, err := p.tty.Read(buf)
 		if n > 0 {
 			p.mu.Lock()
+			p.all.Write(buf[:n])
 			_, _ = p.emu.Write(buf[:n])
-			p.screen = p.emu.String()
+			p.shown = p.emu.String()
 			p.mu.Unlock()
 		}
 		if err != nil {
@@ -112,7 +114,15 @@ func (p *terminal) answer() {
 func (p *terminal) text() string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.screen
+	return p.shown
+}
+
+// raw is every byte the program wrote, escape sequences and all: what a
+// child wrote before or between frames is there even when painted over.
+func (p *terminal) raw() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.all.String()
 }
 
 // await polls the screen until it holds every one of want.
@@ -138,6 +148,32 @@ func (p *terminal) await(what string, limit time.Duration, want ...string) {
 		}
 		if time.Now().After(deadline) {
 			p.t.Fatalf("%s: %q not on screen after %s; screen:\n%s", what, missing, limit, s)
+		}
+	}
+}
+
+// awaitRaw waits until the program has written text, on screen or not.
+func (p *terminal) awaitRaw(what, text string) {
+	p.t.Helper()
+	p.until(what, time.Minute, func() bool { return strings.Contains(p.raw(), text) })
+}
+
+// awaitScreen waits until ok holds for the screen.
+func (p *terminal) awaitScreen(what string, ok func(string) bool) {
+	p.t.Helper()
+	p.until(what, time.Minute, func() bool { return ok(p.text()) })
+}
+
+func (p *terminal) until(what string, limit time.Duration, ok func() bool) {
+	p.t.Helper()
+	for deadline := time.Now().Add(limit); !ok(); {
+		select {
+		case <-p.done:
+			p.t.Fatalf("%s: the program ended first; its output: %q", what, p.raw())
+		case <-time.After(20 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			p.t.Fatalf("%s: not seen after %s; screen:\n%s", what, limit, p.text())
 		}
 	}
 }
