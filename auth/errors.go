@@ -8,7 +8,7 @@ import (
 // Errors callers branch on with errors.Is. The wrapped text adds detail but
 // never a token or a code.
 var (
-	ErrNotLoggedIn       = errors.New("not logged in — run `driftboard login`")
+	ErrNotLoggedIn       = errors.New("not logged in — run 'driftboard login'")
 	ErrSessionExpired    = errors.New("session expired — log in again")
 	ErrIdPUnavailable    = errors.New("identity provider unavailable")
 	ErrAccessDenied      = errors.New("login was denied at the identity provider")

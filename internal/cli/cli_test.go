@@ -124,7 +124,7 @@ func TestUsageErrorsExit2(t *testing.T) {
 		expect(t, ExitError, `-o must be text, json or yaml, not "jsn"`, "Run 'driftboard get --help'")
 	// An error that is not a usage mistake gets no help hint.
 	r := e.run(t, "list", "--kubeconfig", missingKubeconfig(t))
-	r.expect(t, ExitError, "driftboard: ")
+	r.expect(t, ExitError, "error: ")
 	if strings.Contains(r.err, "--help") {
 		t.Errorf("a cluster error points at --help:\n%s", r.err)
 	}

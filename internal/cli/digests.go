@@ -41,7 +41,7 @@ func (a *app) withDigests(ctx context.Context, fl *kube.Fleet, row *model.AppVie
 	switch {
 	case errors.Is(err, kube.ErrNoWorkload):
 	case err != nil:
-		fmt.Fprintf(a.streams.Err, "warning: running digests not read: %s\n", errorLines(err))
+		fmt.Fprintf(a.streams.Err, "Warning: running digests not read: %s\n", errorLines(err))
 	default:
 		r.Workload.Digests, r.Workload.DigestsNote = running.Digests, running.Note()
 	}

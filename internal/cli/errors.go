@@ -13,7 +13,10 @@ import (
 // FlagError is a usage mistake (a bad flag, argument or combination): Run
 // prints it with a pointer to the command's help and exits 2. The shape is
 // gh's cmdutil.FlagError; every other error also exits 2, without the hint.
-type FlagError struct{ err error }
+type FlagError struct {
+	err     error
+	suggest []string // commands close to a mistyped one (cobra's "Did you mean this?")
+}
 
 func (e *FlagError) Error() string { return e.err.Error() }
 func (e *FlagError) Unwrap() error { return e.err }
@@ -34,10 +37,15 @@ var errSetListed = errors.New("listed only; nothing was changed")
 // and every command below it, so the help hint never depends on cobra's words.
 func usageErrors(c *cobra.Command) {
 	c.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &FlagError{err: err} })
+	c.SuggestionsMinimumDistance = 2
 	if check := c.Args; check != nil {
 		c.Args = func(cmd *cobra.Command, args []string) error {
 			if err := check(cmd, args); err != nil {
-				return &FlagError{err: err}
+				fe := &FlagError{err: err}
+				if cmd.HasAvailableSubCommands() && len(args) > 0 {
+					fe.suggest = cmd.SuggestionsFor(args[0])
+				}
+				return fe
 			}
 			return nil
 		}
@@ -47,7 +55,8 @@ func usageErrors(c *cobra.Command) {
 	}
 }
 
-// exitCode prints err as the user meets it and returns the exit code.
+// exitCode prints err as the user meets it, with kubectl's "error: "
+// prefix, and returns the exit code.
 func exitCode(cmd *cobra.Command, err error, interrupted bool, printf func(string, ...any)) int {
 	switch {
 	case err == nil:
@@ -55,11 +64,18 @@ func exitCode(cmd *cobra.Command, err error, interrupted bool, printf func(strin
 	case errors.Is(err, errDriftFound), errors.Is(err, errSetListed):
 		return ExitDrift
 	case interrupted:
-		printf("driftboard: interrupted\n")
+		printf("error: interrupted\n")
 		return ExitError
 	}
-	printf("driftboard: %s\n", errorLines(err))
+	printf("error: %s\n", errorLines(err))
 	if fe := (*FlagError)(nil); errors.As(err, &fe) {
+		if len(fe.suggest) > 0 {
+			printf("\nDid you mean this?\n")
+			for _, s := range fe.suggest {
+				printf("\t%s\n", s)
+			}
+			printf("\n")
+		}
 		path := "driftboard"
 		if cmd != nil {
 			path = cmd.CommandPath()

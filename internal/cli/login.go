@@ -197,7 +197,7 @@ func (a *app) logoutCommand() *cobra.Command {
 				fmt.Fprintln(cmd.OutOrStdout(), "Logged out; the login was removed from this machine.")
 			}
 			if res.Note != "" {
-				fmt.Fprintln(a.streams.Err, "note: "+res.Note)
+				fmt.Fprintln(a.streams.Err, "notice: "+res.Note)
 			}
 			return nil
 		},

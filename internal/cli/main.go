@@ -33,6 +33,9 @@ type Streams struct {
 	InTerminal, OutTerminal bool
 	// Getenv reads the environment (os.Getenv in production).
 	Getenv func(string) string
+	// Program is how the binary was invoked (os.Args[0]): as kubectl's
+	// plugin, kubectl-driftboard, help says 'kubectl driftboard'.
+	Program string
 }
 
 // Main runs driftboard with args (without the program name) and returns the
@@ -43,6 +46,7 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 		InTerminal:  isTerminal(stdin),
 		OutTerminal: isTerminal(stdout),
 		Getenv:      withholdCredentials(),
+		Program:     os.Args[0],
 	})
 }
 

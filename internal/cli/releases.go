@@ -25,7 +25,7 @@ func (a *app) releaseSource(ctx context.Context, eff config.Effective, registry 
 		Registry: registry,
 	})
 	if err != nil {
-		fmt.Fprintf(a.streams.Err, "warning: release checks off: %s\n", errorLines(err))
+		fmt.Fprintf(a.streams.Err, "Warning: release checks off: %s\n", errorLines(err))
 		return releasereader.Off()
 	}
 	if st := r.Status(); st.Warning != "" {

@@ -163,7 +163,7 @@ func (o *restartOptions) run(ctx context.Context, a *app, out io.Writer) error {
 	errw := a.streams.Err
 	fmt.Fprintln(errw, termtext.Sanitize(plan.Title()+". "+plan.Effect()+" "+checked.Decision.Reason))
 	for _, w := range plan.Warnings {
-		fmt.Fprintln(errw, "warning: "+termtext.Sanitize(w))
+		fmt.Fprintln(errw, "Warning: "+termtext.Sanitize(w))
 	}
 	if o.dryRun {
 		res, err := uc.Restart(ctx, restart.Input{Checked: checked, DryRun: true, Reason: o.reason})
@@ -214,7 +214,7 @@ func (o *restartOptions) restart(ctx context.Context, a *app, uc *restart.Restar
 	res := done.Result
 	fmt.Fprintln(out, termtext.Sanitize(fmt.Sprintf("%s %s/%s restarted at %s by %s", strings.ToLower(string(res.Kind)), res.Namespace, res.Name, res.At, dash(res.By))))
 	if res.EventError != nil {
-		fmt.Fprintln(errw, "warning: the restart happened, but its Event was not recorded: "+termtext.Sanitize(res.EventError.Error()))
+		fmt.Fprintln(errw, "Warning: the restart happened, but its Event was not recorded: "+termtext.Sanitize(res.EventError.Error()))
 	}
 	if !o.wait {
 		return nil

@@ -165,7 +165,7 @@ func (a *app) runRestartSet(ctx context.Context, out io.Writer, args []string, o
 						l.Detail = "dry run: accepted by the API server; nothing was changed"
 					}
 					if u.Result.EventError != nil {
-						fmt.Fprintf(a.streams.Err, "warning: %s restarted, but its Event was not recorded: %s\n", u.Key, termtext.Sanitize(u.Result.EventError.Error()))
+						fmt.Fprintf(a.streams.Err, "Warning: %s restarted, but its Event was not recorded: %s\n", u.Key, termtext.Sanitize(u.Result.EventError.Error()))
 					}
 					write(l)
 				case restart.Failed, restart.NotStarted:

@@ -50,7 +50,12 @@ in scripts and CI. 'driftboard demo' shows the board on a simulated fleet.`,
 		a.configCommand(),
 		a.completionCommand(),
 		a.versionCommand(),
+		optionsCommand(),
 	)
+	root.SetUsageTemplate(usageTemplate)
+	if name := pluginName(a.streams.Program); name != "" {
+		asPlugin(root, name)
+	}
 	usageErrors(root)
 	return root
 }

@@ -38,12 +38,12 @@ func warnUncheckedReleases(w io.Writer, rows []*model.AppView, rc model.ReleaseC
 	}
 	level := "notice"
 	if n > 0 {
-		level = "warning"
+		level = "Warning"
 		var parts []string
 		for _, st := range slices.Sorted(maps.Keys(byState)) {
 			parts = append(parts, fmt.Sprintf("%d %s", byState[st], st))
 		}
-		fmt.Fprintf(w, "warning: release checks incomplete: %d of %d rows wait on release checks (%s); their no-release, zero-assets and stale flags are withheld\n",
+		fmt.Fprintf(w, "Warning: release checks incomplete: %d of %d rows wait on release checks (%s); their no-release, zero-assets and stale flags are withheld\n",
 			n, len(rows), strings.Join(parts, ", "))
 	}
 	if rc.Failing != "" {
@@ -81,7 +81,7 @@ func warnUnreadableWorkloads(w io.Writer, rows []*model.AppView) int {
 		}
 	}
 	if n > 0 {
-		fmt.Fprintf(w, "warning: %d of %d rows' workloads may not be read: their running tag, un-rolled and floating-running are unknown\n", n, len(rows))
+		fmt.Fprintf(w, "Warning: %d of %d rows' workloads may not be read: their running tag, un-rolled and floating-running are unknown\n", n, len(rows))
 	}
 	return n
 }

@@ -30,7 +30,7 @@ func TestListSaysHowReleaseChecksRan(t *testing.T) {
 		{"anonymous and starved", []*model.AppView{checked}, model.ReleaseChecks{Anonymous: true, Starved: true, RefreshSeconds: 3600}, 0,
 			[]string{"run anonymous", "only every 1h0m0s (starved)"}, []string{"incomplete"}},
 		{"rate-limited, one waits", []*model.AppView{checked, waiting}, model.ReleaseChecks{Anonymous: true, Starved: true, LimitedUntil: now.Add(5 * time.Minute)}, 1,
-			[]string{"1 of 2 rows wait on release checks (1 rate-limited)", "warning: GitHub rate-limited until 14:05"}, []string{"anonymous", "starved"}},
+			[]string{"1 of 2 rows wait on release checks (1 rate-limited)", "Warning: GitHub rate-limited until 14:05"}, []string{"anonymous", "starved"}},
 		{"token at pace", []*model.AppView{checked}, model.ReleaseChecks{RefreshSeconds: 600}, 0, nil, []string{"notice", "warning"}},
 		{"failing", []*model.AppView{checked, {DeclaredTag: "v1", Release: model.Release{State: model.ReleaseError}}},
 			model.ReleaseChecks{Failing: "GitHub: dial tcp: lookup api.github.com: no such host\x1b[2J", FailingChecks: 3, NextTry: now.Add(time.Minute)}, 1,

@@ -83,7 +83,7 @@ func (a *app) runWatch(ctx context.Context, out io.Writer, o watchOptions) error
 		return syncErr
 	}
 	if syncErr != nil { // some clusters failed; the stream says when they come up
-		fmt.Fprintf(a.streams.Err, "warning: %s\n", errorLines(syncErr))
+		fmt.Fprintf(a.streams.Err, "Warning: %s\n", errorLines(syncErr))
 	}
 	err = changestream.Stream(ctx, fl, first, changestream.Options{Query: q, ChangesOnly: o.changesOnly, Now: a.now},
 		func(ev changestream.Event) error { return write(out, ev) })
