@@ -38,6 +38,10 @@ type ConnectOptions struct {
 // InClusterName is the cluster name rows carry when running inside a pod.
 const InClusterName = "in-cluster"
 
+// KubeconfigFailure names the failed state of a kubeconfig that could not
+// be read at all (no context was reached).
+const KubeconfigFailure = "kubeconfig"
+
 // Connect resolves the kubeconfig like kubectl (in-cluster config as the
 // fallback) and makes clients per context. Contexts that cannot be opened
 // come back as failed cluster states with the real error, so the board can
@@ -45,6 +49,8 @@ const InClusterName = "in-cluster"
 func Connect(opts ConnectOptions) ([]ClusterClients, []model.ClusterState) {
 	return connect(opts)
 }
+
+var errNoKubeconfig = errors.New("no kubeconfig contexts (KUBECONFIG or ~/.kube/config)")
 
 // loadingRules are kubectl's: the explicit path, else $KUBECONFIG, else
 // ~/.kube/config.
@@ -96,22 +102,25 @@ func contextConfigs(opts ConnectOptions) ([]contextConfig, []model.ClusterState)
 	rules := loadingRules(opts.Kubeconfig)
 	raw, loadErr := rules.Load()
 	if loadErr == nil && len(raw.Contexts) == 0 && opts.Kubeconfig == "" {
-		loadErr = errors.New("no kubeconfig contexts (KUBECONFIG or ~/.kube/config)")
+		loadErr = errNoKubeconfig
 	}
 	if loadErr != nil {
 		if len(opts.Contexts) > 0 || opts.AllContexts || opts.Kubeconfig != "" {
-			return nil, []model.ClusterState{failed("kubeconfig", fmt.Errorf("load kubeconfig: %w", loadErr))}
+			return nil, []model.ClusterState{failed(KubeconfigFailure, fmt.Errorf("load kubeconfig: %w", loadErr))}
 		}
 		cfg, err := rest.InClusterConfig()
-		if err != nil {
-			return nil, []model.ClusterState{failed("kubeconfig", fmt.Errorf("load kubeconfig: %v; in-cluster config: %w", loadErr, err))}
+		switch {
+		case errors.Is(err, rest.ErrNotInCluster) && errors.Is(loadErr, errNoKubeconfig): // the usual case, in one line
+			return nil, []model.ClusterState{failed(KubeconfigFailure, errors.New("no kubeconfig: $KUBECONFIG and ~/.kube/config name no context, and this is not a pod (no in-cluster config)"))}
+		case err != nil:
+			return nil, []model.ClusterState{failed(KubeconfigFailure, fmt.Errorf("load kubeconfig: %v; in-cluster config: %w", loadErr, err))}
 		}
 		return []contextConfig{{name: InClusterName, cfg: cfg}}, nil
 	}
 
 	names, err := contextNames(raw, opts)
 	if err != nil {
-		return nil, []model.ClusterState{failed("kubeconfig", err)}
+		return nil, []model.ClusterState{failed(KubeconfigFailure, err)}
 	}
 	var out []contextConfig
 	var states []model.ClusterState

@@ -100,10 +100,13 @@ type app struct {
 	cfgFile   *config.Config
 	cfgFound  bool
 	cfgPath   string
+
+	servers map[string]string // context → API server URL, of the clusters opened
+	timeout string            // the command's --timeout, for words about it
 }
 
 func newApp(s Streams) *app {
-	return &app{streams: s, log: slog.New(slog.DiscardHandler)}
+	return &app{streams: s, log: slog.New(slog.DiscardHandler), servers: map[string]string{}}
 }
 
 func (a *app) close() {

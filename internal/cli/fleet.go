@@ -63,7 +63,10 @@ func (a *app) openFleet(ctx context.Context, req fleetRequest) (*kube.Fleet, err
 		principal = as.principal
 	}
 	if len(clusters) == 0 {
-		return nil, clusterErrors(failed)
+		return nil, clusterErrors(failed, a.opts.kubeconfig == "")
+	}
+	for _, c := range clusters {
+		a.servers[c.Name] = c.Server
 	}
 	fl := kube.NewFleet(kube.FleetOptions{
 		Namespaces:    namespaces,
@@ -93,7 +96,7 @@ func (a *app) syncedSnapshot(ctx context.Context, req fleetRequest) (*model.Snap
 // checks to answer, then takes the snapshot.
 func (a *app) waitSnapshot(ctx context.Context, fl *kube.Fleet) (*model.Snapshot, error) {
 	stopSaying := a.sayRetries(fl)
-	syncErr := fl.WaitSynced(ctx)
+	syncErr := a.namesHung(fl, fl.WaitSynced(ctx))
 	stopSaying()
 	snap := fl.Snapshot()
 	// The first snapshot starts pod watches for workloads that roll out or
@@ -124,18 +127,6 @@ func (a *app) waitSnapshot(ctx context.Context, fl *kube.Fleet) (*model.Snapshot
 		return nil, syncErr
 	}
 	return snap, syncErr
-}
-
-// clusterErrors joins the failed clusters' reasons.
-func clusterErrors(states []model.ClusterState) error {
-	var errs []error
-	for _, st := range states {
-		errs = append(errs, fmt.Errorf("cluster %s: %s", st.Name, st.Reason))
-	}
-	if len(errs) == 0 {
-		return errors.New("no cluster to watch")
-	}
-	return errors.Join(errs...)
 }
 
 func pendingReleases(s *model.Snapshot) int {

@@ -65,5 +65,8 @@ func (a *app) preRun(cmd *cobra.Command, _ []string) error {
 	if err := a.opts.validate(); err != nil {
 		return err
 	}
+	if f := cmd.Flags().Lookup("timeout"); f != nil {
+		a.timeout = f.Value.String()
+	}
 	return a.setupLogging(cmd.Annotations[screenAnnotation] == "true")
 }
