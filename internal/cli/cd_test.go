@@ -128,9 +128,9 @@ func TestGitStateInCommands(t *testing.T) {
 	if !strings.Contains(r.out, `"why": "no Application kind served"`) || strings.Count(r.out, `"app": `) != 3 {
 		t.Errorf("with only argoproj.io configured, every row should be unknown (no kind served):\n%s\n%s", r.out, r.err)
 	}
-	r = run("list")
-	if strings.Contains(strings.SplitN(r.out, "\n", 2)[0], "GIT") {
-		t.Errorf("list without a served Application kind should have no GIT column, as the board:\n%s", r.out)
+	r = run("list") // the columns are fixed: GIT is there, and says why it is unknown
+	if got := tableCell(t, r.out, "iam", "GIT"); got != "unknown(no-cd)" {
+		t.Errorf("list without a served Application kind: iam's GIT = %q, want unknown(no-cd):\n%s", got, r.out)
 	}
 	r = run("list", "-o", "wide")
 	if got := tableCell(t, r.out, "iam", "GIT"); got != "unknown(no-cd)" {

@@ -111,7 +111,10 @@ func TestUsageErrorsExit2(t *testing.T) {
 	e.run(t, "frobnicate").expect(t, ExitError, "unknown command", "Run 'driftboard --help' for usage.")
 	e.run(t, "list", "--no-such-flag").expect(t, ExitError, "unknown flag", "Run 'driftboard list --help' for usage.")
 	e.run(t, "get", "a", "b").expect(t, ExitError, "get takes one App, not 2 (a b)", "Run 'driftboard get --help' for usage.")
-	e.run(t, "get").expect(t, ExitError, "get needs the App: APP, NAMESPACE/APP or -n NAMESPACE APP", "Run 'driftboard get --help' for usage.")
+	// get without an App lists, as kubectl's get: it gets as far as the kubeconfig.
+	if r := e.run(t, "get", "--kubeconfig", missingKubeconfig(t)); r.code != ExitError || !strings.Contains(r.err, "no-such-kubeconfig") || strings.Contains(r.err, "--help") {
+		t.Errorf("get without an App: exit %d\n%s", r.code, r.err)
+	}
 	e.run(t, "logs").expect(t, ExitError, "logs needs the App: APP, NAMESPACE/APP", "Run 'driftboard logs --help' for usage.")
 	e.run(t, "list", "-o", "xml").expect(t, ExitError, "-o must be table, wide, json or yaml", "Run 'driftboard list --help'")
 	e.run(t, "watch", "-o", "xml").expect(t, ExitError, `-o must be text, jsonl or json, not "xml"`, "Run 'driftboard watch --help'")

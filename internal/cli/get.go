@@ -16,23 +16,34 @@ import (
 
 func (a *app) getCommand() *cobra.Command {
 	var f targetFlags
-	var output string
+	var output, sortBy string
+	var noHeaders bool
 	var timeout time.Duration
 	cmd := &cobra.Command{
-		Use:   "get APP | NAMESPACE/APP",
-		Short: "Print one App with every detail: flags, the four tags, rollout, last restart",
+		Use:   "get [APP | NAMESPACE/APP]",
+		Short: "Print one App with every detail (flags, the four tags, rollout, last restart); without one, list",
 		Long: `Print one App with every detail. Name it as APP, NAMESPACE/APP or -n NAMESPACE APP;
 the env follows from the namespace, and --env is needed only when the name is in
-several envs.`,
+several envs.
+
+Without an App, as kubectl's get, it prints the table of every App (of --env and
+--context when given), like 'driftboard list' but always exiting 0 on drift.`,
 		Example: `  driftboard get hanzo/iam
-  driftboard get iam --env test -o json`,
-		Args:              oneApp,
+  driftboard get iam --env test -o json
+  driftboard get --env test -o name
+  driftboard get hanzo/iam -o jsonpath='{.runningTag}'`,
+		Args:              getArgs,
 		ValidArgsFunction: a.completeAppNames,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			switch output { // before connecting: a script asking for "jsn" gets no text
-			case "text", "json", "yaml":
-			default:
-				return usageErr("-o must be text, json or yaml, not %q", output)
+			spec, err := parseOutput(output, "text", "json", "yaml") // before connecting: a script asking for "jsn" gets no text
+			if err != nil {
+				return err
+			}
+			if len(args) == 0 {
+				return a.getList(cmd, f, listOptions{output: output, sortBy: sortBy, noHeaders: noHeaders, failOn: "none", timeout: timeout})
+			}
+			if _, err := parseSortBy(sortBy); err != nil {
+				return err
 			}
 			ctx, cancel := context.WithTimeout(cmd.Context(), timeout)
 			defer cancel()
@@ -43,11 +54,15 @@ several envs.`,
 			row = a.withDigests(ctx, fl, row)
 			withEvents := readEvents(ctx, fl, row)
 			out := cmd.OutOrStdout()
-			switch output {
+			switch spec.format {
 			case "json":
 				err = writeJSON(out, withEvents)
 			case "yaml":
 				err = writeYAML(out, withEvents)
+			case "name", "custom-columns":
+				err = a.printRows(out, []*model.AppView{row}, spec, noHeaders)
+			case "jsonpath":
+				err = writeJSONPath(out, spec.path, withEvents)
 			default:
 				if err = writeDetail(textOut(out), row, a.now()); err == nil {
 					err = writeEvents(textOut(out), withEvents, a.now())
@@ -60,10 +75,46 @@ several envs.`,
 		},
 	}
 	f.register(cmd)
-	cmd.Flags().StringVarP(&output, "output", "o", "text", "output format: text|json|yaml")
+	cmd.Flags().StringVarP(&output, "output", "o", "text", "output format: text|json|yaml|name|jsonpath=TEMPLATE|custom-columns=SPEC (text: the detail; without an App, the table)")
+	cmd.Flags().StringVar(&sortBy, "sort-by", "severity", "without an App: as list's --sort-by")
+	cmd.Flags().BoolVar(&noHeaders, "no-headers", false, "print no header line (the table, custom-columns)")
 	cmd.Flags().DurationVar(&timeout, "timeout", 60*time.Second, "give up waiting for the clusters after this long")
-	completeFixed(cmd, "output", "text", "json", "yaml")
+	completeFixed(cmd, "output", "text", "json", "yaml", "name", "jsonpath=", "custom-columns=")
+	completeFixed(cmd, "sort-by", "severity", "name", "env", "namespace", "drift-age")
 	return cmd
+}
+
+// getArgs: get takes one App, or none to list.
+func getArgs(cmd *cobra.Command, args []string) error {
+	if len(args) > 1 {
+		return oneApp(cmd, args)
+	}
+	return nil
+}
+
+// getList is get without an App: list's table (text) or document, of the
+// rows of --env and --cluster, exiting 0 whatever the drift.
+func (a *app) getList(cmd *cobra.Command, f targetFlags, o listOptions) error {
+	if o.output == "text" {
+		o.output = "table"
+	}
+	var q []string
+	if f.env != "" {
+		env, ok := model.ParseEnv(f.env)
+		if !ok {
+			return usageErr("--env must be main, test or dev, not %q", f.env)
+		}
+		q = append(q, "env:"+string(env))
+	}
+	cluster, err := a.targetCluster(f)
+	if err != nil {
+		return err
+	}
+	if cluster != "" {
+		o.contexts = []string{cluster}
+	}
+	o.query = strings.Join(q, " ")
+	return a.runList(cmd.Context(), cmd, o)
 }
 
 // writeDetail prints one row for a person: the four tags side by side, every

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -12,14 +13,16 @@ import (
 )
 
 type listOptions struct {
-	output string
-	query  string
-	sortBy string
-	failOn string
+	output    string
+	query     string
+	sortBy    string
+	noHeaders bool
+	failOn    string
 	// failOnUnknown also fails when a row's release was not checked or its
 	// workload may not be read.
 	failOnUnknown bool
 	timeout       time.Duration
+	contexts      []string // get's --context/--cluster, when --context did not choose
 }
 
 func (a *app) listCommand() *cobra.Command {
@@ -43,6 +46,9 @@ exit code is still 2.`,
 		Example: `  driftboard list
   driftboard list -o wide -A
   driftboard list -q 'sev:red env:main' -o json | jq '.apps[].id'
+  driftboard list -o name -q flag:un-rolled      # NAMESPACE/APP a line, as restart takes it
+  driftboard list -o jsonpath='{range .apps[*]}{.namespace}/{.app} {.declaredTag}{"\n"}{end}'
+  driftboard list -o custom-columns=APP:.app,NS:.namespace,SEV:.drift.severity --sort-by .namespace
   driftboard list --context prod-eu,prod-us --fail-on yellow || echo "drift!"`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -50,14 +56,17 @@ exit code is still 2.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&o.output, "output", "o", "table", "output format: table|wide|json|yaml")
+	f.StringVarP(&o.output, "output", "o", "table", "output format: table|wide|json|yaml|name|jsonpath=TEMPLATE|custom-columns=SPEC (paths over -o json's document; a column's over one row, apps[] item)")
 	f.StringVarP(&o.query, "query", "q", "", "filter in the board's query language, e.g. 'sev:red env:main ns:tenant-*'")
-	f.StringVar(&o.sortBy, "sort", "severity", "sort by severity|name|env|namespace|drift-age")
+	f.StringVar(&o.sortBy, "sort-by", "severity", "sort by severity|name|env|namespace|drift-age, or by a JSONPath over each row, e.g. .namespace")
+	f.StringVar(&o.sortBy, "sort", "severity", "the same as --sort-by")
+	_ = f.MarkHidden("sort")
+	f.BoolVar(&o.noHeaders, "no-headers", false, "print no header line (table, wide, custom-columns)")
 	f.StringVar(&o.failOn, "fail-on", "red", "exit 1 when a row's drift is at least: red|yellow|none (none: never)")
 	f.BoolVar(&o.failOnUnknown, "fail-on-unknown", false, "exit 1 also when a row's release was not checked (not read, or checks off; its release flags are withheld) or its workload may not be read")
 	f.DurationVar(&o.timeout, "timeout", 60*time.Second, "give up waiting for clusters and release checks after this long")
-	completeFixed(cmd, "output", "table", "wide", "json", "yaml")
-	completeFixed(cmd, "sort", "severity", "name", "env", "namespace", "drift-age")
+	completeFixed(cmd, "output", "table", "wide", "json", "yaml", "name", "jsonpath=", "custom-columns=")
+	completeFixed(cmd, "sort-by", "severity", "name", "env", "namespace", "drift-age")
 	completeFixed(cmd, "fail-on", "red", "yellow", "none")
 	return cmd
 }
@@ -80,10 +89,9 @@ func failThreshold(s string) (int, error) {
 }
 
 func (a *app) runList(ctx context.Context, cmd *cobra.Command, o listOptions) error {
-	switch o.output {
-	case "table", "wide", "json", "yaml":
-	default:
-		return usageErr("-o must be table, wide, json or yaml, not %q", o.output)
+	spec, err := parseOutput(o.output, "table", "wide", "json", "yaml")
+	if err != nil {
+		return err
 	}
 	threshold, err := failThreshold(o.failOn)
 	if err != nil {
@@ -93,32 +101,22 @@ func (a *app) runList(ctx context.Context, cmd *cobra.Command, o listOptions) er
 	if err != nil {
 		return usageErr("-q: %v", err)
 	}
-	by, err := model.ParseSortKey(o.sortBy)
+	by, err := parseSortBy(o.sortBy)
 	if err != nil {
-		return usageErr("--sort: %v", err)
+		return err
 	}
 	ctx, cancel := context.WithTimeout(ctx, o.timeout)
 	defer cancel()
-	snap, syncErr := a.syncedSnapshot(ctx, fleetRequest{noRegistry: true}) // digests are detail-only
+	snap, syncErr := a.syncedSnapshot(ctx, fleetRequest{contexts: o.contexts, noRegistry: true}) // digests are detail-only
 	if snap == nil {
 		return syncErr
 	}
-	rows := model.Select(snap.Rows(), q, by)
-	out := cmd.OutOrStdout()
-	switch o.output {
-	case "json":
-		err = writeJSON(out, newListOutput(rows))
-	case "yaml":
-		err = writeYAML(out, newListOutput(rows))
-	default:
-		if len(rows) == 0 {
-			fmt.Fprintln(a.streams.Err, "No apps found.")
-		} else {
-			err = writeTable(textOut(out), rows, o.output == "wide", a.now())
-		}
-	}
+	rows, err := by.selectRows(snap.Rows(), q)
 	if err != nil {
-		return fmt.Errorf("write output: %w", err)
+		return err
+	}
+	if err := a.printRows(cmd.OutOrStdout(), rows, spec, o.noHeaders); err != nil {
+		return err
 	}
 	unchecked := warnUncheckedReleases(a.streams.Err, rows, snap.Releases, a.now())
 	unchecked += warnUnreadableWorkloads(a.streams.Err, rows)
@@ -134,6 +132,34 @@ func (a *app) runList(ctx context.Context, cmd *cobra.Command, o listOptions) er
 				return errDriftFound
 			}
 		}
+	}
+	return nil
+}
+
+// printRows prints list's rows (and get's, without an App) in spec's format.
+func (a *app) printRows(out io.Writer, rows []*model.AppView, spec outputSpec, noHeaders bool) error {
+	var err error
+	switch spec.format {
+	case "json":
+		err = writeJSON(out, newListOutput(rows))
+	case "yaml":
+		err = writeYAML(out, newListOutput(rows))
+	case "name":
+		err = writeNames(out, rows)
+	case "jsonpath":
+		err = writeJSONPath(out, spec.path, newListOutput(rows))
+	default:
+		switch {
+		case len(rows) == 0:
+			fmt.Fprintln(a.streams.Err, "No apps found.")
+		case spec.format == "custom-columns":
+			err = writeColumns(out, spec.columns, rows, !noHeaders)
+		default:
+			err = writeTableHeaders(textOut(out), rows, spec.format == "wide", a.now(), !noHeaders)
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("write output: %w", err)
 	}
 	return nil
 }

@@ -48,39 +48,28 @@ func writeJSON(w io.Writer, v any) error {
 }
 
 // writeTable prints rows kubectl-style; wide adds the columns a script or a
-// wide terminal wants. The cluster column appears when rows span clusters,
-// GIT (as on the board) when a row's cluster serves a CD Application kind.
+// wide terminal wants. The columns are the same from run to run (CLUSTER
+// and GIT included, whatever the rows), so a script's $5 is always CLUSTER.
 func writeTable(w io.Writer, rows []*model.AppView, wide bool, now time.Time) error {
-	multi, git := false, wide
-	for _, r := range rows {
-		multi = multi || r.Cluster != rows[0].Cluster
-		git = git || (r.Git.State != "" && r.Git.KindServed())
-	}
+	return writeTableHeaders(w, rows, wide, now, true)
+}
+
+// writeTableHeaders is writeTable, the header line only when headers.
+func writeTableHeaders(w io.Writer, rows []*model.AppView, wide bool, now time.Time, headers bool) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	head := []string{"SEV", "APP", "ENV", "NAMESPACE"}
-	if multi || wide {
-		head = append(head, "CLUSTER")
-	}
-	head = append(head, "DECLARED", "RUNNING", "LATEST", "HEALTH", "PHASE")
-	if git {
-		head = append(head, "GIT")
-	}
-	head = append(head, "DRIFT")
+	head := []string{"SEV", "APP", "ENV", "NAMESPACE", "CLUSTER", "DECLARED", "RUNNING", "LATEST", "HEALTH", "PHASE", "GIT", "DRIFT"}
 	if wide {
 		head = append(head, "READY", "ROLLOUT", "RELEASE", "ORG", "DRIFTING", "ENDPOINTS")
 	}
-	fmt.Fprintln(tw, strings.Join(head, "\t"))
+	if headers {
+		fmt.Fprintln(tw, strings.Join(head, "\t"))
+	}
 	for _, r := range rows {
-		cols := []string{sevCell(r), r.App, dash(r.Env), r.Namespace}
-		if multi || wide {
-			cols = append(cols, r.Cluster)
-		}
-		cols = append(cols, dash(r.DeclaredTag), runningCell(r), dash(r.LatestTag),
-			dash(string(r.Health)), dash(r.Phase))
-		switch {
-		case wide:
+		cols := []string{sevCell(r), r.App, dash(r.Env), r.Namespace, dash(r.Cluster),
+			dash(r.DeclaredTag), runningCell(r), dash(r.LatestTag), dash(string(r.Health)), dash(r.Phase)}
+		if wide {
 			cols = append(cols, model.GitCellAt(r.Git))
-		case git:
+		} else {
 			cols = append(cols, model.GitCell(r.Git))
 		}
 		cols = append(cols, flagList(r))

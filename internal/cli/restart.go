@@ -22,7 +22,7 @@ import (
 // They are built per call; the parsed flags are never changed.
 type restartOptions struct {
 	flags   targetFlags
-	dryRun  bool
+	dryRun  dryRun
 	yes     bool
 	wait    bool
 	tag     string
@@ -64,8 +64,9 @@ exit code is 0 only when every App was restarted (and, with --wait, rolled).
 It never changes a tag: tags are declared in git (the App's CR under
 infra/k8s/operator/crs/ in the universe repo) and Hanzo CD reconciles them.`,
 		Example: `  driftboard restart hanzo-testnet/iam
-  driftboard restart iam --env main --dry-run
-  driftboard restart -n hanzo iam --cluster prod-eu --yes --wait
+  driftboard restart iam --env main --dry-run          # every check; nothing sent
+  driftboard restart iam --env main --dry-run=server   # and the patch, as a server-side dry run
+  driftboard restart -n hanzo iam --context prod-eu --yes --wait
   driftboard restart -q 'flag:un-rolled env:test' --max-parallel 3 --wait --yes`,
 		Args:              cobra.MaximumNArgs(1),
 		ValidArgsFunction: a.completeAppNames,
@@ -94,7 +95,10 @@ infra/k8s/operator/crs/ in the universe repo) and Hanzo CD reconciles them.`,
 	}
 	o.flags.register(cmd)
 	f := cmd.Flags()
-	f.BoolVar(&o.dryRun, "dry-run", false, "run every check and a server-side dry run; change nothing")
+	o.dryRun = dryRunNone
+	f.Var(&o.dryRun, "dry-run", "none|client|server: client runs every check and sends nothing; server also sends the patch as a server-side dry run (--dry-run alone: client)")
+	f.Lookup("dry-run").NoOptDefVal = string(dryRunClient)
+	completeFixed(cmd, "dry-run", "none", "client", "server")
 	f.BoolVarP(&o.yes, "yes", "y", false, "do not ask for confirmation (required when stdin is not a terminal)")
 	f.BoolVar(&o.wait, "wait", false, "follow the rollout until it completes; exit 2 if it fails or --timeout passes")
 	f.StringVar(&o.reason, "reason", "", "why, recorded in the Event")
@@ -148,7 +152,7 @@ func (o *restartOptions) run(ctx context.Context, a *app, out io.Writer) error {
 	uc := restart.New(fl, o.policy(eff))
 	plan := model.PlanRestart(row)
 	confirm := restart.Confirmation{Yes: o.yes, ProductionNamed: o.target.envNamed}
-	if o.yes && !o.dryRun {
+	if o.yes && !o.dryRun.on() {
 		if err := restart.ConfirmOne(plan, confirm); err != nil {
 			return usageErr("%s", err)
 		}
@@ -157,7 +161,7 @@ func (o *restartOptions) run(ctx context.Context, a *app, out io.Writer) error {
 	if err != nil {
 		return errors.New("refused: " + checked.Decision.Reason)
 	}
-	if !o.dryRun && !o.yes && !a.streams.InTerminal {
+	if !o.dryRun.on() && !o.yes && !a.streams.InTerminal {
 		return usageErr("refusing to restart %s without confirmation: stdin is not a terminal; pass --yes (or --dry-run to only check)", o.target.name)
 	}
 	errw := a.streams.Err
@@ -165,12 +169,17 @@ func (o *restartOptions) run(ctx context.Context, a *app, out io.Writer) error {
 	for _, w := range plan.Warnings {
 		fmt.Fprintln(errw, "Warning: "+termtext.Sanitize(w))
 	}
-	if o.dryRun {
+	switch o.dryRun {
+	case dryRunClient:
+		fmt.Fprintln(out, termtext.Sanitize(fmt.Sprintf("dry run (client): every check passed for %s %s/%s; nothing was sent (--dry-run=server also sends the patch as a dry run)",
+			strings.ToLower(string(row.Workload.Kind)), row.Namespace, dash(row.Workload.Name))))
+		return nil
+	case dryRunServer:
 		res, err := uc.Restart(ctx, restart.Input{Checked: checked, DryRun: true, Reason: o.reason})
 		if err != nil {
 			return err
 		}
-		fmt.Fprintln(out, termtext.Sanitize(fmt.Sprintf("dry run: the API server accepted the restart of %s %s/%s; nothing was changed",
+		fmt.Fprintln(out, termtext.Sanitize(fmt.Sprintf("dry run (server): the API server accepted the restart of %s %s/%s; nothing was changed",
 			strings.ToLower(string(res.Result.Kind)), res.Result.Namespace, res.Result.Name)))
 		return nil
 	}

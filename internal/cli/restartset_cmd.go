@@ -124,7 +124,7 @@ func (a *app) runRestartSet(ctx context.Context, out io.Writer, args []string, o
 	// Every check first, so the refusals are known before anything is sent.
 	// Only a terminal can ask; elsewhere --yes is the confirmation, and it
 	// covers production only when the query names it.
-	typed := !o.yes && !o.dryRun && a.streams.InTerminal
+	typed := !o.yes && !o.dryRun.on() && a.streams.InTerminal
 	confirm := restart.Confirmation{Yes: !typed, ProductionNamed: q.NamesEnv(model.EnvMain)}
 	var checks []restart.Checked
 	for _, row := range rows {
@@ -136,13 +136,20 @@ func (a *app) runRestartSet(ctx context.Context, out io.Writer, args []string, o
 	for _, c := range checks {
 		if why, no := plan.Refused[c.Key]; no {
 			write(lineOf(c.Key, "refused", why))
-		} else if !o.yes && !o.dryRun {
+		} else if o.dryRun == dryRunClient || !o.yes && !o.dryRun.on() {
 			write(lineOf(c.Key, "would-restart", c.Plan.Title()+". "+c.Plan.Effect()))
 		}
 	}
+	if o.dryRun == dryRunClient { // every check run; nothing is sent
+		fmt.Fprintf(a.streams.Err, "dry run (client): %s would be restarted, %d refused; nothing was sent\n", restart.CountApps(len(plan.Allowed)), len(plan.Refused))
+		if len(plan.Refused) > 0 {
+			return joinErr(fmt.Errorf("%d refused", len(plan.Refused)), syncErr)
+		}
+		return nil
+	}
 	// Every App refused: a --yes could not lift that, so it is not asked
 	// for; the set ends as it would with --yes (nothing sent, exit 2).
-	if !o.yes && !o.dryRun && len(plan.Allowed) > 0 {
+	if !o.yes && !o.dryRun.on() && len(plan.Allowed) > 0 {
 		if !typed {
 			fmt.Fprintf(a.streams.Err, "%s would be restarted, %d refused; nothing was changed (pass --yes to restart them)\n", restart.CountApps(len(plan.Allowed)), len(plan.Refused))
 			return errSetListed
@@ -155,14 +162,14 @@ func (a *app) runRestartSet(ctx context.Context, out io.Writer, args []string, o
 	var sum restart.Summary
 	if len(plan.Allowed) > 0 {
 		res, err := uc.RestartSet(ctx, restart.SetInput{Plan: plan, Confirm: confirm, MaxParallel: o.set.maxParallel,
-			ContinueOnError: o.set.continueOnError, DryRun: o.dryRun, Reason: o.reason, Follow: o.wait,
+			ContinueOnError: o.set.continueOnError, DryRun: o.dryRun == dryRunServer, Reason: o.reason, Follow: o.wait,
 			Report: func(u restart.Update) {
 				switch u.Status {
 				case restart.Done:
 					l := lineOf(u.Key, "restarted", "")
-					l.At, l.By, l.Rolled = u.Result.At, u.Result.By, o.wait && !o.dryRun
-					if o.dryRun {
-						l.Detail = "dry run: accepted by the API server; nothing was changed"
+					l.At, l.By, l.Rolled = u.Result.At, u.Result.By, o.wait && !o.dryRun.on()
+					if o.dryRun.on() {
+						l.Detail = "dry run (server): accepted by the API server; nothing was changed"
 					}
 					if u.Result.EventError != nil {
 						fmt.Fprintf(a.streams.Err, "Warning: %s restarted, but its Event was not recorded: %s\n", u.Key, termtext.Sanitize(u.Result.EventError.Error()))

@@ -9,21 +9,40 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/util/validation"
 
+	"github.com/hanzoai/driftboard/internal/termtext"
 	"github.com/hanzoai/driftboard/kube"
 	"github.com/hanzoai/driftboard/model"
 )
 
-// targetFlags are the --env and --cluster of get and restart, as parsed.
+// targetFlags are the --env and --cluster of get, logs and restart, as
+// parsed. --cluster is the old name of the global --context: here a
+// kubeconfig context, where kubectl's --cluster names a cluster entry, so
+// it is hidden and says so when used (targetCluster).
 type targetFlags struct{ env, cluster string }
 
 func (f *targetFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.env, "env", "", "environment of the App: main|test|dev (needed only when the name is in several envs)")
-	cmd.Flags().StringVar(&f.cluster, "cluster", "", "kubeconfig context of the App, when several are watched")
+	cmd.Flags().StringVar(&f.cluster, "cluster", "", "deprecated: the same as --context")
+	_ = cmd.Flags().MarkHidden("cluster")
 	completeFixed(cmd, "env", "main", "test", "dev")
 	_ = cmd.RegisterFlagCompletionFunc("cluster", func(c *cobra.Command, args []string, s string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		names, _ := kube.ContextNames(c.Flag("kubeconfig").Value.String())
 		return names, cobra.ShellCompDirectiveNoFileComp
 	})
+}
+
+// targetCluster is the context --cluster names (the rule: --context names
+// kubeconfig contexts; --cluster is accepted as its old name, with a
+// warning), "" without it.
+func (a *app) targetCluster(f targetFlags) (string, error) {
+	if f.cluster == "" {
+		return "", nil
+	}
+	if len(a.opts.contexts) > 0 && !slices.Equal(a.opts.contexts, []string{f.cluster}) {
+		return "", usageErr("--cluster is the old name of --context; name the context once, with --context")
+	}
+	fmt.Fprintln(a.streams.Err, "Warning: --cluster is deprecated: it names a kubeconfig context, not a kubeconfig cluster as kubectl's does; use --context "+termtext.Sanitize(f.cluster))
+	return f.cluster, nil
 }
 
 // appTarget is one App as a person names it: APP, NAMESPACE/APP or
@@ -38,7 +57,11 @@ type appTarget struct {
 
 // newTarget completes and validates the target from the argument and flags.
 func (a *app) newTarget(arg string, f targetFlags) (appTarget, error) {
-	t := appTarget{name: arg, cluster: f.cluster}
+	t := appTarget{name: arg}
+	var err error
+	if t.cluster, err = a.targetCluster(f); err != nil {
+		return t, err
+	}
 	if ns, name, ok := strings.Cut(arg, "/"); ok {
 		t.namespace, t.name = ns, name
 		if len(a.opts.namespaces) > 0 && !slices.Contains(a.opts.namespaces, ns) {
@@ -118,7 +141,7 @@ func (t appTarget) find(rows []*model.AppView) (*model.AppView, error) {
 			envs = append(envs, h.Env)
 		}
 	}
-	how := "name it as NAMESPACE/APP, and add --cluster when one namespace is on several clusters"
+	how := "name it as NAMESPACE/APP, and add --context when one namespace is on several clusters"
 	if len(envs) > 1 {
 		how = "choose with --env or name it as NAMESPACE/APP"
 	}

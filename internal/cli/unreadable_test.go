@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -24,8 +25,8 @@ func TestUnreadableWorkloadIsUnknownNotNone(t *testing.T) {
 	if err := writeTable(&table, []*model.AppView{r}, false, now); err != nil {
 		t.Fatal(err)
 	}
-	fields := strings.Fields(strings.Split(table.String(), "\n")[1])
-	if fields[0] != "n/a" || fields[5] != "?" {
+	head, fields := strings.Fields(strings.Split(table.String(), "\n")[0]), strings.Fields(strings.Split(table.String(), "\n")[1])
+	if running := slices.Index(head, "RUNNING"); fields[0] != "n/a" || fields[running] != "?" {
 		t.Errorf("list row %q: want SEV n/a and RUNNING ?", fields)
 	}
 	if err := writeDetail(&detail, r, now); err != nil {
