@@ -160,3 +160,12 @@ func TestBoardSetRestartLimitFromConfig(t *testing.T) {
 		t.Errorf("board set restart limit %d from the file, %d without; want 5 and 3", got, def)
 	}
 }
+
+// driftboard config says every problem in the file at once, a line each.
+func TestConfigReportsEveryProblem(t *testing.T) {
+	e := newEnv(t)
+	path := writeFile(t, t.TempDir(), "c.yaml", "theme: blue\nreleases:\n  interval: soon\nrestart:\n  maxParallel: 0\n")
+	r := e.run(t, "config", "--config", path)
+	r.expect(t, ExitError, "error: config "+path+":1:8: field \"theme\"", "\nconfig "+path+":3:13: field \"releases.interval\"",
+		"\nconfig "+path+":5:16: field \"restart.maxParallel\"")
+}

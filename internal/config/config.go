@@ -118,11 +118,6 @@ type RepoMapping struct {
 	GitHub string `json:"github"`
 }
 
-// set reports whether the file says anything about releases.
-func (r Releases) set() bool {
-	return r.Enabled != nil || r.Interval != "" || r.GitHubURL != "" || len(r.Repos) > 0
-}
-
 // On reports whether release checks are on (the default).
 func (r Releases) On() bool { return r.Enabled == nil || *r.Enabled }
 
@@ -212,8 +207,14 @@ func Parse(file string, data []byte, checks Checks) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkShape(file, doc, typeOfConfig); err != nil {
-		return nil, err
+	if errs := checkShape(file, doc, typeOfConfig); len(errs) > 0 {
+		// The values are checked too, where their shape allowed decoding.
+		// A value of the wrong kind is left zero (not decoded); the
+		// problem with it is already said, once.
+		var cfg Config
+		_ = yaml.Unmarshal(data, &cfg)
+		keysAsWritten(doc, &cfg)
+		return nil, asError(firstPerField(append(errs, validate(file, doc, &cfg, checks)...)))
 	}
 	var cfg Config
 	// checkShape has matched every field and kind; the strict decode is the
@@ -222,8 +223,8 @@ func Parse(file string, data []byte, checks Checks) (*Config, error) {
 		return nil, &Error{File: file, Line: 1, Column: 1, Msg: err.Error()}
 	}
 	keysAsWritten(doc, &cfg)
-	if err := validate(file, doc, &cfg, checks); err != nil {
-		return nil, err
+	if errs := validate(file, doc, &cfg, checks); len(errs) > 0 {
+		return nil, asError(errs)
 	}
 	return &cfg, nil
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
+	"strings"
+	"time"
 
 	yamlv3 "go.yaml.in/yaml/v3"
 	"sigs.k8s.io/yaml"
@@ -27,33 +29,46 @@ type Overrides struct {
 	IAMClusters []string
 }
 
-// Effective is the configuration in force with where each top-level value
-// came from: "flag", "env NAME", "file" or "default".
+// Effective is the configuration in force with where each value came
+// from, by its dotted path (issuer, releases.interval, ...): "flag --NAME",
+// "env NAME", "file" or "default".
 type Effective struct {
 	Config
 	Sources map[string]string `json:"-"`
 }
 
+// fileValues are the values a file may set, by path, with whether it did.
+var fileValues = []struct {
+	path string
+	set  func(Config) bool
+}{
+	{"contexts", func(c Config) bool { return len(c.Contexts) > 0 }},
+	{"issuer", func(c Config) bool { return c.Issuer != "" }},
+	{"clientID", func(c Config) bool { return c.ClientID != "" }},
+	{"theme", func(c Config) bool { return c.Theme != "" }},
+	{"readOnly", func(c Config) bool { return c.ReadOnly }},
+	{"perContext", func(c Config) bool { return len(c.PerContext) > 0 }},
+	{"savedFilters", func(c Config) bool { return len(c.SavedFilters) > 0 }},
+	{"keys", func(c Config) bool { return len(c.Keys) > 0 }},
+	{"releases.enabled", func(c Config) bool { return c.Releases.Enabled != nil }},
+	{"releases.interval", func(c Config) bool { return c.Releases.Interval != "" }},
+	{"releases.githubURL", func(c Config) bool { return c.Releases.GitHubURL != "" }},
+	{"releases.repos", func(c Config) bool { return len(c.Releases.Repos) > 0 }},
+	{"iam.clusters", func(c Config) bool { return len(c.IAM.Clusters) > 0 }},
+	{"restart.maxParallel", func(c Config) bool { return c.Restart.MaxParallel != nil }},
+	{"logs.maxLines", func(c Config) bool { return c.Logs.MaxLines != nil }},
+	{"cd.applicationKinds", func(c Config) bool { return len(c.CD.ApplicationKinds) > 0 }},
+}
+
 // Resolve applies the precedence flags > environment > file > defaults.
 func Resolve(file Config, o Overrides, getenv func(string) string) Effective {
 	e := Effective{Config: file, Sources: map[string]string{}}
-	for _, f := range []string{"contexts", "issuer", "clientID", "theme", "readOnly", "releases", "iam", "restart", "logs"} {
-		e.Sources[f] = "default"
-	}
-	mark := func(field string, set bool) {
-		if set {
-			e.Sources[field] = "file"
+	for _, v := range fileValues {
+		e.Sources[v.path] = "default"
+		if v.set(file) {
+			e.Sources[v.path] = "file"
 		}
 	}
-	mark("contexts", len(file.Contexts) > 0)
-	mark("issuer", file.Issuer != "")
-	mark("clientID", file.ClientID != "")
-	mark("theme", file.Theme != "")
-	mark("readOnly", file.ReadOnly)
-	mark("releases", file.Releases.set())
-	mark("iam", len(file.IAM.Clusters) > 0)
-	mark("restart", file.Restart.MaxParallel != nil)
-	mark("logs", file.Logs.MaxLines != nil)
 	if v := getenv(EnvIssuer); v != "" {
 		e.Issuer, e.Sources["issuer"] = v, "env "+EnvIssuer
 	}
@@ -78,18 +93,37 @@ func Resolve(file Config, o Overrides, getenv func(string) string) Effective {
 	if len(o.IAMClusters) > 0 {
 		e.IAM.Clusters = append(slices.Clone(file.IAM.Clusters), o.IAMClusters...)
 		e.IAM.OneRun = slices.Clone(o.IAMClusters)
-		e.Sources["iam"] = "flag --iam-cluster"
+		e.Sources["iam.clusters"] = "flag --iam-cluster"
+		if len(file.IAM.Clusters) > 0 {
+			e.Sources["iam.clusters"] = "file and flag --iam-cluster"
+		}
 	}
 	if o.Releases != nil {
 		on := *o.Releases
-		e.Releases.Enabled, e.Sources["releases"] = &on, "flag --releases"
+		e.Releases.Enabled, e.Sources["releases.enabled"] = &on, "flag --releases"
 	}
 	e.Config = e.Config.WithDefaults()
+	if d, err := time.ParseDuration(e.Releases.Interval); err == nil { // one form, as written or by default
+		e.Releases.Interval = FormatDuration(d)
+	}
 	return e
 }
 
-// YAML renders the effective configuration with each top-level field's
-// source as a line comment, headed by the file it read.
+// FormatDuration is time.Duration's String without its zero tails: 10m,
+// 1h, 1h30m, 1m30s (10m0s, 1h0m0s and 1h30m0s otherwise).
+func FormatDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}
+
+// YAML renders the effective configuration with each value's source as a
+// line comment, headed by the file it read.
 func (e Effective) YAML(path string, found bool) ([]byte, error) {
 	raw, err := yaml.Marshal(e.Config)
 	if err != nil {
@@ -109,11 +143,7 @@ func (e Effective) YAML(path string, found bool) ([]byte, error) {
 	if len(doc.Content) == 1 {
 		root := doc.Content[0]
 		root.HeadComment = fmt.Sprintf("driftboard effective configuration\nfile: %s (%s)", path, state)
-		for i := 0; i+1 < len(root.Content); i += 2 {
-			if src, ok := e.Sources[root.Content[i].Value]; ok {
-				root.Content[i].LineComment = src
-			}
-		}
+		e.commentSources(root, "")
 	}
 	var buf bytes.Buffer
 	enc := yamlv3.NewEncoder(&buf)
@@ -122,4 +152,20 @@ func (e Effective) YAML(path string, found bool) ([]byte, error) {
 		return nil, fmt.Errorf("encode config: %w", err)
 	}
 	return buf.Bytes(), enc.Close()
+}
+
+// commentSources puts each value's source beside it: on the value of a
+// scalar, on the key of a list or map that has one source as a whole.
+func (e Effective) commentSources(n *yamlv3.Node, prefix string) {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		path := prefix + k.Value
+		if src, ok := e.Sources[path]; ok {
+			k.LineComment = src
+			continue
+		}
+		if v.Kind == yamlv3.MappingNode {
+			e.commentSources(v, path+".")
+		}
+	}
 }

@@ -18,6 +18,44 @@ type Error struct {
 	Msg    string
 }
 
+// Errors are every problem found in one file, in file order. Error() is
+// one line each, as errors.Join's.
+type Errors []*Error
+
+func (e Errors) Error() string {
+	lines := make([]string, len(e))
+	for i, x := range e {
+		lines[i] = x.Error()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Unwrap lets errors.As find the first *Error.
+func (e Errors) Unwrap() []error {
+	out := make([]error, len(e))
+	for i, x := range e {
+		out[i] = x
+	}
+	return out
+}
+
+// asError is nil without problems, the one *Error, or all of them sorted.
+func asError(errs []*Error) error {
+	switch len(errs) {
+	case 0:
+		return nil
+	case 1:
+		return errs[0]
+	}
+	slices.SortStableFunc(errs, func(a, b *Error) int {
+		if a.Line != b.Line {
+			return a.Line - b.Line
+		}
+		return a.Column - b.Column
+	})
+	return Errors(errs)
+}
+
 func (e *Error) Error() string {
 	where := fmt.Sprintf("%s:%d:%d", e.File, e.Line, e.Column)
 	if e.Field == "" {
@@ -53,30 +91,36 @@ func parseNodes(file string, data []byte) (*yamlv3.Node, error) {
 }
 
 // checkShape walks the node tree beside the Go type, so that unknown fields
-// and values of the wrong kind are reported with their line.
-func checkShape(file string, n *yamlv3.Node, t reflect.Type) error {
+// and values of the wrong kind are reported with their line: every one, the
+// walk going on past each (not into a value of the wrong kind).
+func checkShape(file string, n *yamlv3.Node, t reflect.Type) []*Error {
 	if n == nil {
 		return nil
 	}
-	return shapeWalker{file: file}.walk(n, t, "")
+	w := shapeWalker{file: file, errs: new([]*Error)}
+	w.walk(n, t, "")
+	return *w.errs
 }
 
-type shapeWalker struct{ file string }
+type shapeWalker struct {
+	file string
+	errs *[]*Error
+}
 
-func (w shapeWalker) fail(n *yamlv3.Node, field, format string, args ...any) error {
-	return &Error{File: w.file, Line: n.Line, Column: n.Column, Field: field, Msg: fmt.Sprintf(format, args...)}
+func (w shapeWalker) fail(n *yamlv3.Node, field, format string, args ...any) {
+	*w.errs = append(*w.errs, &Error{File: w.file, Line: n.Line, Column: n.Column, Field: field, Msg: fmt.Sprintf(format, args...)})
 }
 
 func isNull(n *yamlv3.Node) bool {
 	return n.Kind == yamlv3.ScalarNode && n.Tag == "!!null"
 }
 
-func (w shapeWalker) walk(n *yamlv3.Node, t reflect.Type, path string) error {
+func (w shapeWalker) walk(n *yamlv3.Node, t reflect.Type, path string) {
 	if n.Kind == yamlv3.AliasNode && n.Alias != nil {
 		n = n.Alias
 	}
 	if isNull(n) {
-		return nil
+		return
 	}
 	if t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -84,54 +128,53 @@ func (w shapeWalker) walk(n *yamlv3.Node, t reflect.Type, path string) error {
 	switch t.Kind() {
 	case reflect.Struct:
 		if n.Kind != yamlv3.MappingNode {
-			return w.fail(n, path, "must be a mapping of fields, not %s", describe(n))
+			w.fail(n, path, "must be a mapping of fields, not %s", describe(n))
+			return
 		}
-		return w.walkStruct(n, t, path)
+		w.walkStruct(n, t, path)
 	case reflect.Map:
 		if n.Kind != yamlv3.MappingNode {
-			return w.fail(n, path, "must be a mapping, not %s", describe(n))
+			w.fail(n, path, "must be a mapping, not %s", describe(n))
+			return
 		}
 		seen := map[string]bool{}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
 			sub := join(path, k.Value)
-			if k.Kind != yamlv3.ScalarNode || k.Value == "" {
-				return w.fail(k, sub, "keys must be non-empty names")
-			}
-			if seen[k.Value] {
-				return w.fail(k, sub, "defined twice")
-			}
-			seen[k.Value] = true
-			if err := w.walk(v, t.Elem(), sub); err != nil {
-				return err
+			switch {
+			case k.Kind != yamlv3.ScalarNode || k.Value == "":
+				w.fail(k, sub, "keys must be non-empty names")
+			case seen[k.Value]:
+				w.fail(k, sub, "defined twice")
+			default:
+				seen[k.Value] = true
+				w.walk(v, t.Elem(), sub)
 			}
 		}
 	case reflect.Slice:
 		if n.Kind != yamlv3.SequenceNode {
-			return w.fail(n, path, "must be a list, not %s", describe(n))
+			w.fail(n, path, "must be a list, not %s", describe(n))
+			return
 		}
 		for i, item := range n.Content {
-			if err := w.walk(item, t.Elem(), fmt.Sprintf("%s[%d]", path, i)); err != nil {
-				return err
-			}
+			w.walk(item, t.Elem(), fmt.Sprintf("%s[%d]", path, i))
 		}
 	case reflect.Bool:
 		if n.Kind != yamlv3.ScalarNode || n.Tag != "!!bool" {
-			return w.fail(n, path, "must be true or false, not %s", describe(n))
+			w.fail(n, path, "must be true or false, not %s", describe(n))
 		}
 	case reflect.Int:
 		if n.Kind != yamlv3.ScalarNode || n.Tag != "!!int" {
-			return w.fail(n, path, "must be a whole number, not %s", describe(n))
+			w.fail(n, path, "must be a whole number, not %s", describe(n))
 		}
 	case reflect.String:
 		if n.Kind != yamlv3.ScalarNode {
-			return w.fail(n, path, "must be a single value, not %s", describe(n))
+			w.fail(n, path, "must be a single value, not %s", describe(n))
 		}
 	}
-	return nil
 }
 
-func (w shapeWalker) walkStruct(n *yamlv3.Node, t reflect.Type, path string) error {
+func (w shapeWalker) walkStruct(n *yamlv3.Node, t reflect.Type, path string) {
 	fields := jsonFields(t)
 	seen := map[string]bool{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
@@ -144,17 +187,16 @@ func (w shapeWalker) walkStruct(n *yamlv3.Node, t reflect.Type, path string) err
 				names = append(names, name)
 			}
 			slices.Sort(names)
-			return w.fail(k, sub, "unknown field (known fields here: %s)", strings.Join(names, ", "))
+			w.fail(k, sub, "unknown field (known fields here: %s)", strings.Join(names, ", "))
+			continue
 		}
 		if seen[k.Value] {
-			return w.fail(k, sub, "defined twice")
+			w.fail(k, sub, "defined twice")
+			continue
 		}
 		seen[k.Value] = true
-		if err := w.walk(v, f.Type, sub); err != nil {
-			return err
-		}
+		w.walk(v, f.Type, sub)
 	}
-	return nil
 }
 
 // jsonFields maps a struct's JSON field names to its fields.

@@ -23,81 +23,81 @@ type Checks struct {
 // MinReleaseInterval keeps anonymous GitHub use under its 60 requests/hour.
 const MinReleaseInterval = time.Minute
 
-func validate(file string, doc *yamlv3.Node, c *Config, checks Checks) error {
+// validate returns every problem with the values, not only the first.
+func validate(file string, doc *yamlv3.Node, c *Config, checks Checks) []*Error {
+	var errs []*Error
 	at := func(field string, path ...string) func(format string, args ...any) error {
 		return func(format string, args ...any) error {
 			e := &Error{File: file, Line: 1, Column: 1, Field: field, Msg: fmt.Sprintf(format, args...)}
 			if n := find(doc, path...); n != nil {
 				e.Line, e.Column = n.Line, n.Column
 			}
+			errs = append(errs, e)
 			return e
 		}
 	}
 	for i, ctx := range c.Contexts {
 		if strings.TrimSpace(ctx) == "" {
-			return at(fmt.Sprintf("contexts[%d]", i), "contexts")("empty context name")
+			at(fmt.Sprintf("contexts[%d]", i), "contexts")("empty context name")
 		}
 	}
 	for i, entry := range c.IAM.Clusters {
 		if err := CheckIAMCluster(entry); err != nil {
-			return at(fmt.Sprintf("iam.clusters[%d]", i), "iam", "clusters")("%v", err)
+			at(fmt.Sprintf("iam.clusters[%d]", i), "iam", "clusters")("%v", err)
 		}
 	}
 	if c.Issuer != "" {
 		if err := checkURL(c.Issuer); err != nil {
-			return at("issuer", "issuer")("%v", err)
+			at("issuer", "issuer")("%v", err)
 		}
 	}
 	switch c.Theme {
 	case "", "auto", "dark", "light":
 	default:
-		return at("theme", "theme")("%q is not a theme; use auto, dark or light", c.Theme)
+		at("theme", "theme")("%q is not a theme; use auto, dark or light", c.Theme)
 	}
 	for name, q := range c.SavedFilters {
 		field := "savedFilters." + name
 		if checks.Query != nil {
 			if err := checks.Query(q); err != nil {
-				return at(field, "savedFilters", name)("query %q: %v", q, err)
+				at(field, "savedFilters", name)("query %q: %v", q, err)
 			}
 		}
 	}
-	if err := validateKeys(c.Keys, checks, at); err != nil {
-		return err
-	}
+	validateKeys(c.Keys, checks, at)
 	for i, k := range c.CD.ApplicationKinds {
 		if checks.CDKind != nil {
 			if err := checks.CDKind(k); err != nil {
-				return at(fmt.Sprintf("cd.applicationKinds[%d]", i), "cd", "applicationKinds")("%v", err)
+				at(fmt.Sprintf("cd.applicationKinds[%d]", i), "cd", "applicationKinds")("%v", err)
 			}
 		}
 	}
 	if p := c.Restart.MaxParallel; p != nil && *p < 1 {
-		return at("restart.maxParallel", "restart", "maxParallel")("%d: at least 1 restart must run at once", *p)
+		at("restart.maxParallel", "restart", "maxParallel")("%d: at least 1 restart must run at once", *p)
 	}
 	if n := c.Logs.MaxLines; n != nil && (*n < MinLogLines || *n > MaxLogLines) {
-		return at("logs.maxLines", "logs", "maxLines")("%d: keep between %d and %d lines", *n, MinLogLines, MaxLogLines)
+		at("logs.maxLines", "logs", "maxLines")("%d: keep between %d and %d lines", *n, MinLogLines, MaxLogLines)
 	}
 	r := c.Releases
 	if r.Interval != "" {
 		d, err := time.ParseDuration(r.Interval)
 		if err != nil {
-			return at("releases.interval", "releases", "interval")("%q is not a duration like 10m or 1h", r.Interval)
-		}
-		if d < MinReleaseInterval {
-			return at("releases.interval", "releases", "interval")("%s is shorter than the minimum %s", d, MinReleaseInterval)
+			at("releases.interval", "releases", "interval")("%q is not a duration like 10m or 1h", r.Interval)
+		} else if d < MinReleaseInterval {
+			at("releases.interval", "releases", "interval")("%s is shorter than the minimum %s", d, MinReleaseInterval)
 		}
 	}
 	if r.GitHubURL != "" {
 		if err := checkURL(r.GitHubURL); err != nil {
-			return at("releases.githubURL", "releases", "githubURL")("%v", err)
+			at("releases.githubURL", "releases", "githubURL")("%v", err)
 		}
 	}
 	for i, m := range r.Repos {
 		if err := checkRepoMapping(m); err != nil {
-			return at(fmt.Sprintf("releases.repos[%d]", i), "releases", "repos")("%v", err)
+			at(fmt.Sprintf("releases.repos[%d]", i), "releases", "repos")("%v", err)
 		}
 	}
-	return nil
+	return errs
 }
 
 // checkRepoMapping rejects patterns path.Match cannot use and targets that
@@ -121,7 +121,8 @@ func checkRepoMapping(m RepoMapping) error {
 	return nil
 }
 
-func validateKeys(keys map[string][]string, checks Checks, at func(string, ...string) func(string, ...any) error) error {
+// validateKeys reports every key problem, one per action at most.
+func validateKeys(keys map[string][]string, checks Checks, at func(string, ...string) func(string, ...any) error) {
 	owner := map[string]string{}
 	actions := make([]string, 0, len(keys))
 	for a := range keys {
@@ -132,23 +133,40 @@ func validateKeys(keys map[string][]string, checks Checks, at func(string, ...st
 		fail := at("keys."+action, "keys", action)
 		if checks.KeyAction != nil {
 			if err := checks.KeyAction(action); err != nil {
-				return fail("%v", err)
+				fail("%v", err)
+				continue
 			}
 		}
 		if len(keys[action]) == 0 {
-			return fail("no keys given; remove the entry to keep the default")
+			fail("no keys given; remove the entry to keep the default")
+			continue
 		}
 		for _, k := range keys[action] {
 			if strings.TrimSpace(k) == "" {
-				return fail("empty key")
+				fail("empty key")
+				break
 			}
 			if prev, dup := owner[k]; dup && prev != action {
-				return fail("key %q is also bound to %q", k, prev)
+				fail("key %q is also bound to %q", k, prev)
+				break
 			}
 			owner[k] = action
 		}
 	}
-	return nil
+}
+
+// firstPerField keeps the first problem said of each field.
+func firstPerField(errs []*Error) []*Error {
+	seen := map[string]bool{}
+	var out []*Error
+	for _, e := range errs {
+		if e.Field != "" && seen[e.Field] {
+			continue
+		}
+		seen[e.Field] = true
+		out = append(out, e)
+	}
+	return out
 }
 
 // keysAsWritten re-reads the keys: lists from the YAML nodes: the YAML 1.1
