@@ -11,7 +11,9 @@ export DRIFTBOARD_TESTENV ?= $(TESTENV)
 # The version stamp (driftboard version); .goreleaser.yaml sets the same three.
 VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 COMMIT   ?= $(shell git rev-parse HEAD 2>/dev/null)
-DATE     ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
+# The last commit's date, not the clock's: the same tree links the same
+# binary, so a second 'make demo' does not relink (goreleaser: CommitDate).
+DATE     ?= $(or $(shell TZ=UTC0 git log -1 --format=%cd --date=format-local:%Y-%m-%dT%H:%M:%SZ 2>/dev/null),unknown)
 LDFLAGS  := -s -w -X github.com/hanzoai/driftboard/internal/cli.version=$(VERSION) \
             -X github.com/hanzoai/driftboard/internal/cli.commit=$(COMMIT) \
             -X github.com/hanzoai/driftboard/internal/cli.date=$(DATE)

@@ -12,15 +12,21 @@ import (
 
 func (a *app) completionCommand() *cobra.Command {
 	return &cobra.Command{
-		Use:   "completion bash|zsh|fish",
+		Use:   "completion bash|zsh|fish|powershell",
 		Short: "Print a shell completion script",
-		Long: `Print a completion script for bash, zsh or fish. It completes commands, flags,
-kubeconfig contexts, environments and app names (app names by a quick list).`,
-		Example: `  source <(driftboard completion bash)
+		Long: `Print a completion script for bash, zsh, fish or PowerShell. It completes commands,
+flags, kubeconfig contexts, environments and app names (app names by a quick list).
+
+bash needs the bash-completion package, loaded by your ~/.bashrc (bash-completion
+on Debian, Ubuntu and Fedora; in Homebrew bash-completion@2, or bash-completion
+for macOS's own bash 3.2); without it a TAB says "_get_comp_words_by_ref:
+command not found". zsh needs compinit (oh-my-zsh and most setups run it).`,
+		Example: `  source <(driftboard completion bash)       # in ~/.bashrc, after bash-completion
   driftboard completion zsh > "${fpath[1]}/_driftboard"
-  driftboard completion fish > ~/.config/fish/completions/driftboard.fish`,
+  driftboard completion fish > ~/.config/fish/completions/driftboard.fish
+  driftboard completion powershell | Out-String | Invoke-Expression   # in $PROFILE`,
 		Args:      cobra.MatchAll(cobra.ExactArgs(1), cobra.OnlyValidArgs),
-		ValidArgs: []string{"bash", "zsh", "fish"},
+		ValidArgs: []string{"bash", "zsh", "fish", "powershell"},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			root, out := cmd.Root(), cmd.OutOrStdout()
 			switch args[0] {
@@ -28,6 +34,8 @@ kubeconfig contexts, environments and app names (app names by a quick list).`,
 				return root.GenBashCompletionV2(out, true)
 			case "zsh":
 				return root.GenZshCompletion(out)
+			case "powershell":
+				return root.GenPowerShellCompletionWithDesc(out)
 			default:
 				return root.GenFishCompletion(out, true)
 			}
