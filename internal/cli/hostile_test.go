@@ -46,6 +46,24 @@ func printAll(t testing.TB, rows []*model.AppView, base string) {
 		}
 		check("table", b.String(), 1+len(rows))
 	}
+	for _, o := range []struct {
+		spec  string
+		lines int
+	}{
+		{"name", len(rows)},
+		{"custom-columns=APP:.app,NS:.namespace,PHASE:.phase,FLAGS:.drift.flags[*].message,LABELS:.labels", 1 + len(rows)},
+		{`jsonpath={range .apps[*]}{.app} {.phase} {.drift.flags[*].message} {.labels}{"\n"}{end}`, len(rows)},
+	} {
+		spec, err := parseOutput(o.spec, "table")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := newApp(Streams{Err: &bytes.Buffer{}}).printRows(&b, rows, spec, false); err != nil {
+			t.Fatal(err)
+		}
+		check("-o "+o.spec, b.String(), o.lines)
+	}
 	var plain bytes.Buffer // the same fields, harmless: the lines get must print
 	if err := writeDetail(&plain, hostileView(base), now); err != nil {
 		t.Fatal(err)

@@ -126,10 +126,12 @@ func sanitizeValues(v any) any {
 		for i := range t {
 			t[i] = sanitizeValues(t[i])
 		}
-	case map[string]any:
+	case map[string]any: // keys too: a label's key is the cluster's text
+		out := make(map[string]any, len(t))
 		for k, x := range t {
-			t[k] = sanitizeValues(x)
+			out[termtext.Sanitize(k)] = sanitizeValues(x)
 		}
+		return out
 	}
 	return v
 }
