@@ -24,7 +24,9 @@ func (a *app) getCommand() *cobra.Command {
 		Short: "Print one App with every detail (flags, the four tags, rollout, last restart); without one, list",
 		Long: `Print one App with every detail. Name it as APP, NAMESPACE/APP or -n NAMESPACE APP;
 the env follows from the namespace, and --env is needed only when the name is in
-several envs.
+several envs. --context names its kubeconfig context when several are watched
+(--cluster, its old name, still works and warns: kubectl's --cluster names a
+kubeconfig cluster entry, not a context).
 
 Without an App, as kubectl's get, it prints the table of every App (of --env and
 --context when given), like 'driftboard list' but always exiting 0 on drift.`,

@@ -148,8 +148,5 @@ func TestKubectlHabitsAgainstAPIServer(t *testing.T) {
 			t.Errorf("get --cluster: %q", r.out)
 		}
 		run("get", "iam", "--env", "test", "--cluster", "test", "--context", "prod").expect(t, ExitError, "--cluster is the old name of --context")
-		if h := run("get", "--help"); strings.Contains(h.out, "--cluster") {
-			t.Errorf("get --help offers --cluster:\n%s", h.out)
-		}
 	})
 }

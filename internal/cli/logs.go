@@ -18,7 +18,7 @@ func (a *app) logsCommand() *cobra.Command {
 		Use:   "logs APP | NAMESPACE/APP",
 		Short: "Print the logs of an App's pods (every pod of its workload; -f to follow)",
 		Long: `Print the logs of the pods of an App's workload, each line prefixed with its pod
-when there are several. Name the App as for get. Reading logs is not an action:
+when there are several. Name the App as for get (--context for its context). Reading logs is not an action:
 read-only mode allows it. Control characters in the logs are shown escaped.`,
 		Example: `  driftboard logs hanzo/iam --tail 100
   driftboard logs iam --env test -f

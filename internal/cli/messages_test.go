@@ -109,3 +109,21 @@ func TestKubectlPluginName(t *testing.T) {
 		t.Errorf("plain driftboard says kubectl driftboard:\n%s", r.out)
 	}
 }
+
+// The rule for --context and --cluster is said in the help of the commands
+// that name an App; --cluster is not offered as a flag of its own.
+func TestContextRuleInHelp(t *testing.T) {
+	e := newEnv(t)
+	for _, c := range []string{"get", "restart"} {
+		r := e.run(t, c, "--help")
+		r.expect(t, ExitOK)
+		if !strings.Contains(strings.Join(strings.Fields(r.out), " "), "kubectl's --cluster names a kubeconfig cluster entry, not a context") {
+			t.Errorf("%s --help does not say what --cluster means:\n%s", c, r.out)
+		}
+		for _, l := range strings.Split(r.out, "\n") {
+			if strings.HasPrefix(strings.TrimSpace(l), "--cluster") {
+				t.Errorf("%s --help offers --cluster: %q", c, l)
+			}
+		}
+	}
+}

@@ -45,7 +45,9 @@ declared tag once the operator has written it; while the template lags the App
 spec, the template's tag is pulled (and said so). An Event records who did it.
 
 Name the App as APP, NAMESPACE/APP or -n NAMESPACE APP; the env follows from the
-namespace, and --env is needed only when the name is in several envs. The same
+namespace, and --env is needed only when the name is in several envs; --context
+names its kubeconfig context (--cluster, its old name, still works and warns:
+kubectl's --cluster names a kubeconfig cluster entry, not a context). The same
 checks as the board's dialog run first: read-only mode, your IAM scope, the App
 and its workload, a paused Deployment, and Kubernetes RBAC (a
 SelfSubjectAccessReview). Without --yes it asks: production (main) needs the
