@@ -193,7 +193,7 @@ func (p *execPlugin) refresh(prime bool) (string, error) {
 	stderr := &tailBuffer{max: 4096}
 	cmd.Stdout, cmd.Stderr = &stdout, stderr // no stdin: /dev/null
 	if errOut != nil {
-		fmt.Fprintf(errOut, "driftboard: context %s: credentials from %s\n", p.context, p.cfg.Command)
+		fmt.Fprintf(errOut, "notice: context %s: credentials from %s\n", p.context, p.cfg.Command)
 		cmd.Stderr = io.MultiWriter(errOut, stderr) // its prompt on the terminal, as kubectl shows it
 	}
 	if interactive {

@@ -33,7 +33,7 @@ func TestStderrPrefixesAreKubectls(t *testing.T) {
 	var buf bytes.Buffer
 	now := time.Date(2026, 1, 1, 14, 0, 0, 0, time.UTC)
 	waiting := &model.AppView{DeclaredTag: "v1", Release: model.Release{State: model.ReleaseRateLimited}}
-	warnUncheckedReleases(&buf, []*model.AppView{waiting}, model.ReleaseChecks{LimitedUntil: now.Add(time.Hour)}, now)
+	warnUncheckedReleases(&buf, []*model.AppView{waiting}, model.ReleaseChecks{LimitedUntil: now.Add(time.Hour), Failing: "GitHub: no such host", FailingChecks: 1}, now)
 	warnUnreadableWorkloads(&buf, []*model.AppView{{Workload: model.WorkloadView{Unreadable: "forbidden"}}})
 	for _, l := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
 		if !strings.HasPrefix(l, "Warning: ") {

@@ -54,7 +54,7 @@ func warnUncheckedReleases(w io.Writer, rows []*model.AppView, rc model.ReleaseC
 		if !rc.NextTry.IsZero() {
 			checks += ", next try " + rc.NextTry.Local().Format("15:04")
 		}
-		fmt.Fprintf(w, "warning: release checks failing: %s (%s)\n", termtext.Sanitize(rc.Failing), checks)
+		fmt.Fprintf(w, "Warning: release checks failing: %s (%s)\n", termtext.Sanitize(rc.Failing), checks)
 	}
 	limited := now.Before(rc.LimitedUntil)
 	switch {

@@ -34,7 +34,7 @@ func TestListSaysHowReleaseChecksRan(t *testing.T) {
 		{"token at pace", []*model.AppView{checked}, model.ReleaseChecks{RefreshSeconds: 600}, 0, nil, []string{"notice", "warning"}},
 		{"failing", []*model.AppView{checked, {DeclaredTag: "v1", Release: model.Release{State: model.ReleaseError}}},
 			model.ReleaseChecks{Failing: "GitHub: dial tcp: lookup api.github.com: no such host\x1b[2J", FailingChecks: 3, NextTry: now.Add(time.Minute)}, 1,
-			[]string{"1 of 2 rows wait on release checks (1 error)", "warning: release checks failing: GitHub: dial tcp: lookup api.github.com: no such host",
+			[]string{"1 of 2 rows wait on release checks (1 error)", "Warning: release checks failing: GitHub: dial tcp: lookup api.github.com: no such host",
 				"(3 checks, next try 14:01)"}, []string{"\x1b[2J"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
