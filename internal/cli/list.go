@@ -111,11 +111,18 @@ func (a *app) runList(ctx context.Context, cmd *cobra.Command, o listOptions) er
 	if snap == nil {
 		return syncErr
 	}
+	return a.printList(cmd.OutOrStdout(), snap, syncErr, q, by, spec, threshold, o)
+}
+
+// printList prints the synced snapshot's rows that q selects and decides
+// the exit: syncErr, else drift at or above threshold (or, with
+// --fail-on-unknown, anything unchecked), else nil.
+func (a *app) printList(out io.Writer, snap *model.Snapshot, syncErr error, q model.Query, by sortSpec, spec outputSpec, threshold int, o listOptions) error {
 	rows, err := by.selectRows(snap.Rows(), q)
 	if err != nil {
 		return err
 	}
-	if err := a.printRows(cmd.OutOrStdout(), rows, spec, o.noHeaders); err != nil {
+	if err := a.printRows(out, rows, spec, o.noHeaders); err != nil {
 		return err
 	}
 	unchecked := warnUncheckedReleases(a.streams.Err, rows, snap.Releases, a.now())
