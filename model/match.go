@@ -27,11 +27,12 @@ func (t *term) match(v *AppView) bool {
 		n := t.values[0] // the ID contains the app name, so the app needs no scan of its own
 		return fuzzy(v.ID, n) || (v.ID == "" && fuzzy(v.App, n)) || fuzzy(v.Namespace, n) ||
 			fuzzy(v.DeclaredTag, n) || fuzzy(v.RunningTag, n) || fuzzy(v.LatestTag, n)
-	case fieldSev:
+	case fieldSev: // what the row shows, not the drift severity alone
+		m := v.Verdict().Mark
 		if t.minSev >= 0 {
-			return v.Drift.Severity.Rank() >= t.minSev
+			return int(m) >= t.minSev
 		}
-		return t.any(string(v.Drift.Severity), false)
+		return t.any(m.String(), false)
 	case fieldFlag:
 		for _, f := range v.Drift.Flags {
 			for _, k := range t.kinds {
@@ -81,8 +82,13 @@ func (t *term) match(v *AppView) bool {
 			return t.any(string(GitUnknown), false)
 		}
 		return t.any(string(v.Git.State), false)
-	case fieldHas: // "problems" is the only value: a closed set checked at parse time
-		return len(v.Problems) > 0
+	case fieldHas: // a closed set checked at parse time
+		for _, val := range t.values {
+			if val == "unknown" && v.Verdict().Unknown != 0 || val == "problems" && len(v.Problems) > 0 {
+				return true
+			}
+		}
+		return false
 	}
 	return false
 }

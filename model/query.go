@@ -37,16 +37,16 @@ type term struct {
 	field  field             // key resolved once, so Match does not compare strings
 	neg    bool              // leading '-'
 	values []string          // lowercased; any may match (comma = OR)
-	minSev int               // sev:>=x; -1 when unused
+	minSev int               // sev:>=x, a Mark; -1 when unused
 	kinds  []drift.DriftKind // flag: values resolved at parse time
 	globs  []string          // values with glob metacharacters (app, ns, org, cluster, role)
 }
 
 // queryKeys lists the keys and, for closed sets, their allowed values.
 var queryKeys = map[string][]string{
-	"sev":     {"ok", "yellow", "red"},
-	"app":     nil, // glob: the App's name exactly (free text is fuzzy)
-	"flag":    nil, // checked by flagKinds
+	"sev":     {"ok", "unknown", "yellow", "red"}, // the row's Verdict mark
+	"app":     nil,                                // glob: the App's name exactly (free text is fuzzy)
+	"flag":    nil,                                // checked by flagKinds
 	"env":     {"main", "test", "dev"},
 	"ns":      nil, // glob
 	"org":     nil, // glob
@@ -55,7 +55,7 @@ var queryKeys = map[string][]string{
 	"role":    nil, // glob
 	"rollout": {"complete", "progressing", "stuck", "paused", "none"},
 	"release": {"off", "pending", "found", "none", "rate-limited", "error", "not-looked-up"},
-	"has":     {"problems"},
+	"has":     {"problems", "unknown"},
 	"git":     {"synced", "out-of-sync", "not-managed", "unknown"},
 }
 
@@ -90,7 +90,7 @@ var keyAliases = map[string]string{"severity": "sev", "namespace": "ns", "drift"
 // valueAliases are the words and glyphs the board shows for a value, so
 // what is on the screen can be typed back: sev:✖, flag:UR, health:?.
 var valueAliases = map[string]map[string]string{
-	"sev":    {"✖": "red", "▲": "yellow", "✓": "ok"},
+	"sev":    {"✖": "red", "▲": "yellow", "✓": "ok", "?": "unknown", "n/a": "unknown"},
 	"health": {"?": "unknown"},
 	"git":    {"outofsync": "out-of-sync", "out": "out-of-sync", "ok": "synced", "notmanaged": "not-managed", "unmanaged": "not-managed", "-": "not-managed", "?": "unknown"},
 }
@@ -217,11 +217,11 @@ func parseTerm(tok token) (term, error) {
 		return t, fmt.Errorf("term %s: %s needs a value", tok.raw, key)
 	}
 	if key == "sev" && strings.HasPrefix(tok.value, ">=") {
-		sev := drift.DriftSeverity(strings.ToLower(tok.value[2:]))
-		if sev.Rank() < 0 {
-			return t, fmt.Errorf("term %s: severity must be ok, yellow or red", tok.raw)
+		m, ok := ParseMark(tok.value[2:])
+		if !ok {
+			return t, fmt.Errorf("term %s: severity must be ok, unknown (?), yellow or red", tok.raw)
 		}
-		t.minSev = sev.Rank()
+		t.minSev = int(m)
 		return t, nil
 	}
 	for v := range strings.SplitSeq(tok.value, ",") {

@@ -41,8 +41,8 @@ func (v *AppView) RunningUnknown() bool {
 }
 
 // UnknownNotOK reports whether the row has no drift flag, yet its running
-// tag was not observed: neither ok nor drift (the board's and list's n/a,
-// counted apart in the summary).
+// tag was not observed: neither ok nor drift in the design's summary
+// (counted apart from byDrift). What the row shows is its Verdict.
 func (v *AppView) UnknownNotOK() bool { return v.Drift.Severity.Rank() <= 0 && v.RunningUnknown() }
 
 // ReleaseChecks is the release reader's own state, for the board's header.

@@ -13,7 +13,7 @@ import (
 type SortKey int
 
 const (
-	SortSeverity  SortKey = iota // red first, then name (the default)
+	SortSeverity  SortKey = iota // by the row's mark (red, yellow, ?, ok), then name (the default)
 	SortName                     // app name
 	SortEnv                      // main, test, dev, then unknown
 	SortNamespace                // namespace, then name
@@ -79,7 +79,7 @@ func Select(rows []*AppView, q Query, by SortKey) []*AppView {
 }
 
 func itemFor(v *AppView, by SortKey) sortItem {
-	rank := int64(v.Drift.Severity.Rank())
+	rank := int64(v.Verdict().Mark) // red, yellow, ?, ok
 	switch by {
 	case SortName:
 		return sortItem{s1: v.App, v: v}

@@ -10,22 +10,6 @@ import (
 	"github.com/hanzoai/driftboard/drift"
 )
 
-// Summary counts rows like the platform server does.
-type Summary struct {
-	Total   int                         `json:"total"`
-	ByDrift map[drift.DriftSeverity]int `json:"byDrift"` // always has ok, yellow and red; shared between snapshots: read only
-	// WaitingOnRelease counts rows whose release was not checked (their
-	// release flags are withheld): not read yet, rate-limited, failed, not
-	// looked up.
-	WaitingOnRelease int `json:"waitingOnRelease"`
-	// WaitingOnWorkload counts rows with no drift flag known yet because
-	// their workload is not listed (the cluster syncs): not counted as ok.
-	WaitingOnWorkload int `json:"waitingOnWorkload,omitempty"`
-	// UnreadableWorkload counts rows with no drift flag known because this
-	// identity may not read their workload: not counted as ok either.
-	UnreadableWorkload int `json:"unreadableWorkload,omitempty"`
-}
-
 // Snapshot is an immutable view of the fleet. Its rows (Len, All, Find,
 // Rows) are sorted by Key and never mutated after publication, so a
 // snapshot may be shared freely.
@@ -55,9 +39,10 @@ func (s *Snapshot) Origin() uint64 { return s.store }
 // readers may use it concurrently. Rows are replaced, never mutated.
 type Store struct {
 	mu       sync.Mutex
-	rows     *rowTree // sorted by Key; snapshots hold copy-on-write copies
-	counts   [5]int   // by severity rank (an unknown severity counts as ok), then ok but waiting on the workload, then ok but its workload unreadable
-	waiting  int      // rows waiting on a release check
+	rows     *rowTree          // sorted by Key; snapshots hold copy-on-write copies
+	counts   [driftBuckets]int // the design's summary (ByDrift and the rows apart from it), by driftBucket
+	verdicts VerdictCounts
+	waiting  int // rows waiting on a release check
 	releases ReleaseChecks
 	offline  map[string]bool // clusters whose watch is down
 	clusters []ClusterState
@@ -90,18 +75,9 @@ func compareKeys(a, b Key) int {
 	return cmp.Compare(a.Name, b.Name)
 }
 
-func sevIndex(v *AppView) int {
-	switch {
-	case !v.UnknownNotOK():
-		return max(v.Drift.Severity.Rank(), 0)
-	case v.WaitsOnWorkload():
-		return 3 // no flag known yet: not ok
-	}
-	return 4 // the workload may not be read: not ok either
-}
-
 func (s *Store) uncount(v *AppView) {
-	s.counts[sevIndex(v)]--
+	s.counts[driftBucketOf(v)]--
+	s.verdicts.add(v.Verdict(), -1)
 	if v.WaitsOnRelease() {
 		s.waiting--
 	}
@@ -131,7 +107,8 @@ func (s *Store) put(row *AppView) {
 	if old, replaced := s.rows.Set(&rowItem{key: row.Key(), v: row}); replaced {
 		s.uncount(old.v)
 	}
-	s.counts[sevIndex(row)]++
+	s.counts[driftBucketOf(row)]++
+	s.verdicts.add(row.Verdict(), 1)
 	if row.WaitsOnRelease() {
 		s.waiting++
 	}
@@ -229,9 +206,9 @@ func (s *Store) Snapshot() *Snapshot {
 	}
 	if by := [3]int(s.counts[:3]); s.byDrift == nil || by != s.byDriftOf {
 		s.byDrift = map[drift.DriftSeverity]int{
-			drift.SeverityOK:     s.counts[0],
-			drift.SeverityYellow: s.counts[1],
-			drift.SeverityRed:    s.counts[2],
+			drift.SeverityOK:     s.counts[bucketOK],
+			drift.SeverityYellow: s.counts[bucketYellow],
+			drift.SeverityRed:    s.counts[bucketRed],
 		}
 		s.byDriftOf = by
 	}
@@ -240,7 +217,8 @@ func (s *Store) Snapshot() *Snapshot {
 		tree:    s.rows.Copy(),
 		list:    &lazyRows{},
 		Summary: Summary{Total: s.rows.Len(), ByDrift: s.byDrift,
-			WaitingOnRelease: s.waiting, WaitingOnWorkload: s.counts[3], UnreadableWorkload: s.counts[4]},
+			WaitingOnRelease: s.waiting, WaitingOnWorkload: s.counts[bucketPending],
+			UnreadableWorkload: s.counts[bucketUnreadable], Verdicts: s.verdicts},
 		Clusters: slices.Clone(s.clusters),
 		Releases: s.releases,
 		TakenAt:  s.latest,
@@ -254,29 +232,4 @@ func (s *Store) Snapshot() *Snapshot {
 	}
 	s.snap.Store(snap)
 	return snap
-}
-
-// Summarize counts rows like the server's summary; for filtered views.
-func Summarize(rows []*AppView) Summary {
-	sum := Summary{Total: len(rows), ByDrift: map[drift.DriftSeverity]int{
-		drift.SeverityOK: 0, drift.SeverityYellow: 0, drift.SeverityRed: 0,
-	}}
-	for _, v := range rows {
-		sev := v.Drift.Severity
-		if sev.Rank() < 0 {
-			sev = drift.SeverityOK
-		}
-		switch sevIndex(v) {
-		case 3:
-			sum.WaitingOnWorkload++
-		case 4:
-			sum.UnreadableWorkload++
-		default:
-			sum.ByDrift[sev]++
-		}
-		if v.WaitsOnRelease() {
-			sum.WaitingOnRelease++
-		}
-	}
-	return sum
 }

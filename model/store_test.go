@@ -46,7 +46,8 @@ func TestStoreOrderAndSummary(t *testing.T) {
 	if diff := cmp.Diff([]string{"a/hanzo/alpha", "a/hanzo/zeta", "a/tenant-x/api"}, keys(snap)); diff != "" {
 		t.Errorf("order (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff(Summary{Total: 3, ByDrift: map[drift.DriftSeverity]int{"ok": 2, "yellow": 1, "red": 0}}, snap.Summary); diff != "" {
+	if diff := cmp.Diff(Summary{Total: 3, ByDrift: map[drift.DriftSeverity]int{"ok": 2, "yellow": 1, "red": 0},
+		Verdicts: VerdictCounts{OK: 2, Yellow: 1}}, snap.Summary); diff != "" {
 		t.Errorf("summary (-want +got):\n%s", diff)
 	}
 	if diff := cmp.Diff(snap.Summary, Summarize(snap.Rows())); diff != "" {

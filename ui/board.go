@@ -3,7 +3,6 @@ package ui
 import (
 	"slices"
 
-	"github.com/hanzoai/driftboard/drift"
 	"github.com/hanzoai/driftboard/model"
 )
 
@@ -138,7 +137,7 @@ func (b *board) keep() func(*model.AppView) bool {
 		return nil
 	}
 	return func(r *model.AppView) bool {
-		return (env == "" || r.Env == env) && (!onlyDrifted || r.Drift.Severity != drift.SeverityOK)
+		return (env == "" || r.Env == env) && (!onlyDrifted || r.Verdict().Mark != model.MarkOK)
 	}
 }
 
@@ -202,15 +201,14 @@ func (b *board) selected() *model.AppView {
 	return b.view.At(b.cursor)
 }
 
-// jumpProblem moves to the next (dir 1) or previous (dir -1) red or yellow
-// row, or one with problems ("!"), wrapping around. It reports whether one
-// was found.
+// jumpProblem moves to the next (dir 1) or previous (dir -1) row that is
+// not ✓ (red, yellow, ?), wrapping around. It reports whether one was found.
 func (b *board) jumpProblem(dir int) bool {
 	rows := b.allRows()
 	n := len(rows)
 	for step := 1; step <= n; step++ {
 		i := ((b.cursor+dir*step)%n + n) % n
-		if s := rows[i].Drift.Severity; s == drift.SeverityRed || s == drift.SeverityYellow || len(rows[i].Problems) > 0 {
+		if rows[i].Verdict().Mark != model.MarkOK { // a problem makes it yellow or worse
 			b.moveTo(i)
 			return true
 		}

@@ -27,7 +27,7 @@ type refBoard struct {
 func (b *refBoard) refresh(snap *model.Snapshot, q model.Query, by model.SortKey, env model.Env, onlyDrifted bool) {
 	rows := model.Select(snap.Rows(), q, by)
 	rows = slices.DeleteFunc(rows, func(r *model.AppView) bool {
-		return env != "" && r.Env != env || onlyDrifted && r.Drift.Severity == drift.SeverityOK
+		return env != "" && r.Env != env || onlyDrifted && r.Verdict().Mark == model.MarkOK
 	})
 	b.rows, b.want, b.ident = rows, contentWidths(rows), identifying(rows)
 	if !b.chosen {

@@ -57,11 +57,11 @@ func writeFlags(b *strings.Builder, st *styles, r *model.AppView, w int, coloure
 			n++
 		}
 		if coloured {
-			b.WriteString(st.sev[sevUnknown].pre)
+			b.WriteString(st.sev[model.MarkUnknown].pre)
 		}
 		b.WriteString(unknownRelease)
 		if coloured {
-			b.WriteString(st.sev[sevUnknown].post)
+			b.WriteString(st.sev[model.MarkUnknown].post)
 		}
 		n += len(unknownRelease)
 	}

@@ -107,7 +107,7 @@ func writeColumn(b *strings.Builder, st *styles, c placed, r *model.AppView, fl 
 	w := c.width
 	switch c.id {
 	case colSeverity:
-		st.writeSeverity(b, rowSev(r), w, coloured)
+		st.writeSeverity(b, r.Verdict().Mark, w, coloured)
 	case colApp:
 		writeCell(b, r.App, w)
 	case colEnv:

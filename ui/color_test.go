@@ -6,6 +6,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
+
+	"github.com/hanzoai/driftboard/model"
 )
 
 // colourSGR matches any foreground or background colour sequence
@@ -34,9 +36,9 @@ func TestSeverityColoursApplied(t *testing.T) {
 		press(m, "j") // move the cursor off the first (red) row
 		v := m.View().Content
 		st := newStyles(dark, false)
-		red := st.sev[sevRed].pre + "✖ red"
-		yellow := st.sev[sevYellow].pre + "▲ yellow"
-		ok := st.sev[sevOK].pre + "✓ ok"
+		red := st.sev[model.MarkRed].pre + "✖ red"
+		yellow := st.sev[model.MarkYellow].pre + "▲ yellow"
+		ok := st.sev[model.MarkOK].pre + "✓ ok"
 		for _, want := range []string{red, yellow, ok} {
 			if !hasColour(want) {
 				t.Fatalf("dark=%v: style prefix has no colour: %q", dark, want)
@@ -45,7 +47,7 @@ func TestSeverityColoursApplied(t *testing.T) {
 				t.Errorf("dark=%v: frame lacks coloured %q", dark, ansiStripQuote(want))
 			}
 		}
-		if newStyles(true, false).sev[sevRed].pre == newStyles(false, false).sev[sevRed].pre {
+		if newStyles(true, false).sev[model.MarkRed].pre == newStyles(false, false).sev[model.MarkRed].pre {
 			t.Error("red is the same on light and dark backgrounds")
 		}
 	}

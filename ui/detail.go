@@ -107,7 +107,7 @@ func (m *Model) detailLines(r *model.AppView, width int) []string {
 	kv := func(k, v string) { add(wrapText(st.dim.Render(fmt.Sprintf("%-16s", k))+safe(v), width)...) }
 	text := func(s string) { add(wrapText(safe(s), width)...) } // a whole line of outside text
 
-	sev := rowSev(r)
+	sev := r.Verdict().Mark
 	add(st.sev[sev].pre + sevLabel[sev] + st.sev[sev].post + "  " + st.title.Render(safe(r.App)) +
 		st.dim.Render(safe(fmt.Sprintf("  %s · %s/%s · cluster %s", r.Kind, r.Namespace, r.App, orDash(r.Cluster)))))
 	if r.Offline {
@@ -141,7 +141,7 @@ func (m *Model) detailLines(r *model.AppView, width int) []string {
 		add(st.okText.Render("✓ no drift"))
 	}
 	for _, f := range r.Drift.Flags {
-		i := sevIndex(f.Severity)
+		i := model.MarkOf(f.Severity)
 		msg := f.Message
 		if f.Kind == drift.DriftStale { // which way it points, plainly, and since when
 			msg = model.StaleWords(r.DeclaredTag, r.LatestTag) + "."
@@ -149,22 +149,22 @@ func (m *Model) detailLines(r *model.AppView, width int) []string {
 				msg += " " + r.LatestTag + " was published " + clock(p, now) + " (" + shortDuration(now.Sub(p)) + " ago)."
 			}
 		}
-		add(wrapText(st.sev[i].pre+sevGlyph[i]+" "+safe(string(f.Kind))+st.sev[i].post+"  "+safe(msg), width)...)
+		add(wrapText(st.sev[i].pre+i.Glyph()+" "+safe(string(f.Kind))+st.sev[i].post+"  "+safe(msg), width)...)
 	}
 	switch {
 	case r.WaitsOnRelease():
-		add(wrapText(st.sev[sevUnknown].pre+"? release not checked"+st.sev[sevUnknown].post+
+		add(wrapText(st.sev[model.MarkUnknown].pre+"? release not checked"+st.sev[model.MarkUnknown].post+
 			"  no-release, zero-assets and stale are withheld until it is.", width)...)
 	case r.ReleaseFlagsUnchecked():
-		add(wrapText(st.sev[sevUnknown].pre+"? release checks off"+st.sev[sevUnknown].post+
+		add(wrapText(st.sev[model.MarkUnknown].pre+"? release checks off"+st.sev[model.MarkUnknown].post+
 			"  no-release, zero-assets and stale are not checked.", width)...)
 	}
 	if r.WaitsOnWorkload() {
-		add(wrapText(st.sev[sevUnknown].pre+"? workload not listed yet"+st.sev[sevUnknown].post+
+		add(wrapText(st.sev[model.MarkUnknown].pre+"? workload not listed yet"+st.sev[model.MarkUnknown].post+
 			"  un-rolled and floating-running are unknown until the cluster has synced.", width)...)
 	}
 	if r.Workload.Unreadable != "" {
-		add(wrapText(st.sev[sevUnknown].pre+"? workload unreadable"+st.sev[sevUnknown].post+
+		add(wrapText(st.sev[model.MarkUnknown].pre+"? workload unreadable"+st.sev[model.MarkUnknown].post+
 			"  un-rolled and floating-running are unknown: "+safe(r.Workload.Unreadable)+".", width)...)
 	}
 

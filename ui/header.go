@@ -7,7 +7,6 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/hanzoai/driftboard/drift"
 	"github.com/hanzoai/driftboard/model"
 )
 
@@ -116,16 +115,22 @@ func (m *Model) summaryLine(width int) string {
 	b := &m.board
 	var parts []string
 	if s := b.snap; s != nil {
-		counts := make([]string, 0, 3)
-		for _, sev := range []drift.DriftSeverity{drift.SeverityRed, drift.SeverityYellow, drift.SeverityOK} {
-			i := sevIndex(sev)
-			counts = append(counts, st.sev[i].pre+sevGlyph[i]+" "+strconv.Itoa(s.Summary.ByDrift[sev])+" "+sevWord[i]+st.sev[i].post)
+		v := s.Summary.Verdicts
+		counts := make([]string, 0, 6)
+		count := func(m model.Mark, n int, word string) {
+			counts = append(counts, st.sev[m].pre+m.Glyph()+" "+strconv.Itoa(n)+" "+word+st.sev[m].post)
 		}
-		if n := s.Summary.WaitingOnWorkload; n > 0 { // no flag known yet: neither ok nor drift
-			counts = append(counts, st.sev[sevUnknown].pre+sevGlyph[sevUnknown]+" "+strconv.Itoa(n)+" pending"+st.sev[sevUnknown].post)
+		for _, m := range []model.Mark{model.MarkRed, model.MarkYellow, model.MarkOK} {
+			count(m, v.Of(m), m.Word())
 		}
-		if n := s.Summary.UnreadableWorkload; n > 0 { // forbidden: neither ok nor drift
-			counts = append(counts, st.sev[sevUnknown].pre+sevGlyph[sevUnknown]+" "+strconv.Itoa(n)+" unreadable"+st.sev[sevUnknown].post)
+		// ? rows by why: neither ok nor drift
+		for _, u := range []struct {
+			n    int
+			word string
+		}{{v.Pending, "pending"}, {v.Unreadable, "unreadable"}, {v.Unchecked, "unchecked"}} {
+			if u.n > 0 {
+				count(model.MarkUnknown, u.n, u.word)
+			}
 		}
 		parts = append(parts, strings.Join(counts, "  "))
 		shown := strconv.Itoa(b.rowCount()) + "/" + strconv.Itoa(s.Summary.Total) + " shown"

@@ -5,6 +5,8 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/lipgloss/v2"
+
+	"github.com/hanzoai/driftboard/model"
 )
 
 // helpKeyBlocks lays the full help's key groups side by side while they fit
@@ -49,15 +51,15 @@ func (m *Model) helpLegend(width int) []string {
 	st := &m.st
 	const indent = 10
 	entries := []struct{ label, text string }{
-		{"Severity", sevLabel[sevRed] + " · " + sevLabel[sevYellow] + " · " + sevLabel[sevOK] + " · " + sevLabel[sevUnknown] +
-			" (not known yet: the workload is not listed, its cluster syncing)  (dim rows with health \"offline\": cluster watch down)"},
+		{"Severity", sevLabel[model.MarkRed] + " · " + sevLabel[model.MarkYellow] + " · " + sevLabel[model.MarkOK] + " · " + sevLabel[model.MarkUnknown] +
+			" (the whole row: drift, health, missing workload, failing pods, problems; ? when nothing wrong was seen but something was not: the workload not listed or unreadable, the release not checked)  (dim rows with health \"offline\": cluster watch down)"},
 		{"Flags", "FD floating-declared · FR floating-running · ST stale (declared ≠ latest release) · UR un-rolled · NR no-release · ZA zero-assets · ! a problem (the detail says which)"},
 		{"", "NR? release not checked yet: its flags are withheld (the detail says why and since when)"},
 		{"Tags", "DECLARED→RUNNING; one tag when both agree"},
 		{"Rollout", "ready/desired · 1/2 ↻ TAG rolling out to TAG · stuck · paused · restarting (just asked) · pending (not listed yet) · unreadable (forbidden) · no workload · none (by design)"},
 		{"Health", "green · yellow · red · syncing (workload not listed yet) · offline (cluster watch down) · ? unknown"},
 		{"Marks", "› the selected row · • marked for a set restart (space, *)"},
-		{"Query", "free text (fuzzy) · app:iam (the name exactly; globs) · sev:red,yellow (or ✖,▲) · env:main · ns:tenant-* · flag:unrolled (or UR) · health:red,offline · rollout:stuck · release:none · has:problems · git:out · cluster: · role: · org: · -term negates · terms AND"},
+		{"Query", "free text (fuzzy) · app:iam (the name exactly; globs) · sev:red,yellow,? (or ✖,▲) · env:main · ns:tenant-* · flag:unrolled (or UR) · health:red,offline · rollout:stuck · release:none · has:problems,unknown · git:out · cluster: · role: · org: · -term negates · terms AND"},
 		{"Git", "GIT (Hanzo CD): ok synced · out git declares something else · - not managed · ? unknown (the detail says why)"},
 	}
 	var out []string

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -70,8 +71,9 @@ func TestProblemCell(t *testing.T) {
 	}
 }
 
-// A row whose only trouble is a problem is "ok" by the drift contract, but
-// the board marks it and n/N stop on it.
+// A row whose only trouble is a problem is ok by the drift contract, yet
+// not ✓: a missing workload makes it red, the board marks it, and n/N stop
+// on it.
 func TestProblemRowsMarkedAndJumpedTo(t *testing.T) {
 	m, src := newTestModel(t, nil, nil, Options{}, 160, 30)
 	src.upsert(problemRow("vault", func(_ *model.AppObject, wl **model.Workload) { *wl = nil }))
@@ -83,34 +85,41 @@ func TestProblemRowsMarkedAndJumpedTo(t *testing.T) {
 			line = l
 		}
 	}
-	if !strings.Contains(line, "✓ ok") || !strings.HasSuffix(strings.TrimRight(line, " "), "! no workload") {
-		t.Fatalf("vault row lacks the problem marker in FLAGS: %q", line)
+	if !strings.Contains(line, "✖ red") || !strings.HasSuffix(strings.TrimRight(line, " "), "! no workload") {
+		t.Fatalf("vault row is not red with the problem marker in FLAGS: %q", line)
 	}
 	st := newStyles(true, false)
 	if !hasColour(st.warn.pre) || !strings.Contains(m.View().Content, st.warn.pre+"! no workload") {
 		t.Errorf("the problem marker is not in the warning colour")
 	}
 
-	// Severity order puts the ok rows last: from the last yellow row, n
-	// must stop on vault rather than wrap to the first red row.
+	// n from the row before vault stops on it, N goes back.
+	rows := m.board.allRows()
+	at := slices.IndexFunc(rows, func(r *model.AppView) bool { return r.App == "vault" })
+	if at < 1 {
+		t.Fatalf("vault at %d in %v", at, rowNames(m))
+	}
+	m.board.moveTo(at - 1)
+	press(m, "n")
+	if got := m.board.selected().App; got != "vault" {
+		t.Errorf("n went to %q, want vault (rows %v)", got, rowNames(m))
+	}
+	press(m, "N")
+	if got := m.board.selected(); got != rows[at-1] {
+		t.Errorf("N from vault went to %q, want %q", got.App, rows[at-1].App)
+	}
+	// Severity order puts the ✓ rows last: from the last other row, n
+	// wraps past them to the first.
 	last := -1
-	for i, r := range m.board.allRows() {
-		if r.Drift.Severity != "ok" {
+	for i, r := range rows {
+		if r.Verdict().Mark != model.MarkOK {
 			last = i
 		}
 	}
 	m.board.moveTo(last)
 	press(m, "n")
-	if got := m.board.selected().App; got != "vault" {
-		t.Errorf("n from the last yellow row went to %q, want vault (rows %v)", got, rowNames(m))
-	}
-	press(m, "N")
-	if got := m.board.selected(); got != m.board.allRows()[last] {
-		t.Errorf("N from vault went to %q, want %q", got.App, m.board.allRows()[last].App)
-	}
-	press(m, "n", "n")
-	if got := m.board.selected(); got != m.board.allRows()[0] {
-		t.Errorf("n from vault went to %q, want the first row %q (wrapping past clean rows)", got.App, m.board.allRows()[0].App)
+	if got := m.board.selected(); got != rows[0] {
+		t.Errorf("n from the last row that is not ✓ went to %q, want the first row %q (wrapping past clean rows)", got.App, rows[0].App)
 	}
 }
 

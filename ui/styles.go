@@ -8,7 +8,6 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	"charm.land/lipgloss/v2"
 
-	"github.com/hanzoai/driftboard/drift"
 	"github.com/hanzoai/driftboard/model"
 )
 
@@ -43,43 +42,20 @@ func (p paint) Render(s string) string {
 	return p.w.pre + s + p.w.post
 }
 
-// severity indexes: ok, yellow, red, unknown.
-const (
-	sevOK = iota
-	sevYellow
-	sevRed
-	sevUnknown
-)
-
-// rowSev is the row's severity as shown: a row whose workload is not
-// listed yet and has no flag is unknown, not ok (un-rolled is not known).
-func rowSev(r *model.AppView) int {
-	if r.UnknownNotOK() {
-		return sevUnknown
-	}
-	return sevIndex(r.Drift.Severity)
-}
-
-func sevIndex(s drift.DriftSeverity) int {
-	switch s {
-	case drift.SeverityOK:
-		return sevOK
-	case drift.SeverityYellow:
-		return sevYellow
-	case drift.SeverityRed:
-		return sevRed
-	}
-	return sevUnknown
-}
-
-// Colour-blind safe: each severity has its own glyph and word besides colour.
+// The row's mark (model.Mark) as the board writes it: glyph and word,
+// indexed by the mark. Colour-blind safe: each has its own glyph and word
+// besides colour.
 var (
-	sevGlyph = [4]string{"✓", "▲", "✖", "?"}
-	sevWord  = [4]string{"ok", "yellow", "red", "n/a"}
-	sevLabel = [4]string{"✓ ok", "▲ yellow", "✖ red", "? n/a"}
-	// sevLabelWidth is each label's display width.
-	sevLabelWidth = [4]int{4, 8, 5, 5}
+	sevLabel      [4]string // "✖ red"
+	sevLabelWidth [4]int    // each label's display width (glyphs are one column)
 )
+
+func init() {
+	for m := model.MarkOK; m <= model.MarkRed; m++ {
+		sevLabel[m] = m.Glyph() + " " + m.Word()
+		sevLabelWidth[m] = 2 + len(m.Word())
+	}
+}
 
 // styles is every style of the board, built once per background/profile.
 type styles struct {
@@ -87,7 +63,7 @@ type styles struct {
 	plain bool
 	dark  bool
 
-	sev      [4]wrap // severity colours for glyph+word cells
+	sev      [4]wrap // mark colours for glyph+word cells, indexed by model.Mark
 	health   map[model.Health]wrap
 	warn     wrap // the "!" problem marker
 	faint    wrap // stale rows
@@ -120,7 +96,8 @@ func newStyles(dark, plain bool) styles {
 	muted, accent := c("#57606A", "#8B949E"), c("#0550AE", "#79C0FF")
 
 	st := styles{gen: stylesGen.Add(1), plain: plain, dark: dark}
-	st.sev = [4]wrap{wrapOf(fg(green)), wrapOf(fg(yellow).Bold(true)), wrapOf(fg(red).Bold(true)), wrapOf(fg(muted))}
+	st.sev = [4]wrap{model.MarkOK: wrapOf(fg(green)), model.MarkUnknown: wrapOf(fg(muted)),
+		model.MarkYellow: wrapOf(fg(yellow).Bold(true)), model.MarkRed: wrapOf(fg(red).Bold(true))}
 	st.health = map[model.Health]wrap{
 		model.HealthGreen: wrapOf(fg(green)), model.HealthYellow: wrapOf(fg(yellow)),
 		model.HealthRed: wrapOf(fg(red)), model.HealthUnknown: wrapOf(fg(muted)), model.HealthSyncing: wrapOf(fg(muted)),
@@ -170,7 +147,7 @@ func newStyles(dark, plain bool) styles {
 }
 
 // severityCell is "✖ red" in the severity's colour, padded to w.
-func (st *styles) writeSeverity(b *strings.Builder, sev int, w int, coloured bool) {
+func (st *styles) writeSeverity(b *strings.Builder, sev model.Mark, w int, coloured bool) {
 	if coloured {
 		b.WriteString(st.sev[sev].pre)
 	}

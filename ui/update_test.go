@@ -129,7 +129,7 @@ func TestSelectionFollowsTheAppWhenRowsMove(t *testing.T) {
 	}
 	// Filtered out: the cursor stays in place on another app.
 	press(m, "d")
-	if sel := m.board.selected(); sel == nil || sel.Drift.Severity == drift.SeverityOK {
+	if sel := m.board.selected(); sel == nil || sel.Verdict().Mark == model.MarkOK {
 		t.Fatalf("only-drifted: selected %v", sel)
 	}
 }
@@ -173,7 +173,7 @@ func TestQuickTogglesAndProblemJumps(t *testing.T) {
 	m, _ := newTestModel(t, nil, nil, Options{}, 100, 30)
 	press(m, "d")
 	for _, r := range m.board.allRows() {
-		if r.Drift.Severity == drift.SeverityOK {
+		if r.Verdict().Mark == model.MarkOK {
 			t.Fatalf("only drifted shows ok row %s", r.App)
 		}
 	}
@@ -192,7 +192,7 @@ func TestQuickTogglesAndProblemJumps(t *testing.T) {
 	}
 	press(m, "s") // by name: problems are spread out
 	press(m, "g", "n")
-	if s := m.board.selected().Drift.Severity; s == drift.SeverityOK {
+	if m.board.selected().Verdict().Mark == model.MarkOK {
 		t.Fatalf("n landed on an ok row %s", m.board.selected().App)
 	}
 	first := m.board.cursor

@@ -26,9 +26,14 @@ const (
 
 // Verdict is what the board says about one row: the fields whose change is
 // an event. Unknown health and no rollout are spelled out, never "".
+// Verdict is the row's mark as the board shows it (model.AppView.Verdict),
+// Severity the drift's own, so an alert on "verdict" fires for a crash
+// loop or a missing workload that drifts in nothing.
 type Verdict struct {
 	ID          string   `json:"id"`
 	Env         string   `json:"env"`
+	Verdict     string   `json:"verdict"`
+	Unknown     []string `json:"unknown,omitempty"` // what was not observed
 	Severity    string   `json:"severity"`
 	Flags       []string `json:"flags"`
 	DeclaredTag string   `json:"declaredTag"`
@@ -58,7 +63,8 @@ func VerdictOf(v *model.AppView) Verdict {
 	if v.Workload.Rollout == model.RolloutNone {
 		rollout = "none"
 	}
-	out := Verdict{ID: v.ID, Env: string(v.Env), Severity: string(sev), Flags: flags,
+	vd := v.Verdict()
+	out := Verdict{ID: v.ID, Env: string(v.Env), Verdict: vd.Mark.String(), Unknown: vd.Unknown.Names(), Severity: string(sev), Flags: flags,
 		DeclaredTag: v.DeclaredTag, RunningTag: v.RunningTag, LatestTag: v.LatestTag,
 		Health: health, Rollout: rollout}
 	if v.Git.State != "" && v.Git.KindServed() {
@@ -90,6 +96,8 @@ func (a Verdict) Changes(b Verdict) []string {
 			out = append(out, name)
 		}
 	}
+	add("verdict", a.Verdict != b.Verdict)
+	add("unknown", !slices.Equal(a.Unknown, b.Unknown))
 	add("severity", a.Severity != b.Severity)
 	add("flags", !slices.Equal(a.Flags, b.Flags))
 	add("declaredTag", a.DeclaredTag != b.DeclaredTag)

@@ -51,8 +51,8 @@ func FormatText(ev Event) string {
 		for _, c := range ev.Clusters {
 			cs = append(cs, clusterText(c.Name, c.ClusterView))
 		}
-		return fmt.Sprintf("%s %d apps: %d red, %d yellow, %d ok; clusters: %s", head, s.Total,
-			s.ByDrift["red"], s.ByDrift["yellow"], s.ByDrift["ok"], strings.Join(cs, ", "))
+		return fmt.Sprintf("%s %d apps: %d red, %d yellow, %d ok, %d n/a; clusters: %s", head, s.Total,
+			s.Verdicts.Red, s.Verdicts.Yellow, s.Verdicts.OK, s.Verdicts.Unknown, strings.Join(cs, ", "))
 	case KindCluster:
 		b, a := ev.Before.(*ClusterView), ev.After.(*ClusterView)
 		line := fmt.Sprintf("%s %s %s → %s", head, clean(ev.Cluster), b.State, a.State)
@@ -84,9 +84,12 @@ func clusterText(name string, v ClusterView) string {
 }
 
 func verdictText(v *Verdict) string {
-	s := fmt.Sprintf("%s %s declared %s running %s latest %s health %s rollout %s",
-		v.Severity, field(v, "flags"), field(v, "declaredTag"), field(v, "runningTag"),
+	s := fmt.Sprintf("%s drift %s %s declared %s running %s latest %s health %s rollout %s",
+		field(v, "verdict"), v.Severity, field(v, "flags"), field(v, "declaredTag"), field(v, "runningTag"),
 		field(v, "latestTag"), v.Health, v.Rollout)
+	if len(v.Unknown) > 0 {
+		s += " unknown " + field(v, "unknown")
+	}
 	if v.Git != nil {
 		s += " git " + field(v, "git")
 	}
@@ -97,6 +100,13 @@ func verdictText(v *Verdict) string {
 func field(v *Verdict, name string) string {
 	var s string
 	switch name {
+	case "verdict": // as list and get print it
+		s = v.Verdict
+		if m, ok := model.ParseMark(s); ok {
+			s = m.Word()
+		}
+	case "unknown":
+		s = strings.Join(v.Unknown, ",")
 	case "severity":
 		s = v.Severity
 	case "flags":

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -20,6 +21,16 @@ type rowWithEvents struct {
 	*model.AppView
 	Events     []model.Event `json:"events"`
 	EventsNote string        `json:"eventsNote,omitempty"`
+}
+
+// MarshalJSON writes the row's JSON (its verdict first) and the Events
+// after it: the embedded row's own MarshalJSON would drop them.
+func (r rowWithEvents) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		model.RowJSON
+		Events     []model.Event `json:"events"`
+		EventsNote string        `json:"eventsNote,omitempty"`
+	}{r.AppView.JSON(), r.Events, r.EventsNote})
 }
 
 // readEvents is one read of the row's Events for `get`; a failure is a note.

@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/hanzoai/driftboard/drift"
 	"github.com/hanzoai/driftboard/model"
 )
 
@@ -18,8 +17,9 @@ type listOptions struct {
 	sortBy    string
 	noHeaders bool
 	failOn    string
-	// failOnUnknown also fails when a row's release was not checked or its
-	// workload may not be read.
+	// failOnUnknown also fails when something of a row was not observed
+	// (its Verdict has unknowns): a release not checked, a workload not
+	// readable or not listed in time.
 	failOnUnknown bool
 	timeout       time.Duration
 	contexts      []string // get's --context/--cluster, when --context did not choose
@@ -39,16 +39,23 @@ Only checked facts count: a row whose release was not checked (not read in
 time, rate-limited, failed, not looked up) has its release flags withheld, and
 stderr says how many rows wait on release checks.
 
-Exit codes: 0 no drift at or above --fail-on; 1 drift found at or above
---fail-on (or, with --fail-on-unknown, a release not checked or a workload not readable); 2 an error (cluster unreachable, App CRD missing, not allowed, bad
-flags). With several clusters, rows of the reachable ones are printed and the
+A row's SEV is the row as a whole, as the board's DRIFT column shows it:
+red for red drift, red health, failing pods or a workload that should exist
+and does not; yellow for yellow drift or health or another problem; n/a (?)
+when nothing wrong was seen but something was not (a release not checked, a
+workload not readable); ok only when everything was observed and is well.
+JSON has it as "verdict" beside the drift's own "severity" and "health".
+
+Exit codes: 0 no row at or above --fail-on; 1 a row at or above --fail-on
+(or, with --fail-on-unknown, a row with anything not observed); 2 an error
+(cluster unreachable, App CRD missing, not allowed, bad flags). With several clusters, rows of the reachable ones are printed and the
 exit code is still 2.`,
 		Example: `  driftboard list
   driftboard list -o wide -A
   driftboard list -q 'sev:red env:main' -o json | jq '.apps[].id'
   driftboard list -o name -q flag:un-rolled      # NAMESPACE/APP a line, as restart takes it
   driftboard list -o jsonpath='{range .apps[*]}{.namespace}/{.app} {.declaredTag}{"\n"}{end}'
-  driftboard list -o custom-columns=APP:.app,NS:.namespace,SEV:.drift.severity --sort-by .namespace
+  driftboard list -o custom-columns=APP:.app,NS:.namespace,SEV:.verdict,DRIFT:.drift.severity --sort-by .namespace
   driftboard list --context prod-eu,prod-us --fail-on yellow || echo "drift!"`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -62,8 +69,8 @@ exit code is still 2.`,
 	f.StringVar(&o.sortBy, "sort", "severity", "the same as --sort-by")
 	_ = f.MarkHidden("sort")
 	f.BoolVar(&o.noHeaders, "no-headers", false, "print no header line (table, wide, custom-columns)")
-	f.StringVar(&o.failOn, "fail-on", "red", "exit 1 when a row's drift is at least: red|yellow|none (none: never)")
-	f.BoolVar(&o.failOnUnknown, "fail-on-unknown", false, "exit 1 also when a row's release was not checked (not read, or checks off; its release flags are withheld) or its workload may not be read")
+	f.StringVar(&o.failOn, "fail-on", "red", "exit 1 when a row's SEV is at least: red|yellow|none (none: never)")
+	f.BoolVar(&o.failOnUnknown, "fail-on-unknown", false, "exit 1 also when something of a row was not observed: its release not checked (not read, or checks off; its release flags are withheld), its workload not readable or not listed")
 	f.DurationVar(&o.timeout, "timeout", 60*time.Second, "give up waiting for clusters and release checks after this long")
 	completeFixed(cmd, "output", "table", "wide", "json", "yaml", "name", "jsonpath=", "custom-columns=")
 	completeFixed(cmd, "sort-by", "severity", "name", "env", "namespace", "drift-age")
@@ -75,17 +82,29 @@ func completeFixed(cmd *cobra.Command, flag string, values ...string) {
 	_ = cmd.RegisterFlagCompletionFunc(flag, cobra.FixedCompletions(values, cobra.ShellCompDirectiveNoFileComp))
 }
 
-// failThreshold parses --fail-on; -1 means never fail on drift.
+// failThreshold parses --fail-on: the lowest mark that fails; -1 never.
 func failThreshold(s string) (int, error) {
 	switch s {
 	case "red":
-		return drift.SeverityRed.Rank(), nil
+		return int(model.MarkRed), nil
 	case "yellow":
-		return drift.SeverityYellow.Rank(), nil
+		return int(model.MarkYellow), nil
 	case "none":
 		return -1, nil
 	}
 	return 0, usageErr("--fail-on must be red, yellow or none, not %q", s)
+}
+
+// failed reports whether the rows fail the run: a mark at or above the
+// threshold, or, with onUnknown, anything not observed.
+func failed(rows []*model.AppView, threshold int, onUnknown bool) bool {
+	for _, r := range rows {
+		v := r.Verdict()
+		if threshold >= 0 && int(v.Mark) >= threshold || onUnknown && v.Unknown != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func (a *app) runList(ctx context.Context, cmd *cobra.Command, o listOptions) error {
@@ -115,8 +134,8 @@ func (a *app) runList(ctx context.Context, cmd *cobra.Command, o listOptions) er
 }
 
 // printList prints the synced snapshot's rows that q selects and decides
-// the exit: syncErr, else drift at or above threshold (or, with
-// --fail-on-unknown, anything unchecked), else nil.
+// the exit: syncErr, else a row's mark at or above threshold (or, with
+// --fail-on-unknown, anything not observed), else nil.
 func (a *app) printList(out io.Writer, snap *model.Snapshot, syncErr error, q model.Query, by sortSpec, spec outputSpec, threshold int, o listOptions) error {
 	rows, err := by.selectRows(snap.Rows(), q)
 	if err != nil {
@@ -125,20 +144,13 @@ func (a *app) printList(out io.Writer, snap *model.Snapshot, syncErr error, q mo
 	if err := a.printRows(out, rows, spec, o.noHeaders); err != nil {
 		return err
 	}
-	unchecked := warnUncheckedReleases(a.streams.Err, rows, snap.Releases, a.now())
-	unchecked += warnUnreadableWorkloads(a.streams.Err, rows)
+	warnUncheckedReleases(a.streams.Err, rows, snap.Releases, a.now())
+	warnUnreadableWorkloads(a.streams.Err, rows)
 	if syncErr != nil {
 		return syncErr
 	}
-	if o.failOnUnknown && unchecked > 0 {
+	if failed(rows, threshold, o.failOnUnknown) {
 		return errDriftFound
-	}
-	if threshold >= 0 {
-		for _, r := range rows {
-			if r.Drift.Severity.Rank() >= threshold {
-				return errDriftFound
-			}
-		}
 	}
 	return nil
 }

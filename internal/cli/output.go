@@ -10,7 +10,6 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/hanzoai/driftboard/drift"
 	"github.com/hanzoai/driftboard/internal/termtext"
 	"github.com/hanzoai/driftboard/model"
 )
@@ -96,14 +95,9 @@ func oneField(s string) string {
 	return strings.Join(strings.FieldsFunc(s, unicode.IsSpace), "_")
 }
 
-// sevCell is the row's severity, or n/a when it has no flag but its running
-// tag was not observed (the workload unreadable): not ok, as on the board.
-func sevCell(r *model.AppView) string {
-	if r.UnknownNotOK() {
-		return "n/a"
-	}
-	return sevWord(r.Drift.Severity)
-}
+// sevCell is the row's mark (its Verdict, as on the board): n/a when
+// nothing wrong was seen but something was not.
+func sevCell(r *model.AppView) string { return r.Verdict().Mark.Word() }
 
 // runningCell is the running tag, "?" when it was not observed: unknown is
 // not none ("-").
@@ -112,13 +106,6 @@ func runningCell(r *model.AppView) string {
 		return "?"
 	}
 	return dash(r.RunningTag)
-}
-
-func sevWord(s drift.DriftSeverity) string {
-	if s == "" {
-		return "ok"
-	}
-	return string(s)
 }
 
 func flagList(r *model.AppView) string {

@@ -15,7 +15,8 @@ import (
 // warnUncheckedReleases says on stderr which rows wait on a release check,
 // by state, and how release checks run when that is not the full truth (off,
 // anonymous, rate-limited, starved); it returns how many rows' release
-// flags are unchecked (all of them while checks are off).
+// flags are unchecked (all of them while checks are off). The exit code
+// reads the rows' verdicts, not this count.
 func warnUncheckedReleases(w io.Writer, rows []*model.AppView, rc model.ReleaseChecks, now time.Time) int {
 	byState := map[model.ReleaseState]int{}
 	n := 0
@@ -27,8 +28,8 @@ func warnUncheckedReleases(w io.Writer, rows []*model.AppView, rc model.ReleaseC
 	}
 	if rc.Off {
 		fmt.Fprintln(w, "notice: release checks are off: no-release, zero-assets and stale are not checked")
-		// No row waits, but none was checked either: for --fail-on-unknown
-		// every declared tag is unchecked.
+		// No row waits, but none was checked either: every declared tag is
+		// unchecked.
 		for _, r := range rows {
 			if r.DeclaredTag != "" && !r.Release.Checked() {
 				n++
@@ -72,7 +73,7 @@ func warnUncheckedReleases(w io.Writer, rows []*model.AppView, rc model.ReleaseC
 
 // warnUnreadableWorkloads says on stderr how many rows' workloads this
 // identity may not read (their running tag, and the flags that need it, are
-// unknown) and returns that count, for --fail-on-unknown.
+// unknown) and returns that count.
 func warnUnreadableWorkloads(w io.Writer, rows []*model.AppView) int {
 	n := 0
 	for _, r := range rows {

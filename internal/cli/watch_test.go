@@ -181,7 +181,7 @@ func TestWatchStreamsObservedChanges(t *testing.T) {
 	patchJSON(t, c, "hanzo", "iam", "App", `{"spec":{"image":{"tag":"v1.2.4"}}}`)
 	ev := s.next(30*time.Second, "iam declared v1.2.4")
 	if ev.key() != "test/hanzo/iam" || ev.Event.Event != changestream.KindChanged ||
-		strings.Join(ev.Changed, ",") != "severity,flags,declaredTag" ||
+		strings.Join(ev.Changed, ",") != "verdict,severity,flags,declaredTag" || ev.verdict(true).Verdict != "yellow" ||
 		ev.verdict(false).Severity != "ok" || ev.verdict(true).Severity != "yellow" || ev.verdict(true).DeclaredTag != "v1.2.4" {
 		t.Fatalf("want iam ok → yellow with declaredTag v1.2.4, got %s", ev.raw)
 	}
