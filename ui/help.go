@@ -52,7 +52,7 @@ func (m *Model) helpLegend(width int) []string {
 	const indent = 10
 	entries := []struct{ label, text string }{
 		{"Severity", sevLabel[model.MarkRed] + " · " + sevLabel[model.MarkYellow] + " · " + sevLabel[model.MarkOK] + " · " + sevLabel[model.MarkUnknown] +
-			" (the whole row: drift, health, missing workload, failing pods, problems; ? when nothing wrong was seen but something was not: the workload not listed or unreadable, the release not checked)  (dim rows with health \"offline\": cluster watch down)"},
+			" (the whole row: drift, health, workload, problems; ? something not observed)  (dim rows with health \"offline\": cluster watch down)"},
 		{"Flags", "FD floating-declared · FR floating-running · ST stale (declared ≠ latest release) · UR un-rolled · NR no-release · ZA zero-assets · ! a problem (the detail says which)"},
 		{"", "NR? release not checked yet: its flags are withheld (the detail says why and since when)"},
 		{"Tags", "DECLARED→RUNNING; one tag when both agree"},

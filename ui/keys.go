@@ -84,8 +84,8 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		b.SetHelp(b.Help().Key, desc)
 		return b
 	}
-	k.NextProblem = long(k.NextProblem, "next red/yellow/! row")
-	k.PrevProblem = long(k.PrevProblem, "previous red/yellow/! row")
+	k.NextProblem = long(k.NextProblem, "next row that is not ✓")
+	k.PrevProblem = long(k.PrevProblem, "previous row that is not ✓")
 	k.OnlyDrifted = long(k.OnlyDrifted, "only drifted rows (toggle)")
 	k.Env = long(k.Env, "env: all → main → test → dev")
 	k.Sort = long(k.Sort, "cycle sort order")
