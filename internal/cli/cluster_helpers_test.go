@@ -140,6 +140,23 @@ func waitReady(ctx context.Context, t *testing.T, c *testcluster.Cluster, ns, na
 	}
 }
 
+// waitStatefulSetReady is waitReady for a StatefulSet.
+func waitStatefulSetReady(ctx context.Context, t *testing.T, c *testcluster.Cluster, ns, name string) {
+	t.Helper()
+	for {
+		s, err := c.AdminClient().AppsV1().StatefulSets(ns).Get(ctx, name, metav1.GetOptions{})
+		if err == nil && s.Status.ObservedGeneration == s.Generation && s.Status.UpdatedReplicas == *s.Spec.Replicas &&
+			s.Status.ReadyReplicas == *s.Spec.Replicas && s.Status.CurrentRevision == s.Status.UpdateRevision {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("StatefulSet %s/%s never became ready: %v", ns, name, err)
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
 // grantClusterAdmin gives users every permission, so that only the board's
 // own rules can refuse them.
 func grantClusterAdmin(ctx context.Context, t *testing.T, c *testcluster.Cluster, users ...string) {

@@ -50,6 +50,11 @@ func TestCommandsAgainstAPIServer(t *testing.T) {
 	run := func(args ...string) result { return e.run(t, append(args, base...)...) }
 
 	t.Run("clean list exits 0 with the documented JSON", func(t *testing.T) {
+		// Clean once their pods run: a Deployment with none ready is red.
+		for _, a := range [][2]string{{"hanzo", "iam"}, {"hanzo-testnet", "iam"}, {"hanzo-devnet", "queue"}} {
+			waitReady(ctx, t, c, a[0], a[1])
+		}
+		waitStatefulSetReady(ctx, t, c, "tenant-acme", "kv")
 		r := run("list", "-o", "json")
 		r.expect(t, ExitOK)
 		d := parseList(t, r.out)
