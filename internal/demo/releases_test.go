@@ -11,7 +11,7 @@ import (
 // failing repo makes the reader say its checks fail, and when they are
 // tried again.
 func TestHealthyReleasesWaitOnNothing(t *testing.T) {
-	d, snap := startDemo(t, Options{Seed: 1, Speed: 1, HealthyReleases: true})
+	_, snap := startDemo(t, Options{Seed: 1, Speed: 1, HealthyReleases: true})
 	if n := snap.Summary.WaitingOnRelease; n != 0 {
 		t.Errorf("%d rows wait on release checks with a healthy reader", n)
 	}
@@ -24,7 +24,7 @@ func TestHealthyReleasesWaitOnNothing(t *testing.T) {
 		t.Errorf("a healthy reader's checks: %+v", rc)
 	}
 
-	d, _ = startDemo(t, Options{Seed: 1, Speed: 1})
+	d, _ := startDemo(t, Options{Seed: 1, Speed: 1})
 	rc := d.rel.Checks()
 	if rc.FailingChecks != 1 || !strings.Contains(rc.Failing, "502") || !rc.NextTry.After(d.rel.now()) {
 		t.Errorf("the demo's failing repo: %+v", rc)
