@@ -57,7 +57,7 @@ func (f *Fleet) Snapshot() *model.Snapshot {
 	}
 	for _, c := range f.clusters {
 		if c.isSynced() { // an Application changed: its rows, and the chart rows it makes or drops
-			for _, k := range c.refreshCD() {
+			for _, k := range c.cd.Refresh() {
 				dirty[k] = struct{}{}
 			}
 		}

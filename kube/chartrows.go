@@ -10,24 +10,9 @@ import (
 // Services on the Helm chart plane have no App CR: their rows come from
 // their CD Application and the Deployment it lists (model.BuildChart).
 
-// chartKeys are the rows of chart-plane Applications.
-func (c *cluster) chartKeys() []model.Key {
-	w := c.cdWatch()
-	if w == nil {
-		return nil
-	}
-	return w.chartKeys()
-}
-
 // chartRow builds the row of a chart-plane service with no App CR.
 func (f *Fleet) chartRow(c *cluster, k model.Key, now time.Time) (model.AppView, bool) {
-	w := c.cdWatch()
-	if w == nil {
-		return model.AppView{}, false
-	}
-	w.mu.Lock()
-	a, view := w.charts[k], w.view
-	w.mu.Unlock()
+	a, view := c.cd.Chart(k)
 	if a == nil {
 		return model.AppView{}, false
 	}
@@ -41,38 +26,7 @@ func (f *Fleet) chartRow(c *cluster, k model.Key, now time.Time) (model.AppView,
 
 // gitSync is the row's git state: the App (or Service) CR as CD lists it.
 func (c *cluster) gitSync(app model.AppObject) model.GitSync {
-	return model.GitSyncOf(c.cdView(), appsGVR.Group, app.Kind, app.Namespace, app.Name)
-}
-
-// isChartRow reports whether k is a chart-plane row (no App CR).
-func (c *cluster) isChartRow(k model.Key) bool {
-	w := c.cdWatch()
-	if w == nil {
-		return false
-	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.charts[k] != nil
-}
-
-// cdView is the cluster's CD view as of the last refreshCD.
-func (c *cluster) cdView() model.CDView {
-	w := c.cdWatch()
-	if w == nil {
-		return model.NewCDView(model.GitWhyNotSynced, nil)
-	}
-	if w.why != "" {
-		return model.NewCDView(w.why, nil)
-	}
-	if w.run.gone.Load() { // its Applications are no fact about git any more
-		return model.NewCDView(model.GitWhyNotSynced, nil)
-	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if !w.ready {
-		return model.NewCDView(model.GitWhyNotSynced, nil)
-	}
-	return w.view
+	return model.GitSyncOf(c.cd.View(), appsGVR.Group, app.Kind, app.Namespace, app.Name)
 }
 
 // chartWorkload is the Deployment a chart-plane row shows (nil when none).
@@ -89,13 +43,7 @@ func (c *cluster) chartWorkload(k model.Key) *model.Workload {
 // that start from one (the pods' digests): a service whose image is the
 // one the row declares.
 func (c *cluster) chartApp(k model.Key) (model.AppObject, bool) {
-	w := c.cdWatch()
-	if w == nil {
-		return model.AppObject{}, false
-	}
-	w.mu.Lock()
-	a := w.charts[k]
-	w.mu.Unlock()
+	a, _ := c.cd.Chart(k)
 	if a == nil {
 		return model.AppObject{}, false
 	}

@@ -8,6 +8,7 @@ import (
 
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/hanzoai/driftboard/kube/cd"
 	"github.com/hanzoai/driftboard/model"
 )
 
@@ -30,7 +31,7 @@ type cluster struct {
 	username string                          // Kubernetes identity, from a SelfSubjectReview
 	denied   map[string]string               // "ns/resource" → why it may not be listed (discovery)
 	nsLabels *nsLabels                       // namespaces' labels, nil when not readable
-	cd       *cdWatch                        // CD Applications; nil until set up
+	cd       *cd.Watcher                     // CD Applications
 
 	prov *provisional // Apps seen while syncing, shown before the sync ends
 
@@ -95,6 +96,7 @@ func newCluster(f *Fleet, cc ClusterClients) *cluster {
 		scopes: map[string]*scope{}, prov: newProvisional(), stable: map[model.Key][]model.Container{},
 		pods: podWatches{byKey: map[model.Key]*podWatch{}, waiting: map[model.Key]bool{}, max: f.opts.MaxPodWatches}}
 	c.conn = newConnState(cc.Name, f.opts.Now, f.signal, cc.Notices)
+	c.cd = newCDWatcher(c)
 	return c
 }
 
@@ -170,7 +172,7 @@ func (c *cluster) run(ctx context.Context) {
 	case <-ctx.Done():
 		return
 	}
-	syncs = append(syncs, c.startCD(ctx, c.cd)...)
+	syncs = append(syncs, c.cd.Start(ctx)...)
 	if n := c.nsLabelsWatch(); n != nil {
 		syncs = append(syncs, c.nsLabelsListed(n))
 	}
@@ -234,8 +236,11 @@ func (s *scope) byOwner(what, ns, name string) []any {
 
 // appKeys lists every row key of the cluster: App/Service CRs in the
 // caches, and chart-plane Applications.
-func (c *cluster) appKeys() []model.Key {
-	keys := c.chartKeys()
+func (c *cluster) appKeys() []model.Key { return append(c.cd.ChartKeys(), c.crKeys()...) }
+
+// crKeys lists the rows of the App/Service CRs in the caches.
+func (c *cluster) crKeys() []model.Key {
+	var keys []model.Key
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	for _, s := range c.scopes {

@@ -18,6 +18,7 @@ import (
 	dynfake "k8s.io/client-go/dynamic/fake"
 	"k8s.io/client-go/kubernetes/fake"
 
+	"github.com/hanzoai/driftboard/kube/cd"
 	"github.com/hanzoai/driftboard/kube/wire"
 	"github.com/hanzoai/driftboard/model"
 )
@@ -90,7 +91,7 @@ func TestRunningDigestsFiltersByOwner(t *testing.T) {
 		fakePod("db-1", dbSel, "StatefulSet", "s0", corev1.PodRunning, [3]string{"db", "ghcr.io/hanzoai/db:main", "ghcr.io/hanzoai/db@" + digestOf('2')}),
 	}
 	dyn := dynfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(),
-		map[schema.GroupVersionResource]string{appsGVR: "AppList", crdGVR: "CustomResourceDefinitionList"},
+		map[schema.GroupVersionResource]string{appsGVR: "AppList", cd.CRDs: "CustomResourceDefinitionList"},
 		fakeApp("web", "spa", "a1"), fakeApp("db", "sql", "a2"), fakeApp("gone", "spa", "a3"), fakeApp("edge", "ingress", "a4"))
 	f := NewFleet(FleetOptions{}, ClusterClients{Name: "demo", Kube: fake.NewClientset(objs...), Dynamic: dyn})
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)

@@ -16,6 +16,7 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 	k8stesting "k8s.io/client-go/testing"
 
+	"github.com/hanzoai/driftboard/kube/cd"
 	"github.com/hanzoai/driftboard/model"
 )
 
@@ -30,7 +31,7 @@ func TestFleetRunsOnClientFakes(t *testing.T) {
 		"spec":     map[string]any{"image": map[string]any{"repository": "ghcr.io/hanzoai/iam", "tag": "v1.0.0"}},
 	}}
 	dyn := dynfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(),
-		map[schema.GroupVersionResource]string{appsGVR: "AppList", crdGVR: "CustomResourceDefinitionList"}, app)
+		map[schema.GroupVersionResource]string{appsGVR: "AppList", cd.CRDs: "CustomResourceDefinitionList"}, app)
 	one := int32(1)
 	yes := true
 	kube := fake.NewClientset(&appsv1.Deployment{

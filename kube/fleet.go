@@ -27,6 +27,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	appsv1client "k8s.io/client-go/kubernetes/typed/apps/v1"
 
+	"github.com/hanzoai/driftboard/kube/cd"
 	"github.com/hanzoai/driftboard/model"
 )
 
@@ -96,8 +97,8 @@ type FleetOptions struct {
 	MaxPodWatches int
 	Failed        []model.ClusterState // contexts Connect could not open, shown as failed
 	// CDKinds are the CD Application resources looked for, in order; nil
-	// means DefaultCDKinds (Hanzo CD's, then Argo CD's).
-	CDKinds []CDKind
+	// means cd.DefaultKinds (Hanzo CD's, then Argo CD's).
+	CDKinds []cd.Kind
 	// SyncFailAfter: a call of a cluster's first sync failing this long
 	// fails the cluster (syncfail.go); 0 means DefaultSyncFailAfter.
 	SyncFailAfter time.Duration

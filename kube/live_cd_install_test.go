@@ -10,6 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/hanzoai/driftboard/internal/testing/testcluster"
+	"github.com/hanzoai/driftboard/kube/cd"
 	"github.com/hanzoai/driftboard/model"
 )
 
@@ -67,7 +68,7 @@ func TestLiveGitFollowsCDInstalledLater(t *testing.T) {
 		if r := waitRow(t, f, key("hanzo", "iam"), who+"'s iam", func(r *model.AppView) bool { return r != nil }); !noKind(r) {
 			t.Fatalf("%s: git before the CRD = %+v, want unknown (%s)", who, r.Git, model.GitWhyNoKind)
 		}
-		if n := f.Snapshot().Clusters[0].Notices; slices.ContainsFunc(n, func(s string) bool { return strings.HasPrefix(s, NoticeCDInstallNotWatched) }) {
+		if n := f.Snapshot().Clusters[0].Notices; slices.ContainsFunc(n, func(s string) bool { return strings.HasPrefix(s, cd.NoticeInstallNotWatched) }) {
 			t.Errorf("%s may watch the CRDs, yet a notice says not: %q", who, n)
 		}
 	}
@@ -102,7 +103,7 @@ func TestLiveGitCDInstallNotWatchable(t *testing.T) {
 		t.Fatalf("git before the CRD = %+v, want unknown (%s)", r.Git, model.GitWhyNoKind)
 	}
 	notices := bob.Snapshot().Clusters[0].Notices
-	i := slices.IndexFunc(notices, func(s string) bool { return strings.HasPrefix(s, NoticeCDInstallNotWatched) })
+	i := slices.IndexFunc(notices, func(s string) bool { return strings.HasPrefix(s, cd.NoticeInstallNotWatched) })
 	if i < 0 || !strings.Contains(notices[i], "applications.apps.hanzo.ai: forbidden") {
 		t.Fatalf("no notice that a later CD install goes unseen (CRDs forbidden): %q", notices)
 	}

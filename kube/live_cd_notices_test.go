@@ -10,6 +10,7 @@ import (
 	"k8s.io/client-go/dynamic"
 
 	"github.com/hanzoai/driftboard/internal/testing/testcluster"
+	"github.com/hanzoai/driftboard/kube/cd"
 	"github.com/hanzoai/driftboard/model"
 )
 
@@ -90,7 +91,7 @@ func TestLiveGitSaysWhichCDKindIsNotFollowed(t *testing.T) {
 		t.Errorf("kv's not-managed says %q, want that Argo CD's Applications were not read and why", r.Git.Why)
 	}
 	n := f.Snapshot().Clusters[0].Notices
-	i := slices.IndexFunc(n, func(s string) bool { return strings.HasPrefix(s, NoticeCDKindNotWatched) })
+	i := slices.IndexFunc(n, func(s string) bool { return strings.HasPrefix(s, cd.NoticeKindNotWatched) })
 	if i < 0 || !strings.Contains(n[i], "applications.argoproj.io: forbidden") {
 		t.Errorf("no notice that a second CD kind installed later goes unseen (CRDs forbidden): %q", n)
 	}

@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/hanzoai/driftboard/internal/testing/testcluster"
+	"github.com/hanzoai/driftboard/kube/cd"
 	"github.com/hanzoai/driftboard/model"
 )
 
@@ -34,8 +35,8 @@ func TestLiveGitNeverNotManagedWhileCDIsUninstalled(t *testing.T) {
 	iam := key("hanzo", "iam")
 	waitRow(t, f, iam, "iam synced", func(r *model.AppView) bool { return r != nil && r.Git.State == model.GitSynced })
 
-	crds := c.AdminDynamic().Resource(crdGVR)
-	name := crdName(CDKind{GVR: gvr})
+	crds := c.AdminDynamic().Resource(cd.CRDs)
+	name := cd.CRDName(cd.Kind{GVR: gvr})
 	must(t, crds.Delete(ctx, name, metav1.DeleteOptions{}))
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 		if _, err := apps.Get(ctx, "universe-crs", metav1.GetOptions{}); apierrors.IsNotFound(err) {

@@ -10,6 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/hanzoai/driftboard/internal/testing/testcluster"
+	"github.com/hanzoai/driftboard/kube/cd"
 	"github.com/hanzoai/driftboard/model"
 )
 
@@ -18,8 +19,8 @@ import (
 func uninstallApplicationCRD(t *testing.T, c *testcluster.Cluster) {
 	t.Helper()
 	ctx := ctxT(t)
-	crds := c.AdminDynamic().Resource(crdGVR)
-	name := crdName(CDKind{GVR: testcluster.HanzoCDApplicationsGVR})
+	crds := c.AdminDynamic().Resource(cd.CRDs)
+	name := cd.CRDName(cd.Kind{GVR: testcluster.HanzoCDApplicationsGVR})
 	must(t, crds.Delete(ctx, name, metav1.DeleteOptions{}))
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
 		_, err := crds.Get(ctx, name, metav1.GetOptions{})
@@ -69,7 +70,7 @@ func TestLiveGitFollowsCDUninstalledAndReinstalled(t *testing.T) {
 			t.Errorf("%s: git cell %q after the uninstall", who, cell)
 		}
 	}
-	unseen := func(s string) bool { return strings.HasPrefix(s, NoticeCDInstallNotWatched) }
+	unseen := func(s string) bool { return strings.HasPrefix(s, cd.NoticeInstallNotWatched) }
 	for who, f := range fleets {
 		if n := f.Snapshot().Clusters[0].Notices; slices.ContainsFunc(n, unseen) != (who == "bob") {
 			t.Errorf("%s's notices after the uninstall: %q (only bob may not watch the CRDs)", who, n)

@@ -10,6 +10,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/hanzoai/driftboard/internal/testing/testcluster"
+	"github.com/hanzoai/driftboard/kube/cd"
 	"github.com/hanzoai/driftboard/model"
 )
 
@@ -29,7 +30,7 @@ func TestWorkloadListsBuildEachRowOnce(t *testing.T) {
 	// No CD Application kind served: the rows built once the workloads are
 	// listed are final (their git state known to be unknown), as the sync
 	// would build them.
-	noCD := []CDKind{{GVR: schema.GroupVersionResource{Group: "cd.example.com", Version: "v1", Resource: "applications"}}}
+	noCD := []cd.Kind{{GVR: schema.GroupVersionResource{Group: "cd.example.com", Version: "v1", Resource: "applications"}}}
 	f, _ := startGatedFleet(t, c, g, FleetOptions{CDKinds: noCD})
 	cl := f.clusters[0]
 	releaseAppsOnceNamespaceKnown(t, f, g, "hanzo")

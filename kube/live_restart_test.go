@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/hanzoai/driftboard/internal/testing/testcluster"
+	"github.com/hanzoai/driftboard/kube/cd"
 	"github.com/hanzoai/driftboard/model"
 )
 
@@ -263,7 +264,7 @@ func TestLiveNamespaceListingUser(t *testing.T) {
 	if r := snap.Rows()[0]; r.Key() != key("tenant-acme", "shop") {
 		t.Errorf("row %s", r.Key())
 	}
-	n := slices.DeleteFunc(slices.Clone(snap.Clusters[0].Notices), func(s string) bool { return strings.HasPrefix(s, NoticeCDInstallNotWatched) })
+	n := slices.DeleteFunc(slices.Clone(snap.Clusters[0].Notices), func(s string) bool { return strings.HasPrefix(s, cd.NoticeInstallNotWatched) })
 	if len(n) != 1 || !strings.Contains(n[0], "not readable") {
 		t.Errorf("notices %q", n)
 	}

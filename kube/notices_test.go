@@ -11,6 +11,7 @@ import (
 	dynfake "k8s.io/client-go/dynamic/fake"
 	"k8s.io/client-go/kubernetes/fake"
 
+	"github.com/hanzoai/driftboard/kube/cd"
 	"github.com/hanzoai/driftboard/model"
 )
 
@@ -21,7 +22,7 @@ func TestClusterClientsNoticesReachTheSnapshot(t *testing.T) {
 	const said = "IAM token not trusted by this cluster; using kubeconfig identity admin"
 	given := []string{said}
 	dyn := dynfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(),
-		map[schema.GroupVersionResource]string{appsGVR: "AppList", crdGVR: "CustomResourceDefinitionList"})
+		map[schema.GroupVersionResource]string{appsGVR: "AppList", cd.CRDs: "CustomResourceDefinitionList"})
 	f := NewFleet(FleetOptions{}, ClusterClients{Name: "c", Kube: fake.NewClientset(), Dynamic: dyn, Notices: given})
 	given[0] = "mutated by the caller"
 

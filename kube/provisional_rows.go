@@ -25,7 +25,7 @@ func (f *Fleet) provisionalRow(c *cluster, k model.Key, now time.Time) (model.Ap
 	f.rowsBuilt.Add(1)
 	v := model.Build(app, wl, f.release(app), now)
 	f.messages.share(v.Drift.Flags)
-	if final = final && c.cdSettled(); !final {
+	if final = final && c.cd.Settled(); !final {
 		c.prov.builtFinal(k, nil) // git state unknown until synced
 		return v, true
 	}
@@ -46,13 +46,6 @@ func (c *cluster) builtSynced(k model.Key) {
 	if c.prov.open.Load() {
 		c.prov.builtFinal(k, c.cachedEntry(k))
 	}
-}
-
-// cdSettled reports whether the rows' git state is what it will be once
-// synced: no CD Application kind is watched here.
-func (c *cluster) cdSettled() bool {
-	w := c.cdWatch()
-	return w != nil && w.why != ""
 }
 
 // observeSyncing is observe for a syncing cluster: the App seen so far
@@ -124,7 +117,7 @@ func (c *cluster) whenWorkloadsListed(ctx context.Context, s *scope) {
 	if !cache.WaitForCacheSync(ctx.Done(), syncs...) {
 		return
 	}
-	select { // the rows are built final only once CD is known (cdSettled)
+	select { // the rows are built final only once CD is known (cd.Settled)
 	case <-c.extrasSet:
 	case <-ctx.Done():
 		return

@@ -137,7 +137,7 @@ func (f *Fleet) decide(ctx context.Context, key model.Key) (model.Decision, targ
 			key.Cluster, c.conn.state().Phase)
 	}
 	app, wl, ok := c.observe(key)
-	if !ok && c.isChartRow(key) {
+	if !ok && c.cd.IsChart(key) {
 		return refuse("%s/%s is on the Helm chart plane (no App CR): only an App's workload is restarted; its Deployment belongs to CD, which may revert a patch.", key.Namespace, key.Name)
 	}
 	if !ok {

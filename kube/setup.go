@@ -13,7 +13,7 @@ import (
 // round trips (a namespace probe, discovery of two CD groups, a CRD probe
 // per CD kind) used to delay every cluster's first rows, most on a busy
 // machine. A row built before it is done is rebuilt when the labels arrive
-// (markNamespaceDirty) and is not final until CD is known (cdSettled).
+// (markNamespaceDirty) and is not final until CD is known (cd.Settled).
 func (c *cluster) setupExtras(ctx context.Context) []string {
 	defer close(c.extrasSet)
 	var notices []string
@@ -26,11 +26,7 @@ func (c *cluster) setupExtras(ctx context.Context) []string {
 	}
 	dctx, cancel := context.WithTimeout(ctx, time.Minute) // an unreachable server must not hang setup
 	defer cancel()
-	cd, cdNotices := c.setupCD(dctx, nil)
-	c.mu.Lock()
-	c.cd = cd
-	c.mu.Unlock()
-	c.conn.setNotes(cdNotesTopic, cdNotices) // a CD watch set up later replaces them (replaceCD)
+	c.cd.Setup(dctx)
 	return notices
 }
 

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/hanzoai/driftboard/internal/config"
-	"github.com/hanzoai/driftboard/kube"
+	"github.com/hanzoai/driftboard/kube/cd"
 	"github.com/hanzoai/driftboard/model"
 	"github.com/hanzoai/driftboard/ui"
 )
@@ -21,7 +21,7 @@ func configChecks() config.Checks {
 		},
 		KeyAction: keyActionCheck,
 		CDKind: func(k string) error {
-			_, err := kube.ParseCDKind(k)
+			_, err := cd.ParseKind(k)
 			return err
 		},
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/hanzoai/driftboard/auth"
 	"github.com/hanzoai/driftboard/internal/termtext"
 	"github.com/hanzoai/driftboard/kube"
+	"github.com/hanzoai/driftboard/kube/cd"
 	"github.com/hanzoai/driftboard/model"
 )
 
@@ -141,10 +142,10 @@ func pendingReleases(s *model.Snapshot) int {
 
 // cdKinds are the configured CD Application kinds (validated when the file
 // was read); nil keeps the fleet's defaults.
-func cdKinds(names []string) []kube.CDKind {
-	var out []kube.CDKind
+func cdKinds(names []string) []cd.Kind {
+	var out []cd.Kind
 	for _, n := range names {
-		if k, err := kube.ParseCDKind(n); err == nil {
+		if k, err := cd.ParseKind(n); err == nil {
 			out = append(out, k)
 		}
 	}

@@ -1,4 +1,4 @@
-package kube
+package cd
 
 import (
 	"context"
@@ -18,37 +18,35 @@ import (
 	"github.com/hanzoai/driftboard/model"
 )
 
-// Hanzo CD (or Argo CD) installed while the board runs: a cluster that
+// CD installed while the board runs: a cluster that
 // served no Application kind at setup watches the CustomResourceDefinitions
 // of the configured kinds, each by name (a field selector on metadata.name,
 // so RBAC may grant just those names), and follows Applications once one is
 // established and serves the kind's version. No discovery is polled.
 
-// NoticeCDInstallNotWatched says that a CD installed later is not seen
+// NoticeInstallNotWatched says that a CD installed later is not seen
 // until a restart: the identity may not watch the CRDs that would tell.
-const NoticeCDInstallNotWatched = "no CD Application kind served, and its CustomResourceDefinition may not be watched: a CD installed later is seen after a restart"
+const NoticeInstallNotWatched = "no CD Application kind served, and its CustomResourceDefinition may not be watched: a CD installed later is seen after a restart"
 
-// NoticeCDKindNotWatched says the same of kinds not served beside one that
+// NoticeKindNotWatched says the same of kinds not served beside one that
 // is (or one whose CRD may be watched): installed later, their Applications
 // are not read until a restart, so "not-managed" covers the kinds read only.
-const NoticeCDKindNotWatched = "CD Application kinds not served now are seen only after a restart if installed later (their CustomResourceDefinition may not be watched); until then \"not-managed\" means no Application of the kinds read lists the App"
+const NoticeKindNotWatched = "CD Application kinds not served now are seen only after a restart if installed later (their CustomResourceDefinition may not be watched); until then \"not-managed\" means no Application of the kinds read lists the App"
 
-var crdGVR = schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"}
-
-// setupCD discovers the served Application kinds and probes who may list
+// setup discovers the served Application kinds and probes who may list
 // them; it returns the watch (not running yet) and notices for the board.
 // The kinds not served have their CRDs watched where the identity may: a CD
 // installed later, a second one beside the first included, is followed.
 // One whose CRD may not be watched is not checked until a restart, and the
 // notices say so, as do the rows no Application lists (CDView.Unfollowed).
-func (c *cluster) setupCD(ctx context.Context, known map[schema.GroupVersionResource]bool) (*cdWatch, []string) {
-	w, notices := c.setupCDWith(ctx, known)
+func (cw *Watcher) setup(ctx context.Context, known map[schema.GroupVersionResource]bool) (*appWatch, []string) {
+	w, notices := cw.setupWith(ctx, known)
 	if w.why == model.GitWhyUndiscovered {
 		return w, notices
 	}
-	if missing := unserved(c.cdKinds(), w); len(missing) > 0 {
+	if missing := unserved(cw.cfg.Kinds, w); len(missing) > 0 {
 		var refused []string
-		w.install, refused = c.cdInstallWatchable(ctx, missing)
+		w.install, refused = cw.installWatchable(ctx, missing)
 		notices = append(notices, w.setUnfollowed(refused)...)
 	}
 	return w, notices
@@ -57,7 +55,7 @@ func (c *cluster) setupCD(ctx context.Context, known map[schema.GroupVersionReso
 // setUnfollowed keeps which kinds' CRDs may not be watched ("crd: why") and
 // returns the notice saying what is not checked: with no kind served a CD
 // installed later, else a second kind installed later.
-func (w *cdWatch) setUnfollowed(refused []string) []string {
+func (w *appWatch) setUnfollowed(refused []string) []string {
 	w.unfollowed = nil
 	for _, r := range refused {
 		name, _, _ := strings.Cut(r, ":")
@@ -67,33 +65,23 @@ func (w *cdWatch) setUnfollowed(refused []string) []string {
 	case len(refused) == 0:
 		return nil
 	case w.why == model.GitWhyNoKind && len(w.install) == 0:
-		return []string{NoticeCDInstallNotWatched + " (" + strings.Join(refused, "; ") + ")"}
+		return []string{NoticeInstallNotWatched + " (" + strings.Join(refused, "; ") + ")"}
 	}
-	return []string{NoticeCDKindNotWatched + " (" + strings.Join(refused, "; ") + ")"}
+	return []string{NoticeKindNotWatched + " (" + strings.Join(refused, "; ") + ")"}
 }
 
-func (c *cluster) cdKinds() []CDKind {
-	if k := c.fleet.opts.CDKinds; k != nil {
-		return k
-	}
-	return DefaultCDKinds
-}
-
-// crdName is the CustomResourceDefinition that defines a kind.
-func crdName(k CDKind) string { return k.GVR.Resource + "." + k.GVR.Group }
-
-// cdInstallWatchable probes which of the kinds' CRDs the identity may
+// installWatchable probes which of the kinds' CRDs the identity may
 // watch; it returns those, and "crd: why" for the others.
-func (c *cluster) cdInstallWatchable(ctx context.Context, kinds []CDKind) (ok []CDKind, refused []string) {
+func (cw *Watcher) installWatchable(ctx context.Context, kinds []Kind) (ok []Kind, refused []string) {
 	for _, k := range kinds {
-		sel := fields.OneTermEqualSelector("metadata.name", crdName(k)).String()
-		_, err := c.clients.Dynamic.Resource(crdGVR).List(ctx, metav1.ListOptions{FieldSelector: sel, Limit: 1})
+		sel := fields.OneTermEqualSelector("metadata.name", CRDName(k)).String()
+		_, err := cw.cfg.Dynamic.Resource(CRDs).List(ctx, metav1.ListOptions{FieldSelector: sel, Limit: 1})
 		if err != nil {
-			why := errText(err)
+			why := cw.cfg.Host.ErrText(err)
 			if apierrors.IsForbidden(err) {
 				why = "forbidden"
 			}
-			refused = append(refused, crdName(k)+": "+why)
+			refused = append(refused, CRDName(k)+": "+why)
 			continue
 		}
 		ok = append(ok, k)
@@ -101,15 +89,15 @@ func (c *cluster) cdInstallWatchable(ctx context.Context, kinds []CDKind) (ok []
 	return ok, refused
 }
 
-// followCDInstall waits until one of the kinds w does not serve has its CRD
+// followInstall waits until one of the kinds w does not serve has its CRD
 // established and serving its version, then sets CD up again (that kind
 // counted as served, the others asked of discovery) and replaces w: every
 // row is re-evaluated. It ends with w (its CRD watches too).
-func (c *cluster) followCDInstall(ctx context.Context, w *cdWatch) {
+func (cw *Watcher) followInstall(ctx context.Context, w *appWatch) {
 	kinds := w.install
 	served := make(chan schema.GroupVersionResource, len(kinds))
 	for _, k := range kinds {
-		inf := c.newCRDInformer(k)
+		inf := cw.newCRDInformer(k)
 		seen := func(obj any) {
 			if u, ok := obj.(*unstructured.Unstructured); ok && crdServes(u, k.GVR.Version) {
 				select {
@@ -121,7 +109,7 @@ func (c *cluster) followCDInstall(ctx context.Context, w *cdWatch) {
 		if _, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
 			AddFunc: seen, UpdateFunc: func(_, cur any) { seen(cur) },
 		}); err != nil {
-			c.conn.setNote(cdInstallTopic, fmt.Sprintf("%s: watch: %s: a CD installed later is seen after a restart", crdName(k), errText(err)))
+			cw.cfg.Host.SetNote(installTopic, fmt.Sprintf("%s: watch: %s: a CD installed later is seen after a restart", CRDName(k), cw.cfg.Host.ErrText(err)))
 			continue
 		}
 		go inf.RunWithContext(ctx)
@@ -134,7 +122,7 @@ func (c *cluster) followCDInstall(ctx context.Context, w *cdWatch) {
 			return
 		case gvr = <-served:
 		}
-		next, notices := c.setupCDWith(ctx, map[schema.GroupVersionResource]bool{gvr: true})
+		next, notices := cw.setupWith(ctx, map[schema.GroupVersionResource]bool{gvr: true})
 		if !next.served[gvr] { // established, but its resource not answering yet: ask again shortly
 			select {
 			case <-ctx.Done():
@@ -148,19 +136,19 @@ func (c *cluster) followCDInstall(ctx context.Context, w *cdWatch) {
 			}
 			continue
 		}
-		if missing := unserved(c.cdKinds(), next); len(missing) > 0 {
+		if missing := unserved(cw.cfg.Kinds, next); len(missing) > 0 {
 			var refused []string
-			next.install, refused = c.cdInstallWatchable(ctx, missing) // a third kind may still come
+			next.install, refused = cw.installWatchable(ctx, missing) // a third kind may still come
 			notices = append(notices, next.setUnfollowed(refused)...)
 		}
-		c.replaceCD(w, next, notices)
+		cw.replace(w, next, notices)
 		return
 	}
 }
 
 // unserved are the kinds w does not serve.
-func unserved(kinds []CDKind, w *cdWatch) []CDKind {
-	var out []CDKind
+func unserved(kinds []Kind, w *appWatch) []Kind {
+	var out []Kind
 	for _, k := range kinds {
 		if !w.served[k.GVR] {
 			out = append(out, k)
@@ -169,21 +157,10 @@ func unserved(kinds []CDKind, w *cdWatch) []CDKind {
 	return out
 }
 
-// markEveryRow rebuilds every row of the cluster at the next snapshot, those
-// seen while it syncs included: rows built when no CD kind was served must
-// no longer say so once one is, even when its Applications are unreadable.
-func (c *cluster) markEveryRow() {
-	keys := c.appKeys()
-	if c.prov.open.Load() {
-		keys = append(keys, c.prov.keysIn("")...)
-	}
-	c.fleet.markDirtyKeys(keys)
-}
-
 // newCRDInformer watches the one CustomResourceDefinition that defines k.
-func (c *cluster) newCRDInformer(k CDKind) cache.SharedIndexInformer {
-	sel := fields.OneTermEqualSelector("metadata.name", crdName(k)).String()
-	ri := c.clients.Dynamic.Resource(crdGVR)
+func (cw *Watcher) newCRDInformer(k Kind) cache.SharedIndexInformer {
+	sel := fields.OneTermEqualSelector("metadata.name", CRDName(k)).String()
+	ri := cw.cfg.Dynamic.Resource(CRDs)
 	lw := &cache.ListWatch{
 		ListWithContextFunc: func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
 			o.FieldSelector = sel

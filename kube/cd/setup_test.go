@@ -1,4 +1,4 @@
-package kube
+package cd
 
 import (
 	"context"
@@ -6,11 +6,13 @@ import (
 	"testing"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	dynfake "k8s.io/client-go/dynamic/fake"
 	"k8s.io/client-go/kubernetes/fake"
 	k8stesting "k8s.io/client-go/testing"
+	"k8s.io/client-go/tools/cache"
 
 	"github.com/hanzoai/driftboard/model"
 )
@@ -29,9 +31,10 @@ func TestSetupCDDiscoveryFailureIsNotNoKind(t *testing.T) {
 	} {
 		kube := fake.NewClientset()
 		kube.PrependReactor("get", "resource", func(k8stesting.Action) (bool, runtime.Object, error) { return true, nil, tt.err })
-		f := NewFleet(FleetOptions{}, ClusterClients{Name: "c", Kube: kube, Dynamic: dynfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(),
-			map[schema.GroupVersionResource]string{crdGVR: "CustomResourceDefinitionList"})})
-		w, notices := f.clusters[0].setupCD(context.Background(), nil)
+		dyn := dynfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(),
+			map[schema.GroupVersionResource]string{CRDs: "CustomResourceDefinitionList"})
+		cw := New(Config{Name: "c", Discovery: kube.Discovery(), Dynamic: dyn, Host: quietHost{}})
+		w, notices := cw.setup(context.Background(), nil)
 		if w.why != tt.why {
 			t.Errorf("%s: why = %q, want %q (notices %q)", tt.name, w.why, tt.why, notices)
 		}
@@ -40,3 +43,20 @@ func TestSetupCDDiscoveryFailureIsNotNoKind(t *testing.T) {
 		}
 	}
 }
+
+// quietHost is a cluster that builds plain informers and keeps nothing.
+type quietHost struct{}
+
+func (quietHost) NewInformer(_, _ string, list ListFunc, watch WatchFunc, transform cache.TransformFunc) (cache.SharedIndexInformer, error) {
+	inf := cache.NewSharedIndexInformer(&cache.ListWatch{ListWithContextFunc: cache.ListWithContextFunc(list), WatchFuncWithContext: cache.WatchFuncWithContext(watch)},
+		&unstructured.Unstructured{}, 0, cache.Indexers{})
+	return inf, inf.SetTransform(transform)
+}
+func (quietHost) SetNotes(string, []string) {}
+func (quietHost) SetNote(string, string)    {}
+func (quietHost) Forget(string)             {}
+func (quietHost) Signal()                   {}
+func (quietHost) MarkRows([]model.Key)      {}
+func (quietHost) MarkEveryRow()             {}
+func (quietHost) AppKeys() []model.Key      { return nil }
+func (quietHost) ErrText(err error) string  { return err.Error() }

@@ -1,4 +1,4 @@
-package kube
+package cd
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 // CD uninstalled by deleting its Application CRD: the API server marks the
 // CRD deleted (a deletionTimestamp; its cleanup finalizer holds it), deletes
 // every Application, and only then removes the CRD, whose 404 retires the
-// watch (cd_uninstall.go). Taken one by one, those deletions said "no
+// watch (uninstall.go). Taken one by one, those deletions said "no
 // Application lists it" of the rows (not-managed) for as long as the
 // cleanup took: a state CD never reported. So the watch looks at its kind's
 // CRD when an Application is deleted (one GET, coalesced) before taking the
@@ -20,17 +20,17 @@ import (
 // identity that may not read the CRD takes the deletion as a change, as
 // before.
 
-// cdDeleted queues a check of gvr's CRD after one of its Applications was
+// deleted queues a check of gvr's CRD after one of its Applications was
 // deleted; a check already queued covers it.
-func (w *cdWatch) cdDeleted(gvr schema.GroupVersionResource) {
+func (w *appWatch) deleted(gvr schema.GroupVersionResource) {
 	select {
 	case w.deletions <- gvr:
 	default:
 	}
 }
 
-// checkCDDeletions runs w's deletion checks until ctx ends or w retires.
-func (c *cluster) checkCDDeletions(ctx context.Context, w *cdWatch) {
+// checkDeletions runs w's deletion checks until ctx ends or w retires.
+func (cw *Watcher) checkDeletions(ctx context.Context, w *appWatch) {
 	for {
 		var gvr schema.GroupVersionResource
 		select {
@@ -38,20 +38,20 @@ func (c *cluster) checkCDDeletions(ctx context.Context, w *cdWatch) {
 			return
 		case gvr = <-w.deletions:
 		}
-		if c.crdTerminating(ctx, gvr) {
+		if cw.crdTerminating(ctx, gvr) {
 			if w.run.gone.CompareAndSwap(false, true) {
-				go c.cdKindGone(w, gvr)
+				go cw.kindGone(w, gvr)
 			}
 			return
 		}
-		c.cdChanged()
+		cw.changed()
 	}
 }
 
 // crdTerminating reports whether gvr's CRD is being deleted or gone; false
 // when it cannot be read.
-func (c *cluster) crdTerminating(ctx context.Context, gvr schema.GroupVersionResource) bool {
-	u, err := c.clients.Dynamic.Resource(crdGVR).Get(ctx, crdName(CDKind{GVR: gvr}), metav1.GetOptions{})
+func (cw *Watcher) crdTerminating(ctx context.Context, gvr schema.GroupVersionResource) bool {
+	u, err := cw.cfg.Dynamic.Resource(CRDs).Get(ctx, CRDName(Kind{GVR: gvr}), metav1.GetOptions{})
 	if err != nil {
 		return apierrors.IsNotFound(err)
 	}
