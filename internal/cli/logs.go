@@ -7,12 +7,12 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/hanzoai/driftboard/kube"
+	"github.com/hanzoai/driftboard/kube/podlogs"
 )
 
 func (a *app) logsCommand() *cobra.Command {
 	var f targetFlags
-	var opts kube.LogOptions
+	var opts podlogs.Options
 	var timeout time.Duration
 	cmd := &cobra.Command{
 		Use:   "logs APP | NAMESPACE/APP",
