@@ -9,19 +9,13 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/hanzoai/driftboard/kube/events"
 	"github.com/hanzoai/driftboard/kube/wire"
 	"github.com/hanzoai/driftboard/model"
 )
 
-// What a restart's Event says of itself. Anyone who may create Events can
-// say the same: the detail checks an Event against the restart annotation
-// the patch wrote (its hanzo.ai/restartedAt, copied onto the Event).
-const (
-	restartReason       = "Restarted"
-	reportingController = "hanzo.ai/driftboard"
-)
-
-// restartEvent is the Event a restart records on the workload.
+// restartEvent is the Event a restart records on the workload, in the words
+// the events package reads it by.
 func restartEvent(t target, uid types.UID, res RestartResult, reason string, now time.Time) *corev1.Event {
 	by := res.By
 	if t.actor != nil {
@@ -37,10 +31,10 @@ func restartEvent(t target, uid types.UID, res RestartResult, reason string, now
 			Annotations: map[string]string{model.RestartedAtAnnotation: res.At}},
 		InvolvedObject: corev1.ObjectReference{APIVersion: "apps/v1", Kind: string(t.kind),
 			Namespace: t.key.Namespace, Name: t.key.Name, UID: uid},
-		Reason: restartReason, Message: msg, Type: corev1.EventTypeNormal, Action: "Restart",
-		Source:         corev1.EventSource{Component: FieldManager},
+		Reason: events.RestartReason, Message: msg, Type: corev1.EventTypeNormal, Action: "Restart",
+		Source:         corev1.EventSource{Component: events.RestartInstance},
 		FirstTimestamp: ts, LastTimestamp: ts, Count: 1,
-		ReportingController: reportingController, ReportingInstance: FieldManager,
+		ReportingController: events.RestartController, ReportingInstance: events.RestartInstance,
 	}
 }
 

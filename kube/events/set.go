@@ -1,4 +1,4 @@
-package kube
+package events
 
 import (
 	"strings"
@@ -8,7 +8,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 
-	"github.com/hanzoai/driftboard/kube/wire"
 	"github.com/hanzoai/driftboard/model"
 )
 
@@ -30,17 +29,14 @@ type seenEvent struct {
 
 // eventSet is the app's Events from every selection, matched on arrival.
 type eventSet struct {
-	c       *cluster
-	s       *scope
-	key     model.Key
-	app     model.AppObject
+	src     *Source
 	mu      sync.Mutex
 	byUID   map[types.UID]seenEvent
 	changed chan struct{} // room for one signal: bursts coalesce
 }
 
-func newEventSet(c *cluster, s *scope, key model.Key, app model.AppObject) *eventSet {
-	return &eventSet{c: c, s: s, key: key, app: app, byUID: map[types.UID]seenEvent{}, changed: make(chan struct{}, 1)}
+func newEventSet(src *Source) *eventSet {
+	return &eventSet{src: src, byUID: map[types.UID]seenEvent{}, changed: make(chan struct{}, 1)}
 }
 
 func (set *eventSet) signal() {
@@ -97,17 +93,17 @@ func (set *eventSet) forget(stream int) {
 // the workload's ReplicaSets (from the cache, old and new during a rollout)
 // or one of their pods.
 func (set *eventSet) about(kind, name string) bool {
-	key := set.key
+	key := set.src.Key
 	switch kind {
-	case set.app.Kind, "Deployment", "StatefulSet":
+	case set.src.AppKind, "Deployment", "StatefulSet":
 		if name != key.Name {
 			return false
 		}
-		if kind == set.app.Kind {
+		if kind == set.src.AppKind {
 			return true
 		}
-		we := set.c.workloadEntry(set.s, key, set.app.Role)
-		return we != nil && string(we.W.Kind) == kind
+		w := set.src.Workload()
+		return w != nil && string(w.Kind) == kind
 	case "ReplicaSet", "Pod":
 		if !strings.HasPrefix(name, key.Name+"-") {
 			return false
@@ -127,28 +123,22 @@ func (set *eventSet) about(kind, name string) bool {
 // podSets are the names whose pods are the workload's: its ReplicaSets, or
 // the StatefulSet itself.
 func (set *eventSet) podSets() []string {
-	we := set.c.workloadEntry(set.s, set.key, set.app.Role)
-	if we == nil {
+	w := set.src.Workload()
+	if w == nil {
 		return nil
 	}
-	if we.W.Kind == model.KindStatefulSet {
-		return []string{set.key.Name}
+	if w.Kind == model.KindStatefulSet {
+		return []string{set.src.Key.Name}
 	}
-	var out []string
-	for _, obj := range set.s.byOwner("replicasets", set.key.Namespace, set.key.Name) {
-		if rs, ok := obj.(*wire.PodSetEntry); ok {
-			out = append(out, rs.Name)
-		}
-	}
-	return out
+	return set.src.ReplicaSets()
 }
 
 // merged is the kept Events, newest first, each restart look-alike checked
 // against the workload's last restart as the cache has it now.
 func (set *eventSet) merged() []model.Event {
 	var uid, last string
-	if we := set.c.workloadEntry(set.s, set.key, set.app.Role); we != nil {
-		uid, last = string(we.UID), we.W.TemplateAnnotations[model.RestartedAtAnnotation]
+	if w := set.src.Workload(); w != nil {
+		uid, last = w.UID, w.RestartedAt
 	}
 	set.mu.Lock()
 	in := make([]model.Event, 0, len(set.byUID))
@@ -156,7 +146,7 @@ func (set *eventSet) merged() []model.Event {
 		ev := x.ev
 		if x.claims {
 			ev.Restart = model.RestartUnmatched
-			if last != "" && x.restarted == last && x.uid == uid && x.objectKind != set.app.Kind {
+			if last != "" && x.restarted == last && x.uid == uid && x.objectKind != set.src.AppKind {
 				ev.Restart = model.RestartOwn
 			}
 		}
@@ -187,7 +177,7 @@ func trimEvent(e *corev1.Event) seenEvent {
 		reporter = e.Source.Component
 	}
 	return seenEvent{objectKind: ref.Kind, uid: string(ref.UID), restarted: e.Annotations[model.RestartedAtAnnotation],
-		claims: e.Reason == restartReason && (reporter == reportingController || reporter == FieldManager ||
+		claims: e.Reason == RestartReason && (reporter == RestartController || reporter == RestartInstance ||
 			strings.Contains(e.Message, "via driftboard")),
 		ev: model.Event{Object: ref.Kind + " " + ref.Name, Type: e.Type, Reason: e.Reason, Message: e.Message,
 			Count: count, Last: last, Reporter: reporter}}

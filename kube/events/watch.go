@@ -1,4 +1,4 @@
-package kube
+package events
 
 import (
 	"context"
@@ -28,54 +28,47 @@ type eventStream struct {
 	selector string
 }
 
-// eventStreams are the selections that cover the App, its workload, its
+// streams are the selections that cover the App, its workload, its
 // ReplicaSets and their pods.
-func (c *cluster) eventStreams(s *scope, key model.Key, app model.AppObject) []eventStream {
-	out := []eventStream{{fields.OneTermEqualSelector("involvedObject.name", key.Name).String()}}
-	we := c.workloadEntry(s, key, app.Role)
-	if we == nil {
+func (src *Source) streams() []eventStream {
+	out := []eventStream{{fields.OneTermEqualSelector("involvedObject.name", src.Key.Name).String()}}
+	w := src.Workload()
+	if w == nil {
 		return out
 	}
-	if we.W.Kind != model.KindStatefulSet {
+	if w.Kind != model.KindStatefulSet {
 		out = append(out, eventStream{fields.OneTermEqualSelector("involvedObject.kind", "ReplicaSet").String()})
 	}
 	return append(out, eventStream{fields.OneTermEqualSelector("involvedObject.kind", "Pod").String()})
 }
 
-// RecentEvents reads, on demand, the Events about the App, its workload, its
+// Recent reads, on demand, the Events about the App, its workload, its
 // ReplicaSets and its pods: a field-selected LIST per selection, only the
 // app's kept (at most maxKeptEvents), merged newest first.
-func (f *Fleet) RecentEvents(ctx context.Context, key model.Key) ([]model.Event, error) {
-	c, s, app, err := f.eventTarget(key)
-	if err != nil {
-		return nil, err
-	}
-	set := newEventSet(c, s, key, app)
-	for i, st := range c.eventStreams(s, key, app) {
-		if _, err := c.listEvents(ctx, key, st, i, set); err != nil {
+func Recent(ctx context.Context, src *Source) ([]model.Event, error) {
+	set := newEventSet(src)
+	for i, st := range src.streams() {
+		if _, err := src.list(ctx, st, i, set); err != nil {
 			return nil, err
 		}
 	}
 	return set.merged(), nil
 }
 
-// WatchEvents reads the app's Events like RecentEvents, sends them, then
+// Watch reads the app's Events like Recent, sends them, then
 // keeps a WATCH per selection open and sends the merged list again after
 // changes, until ctx ends (the detail closed): then the watches stop and
 // the channel closes. A watch event costs its own match; the merge runs
 // only when the reader is ready for a list, so a burst costs one. An
 // identity that may not list Events gets an error wrapping
 // model.ErrEventsForbidden.
-func (f *Fleet) WatchEvents(ctx context.Context, key model.Key) (<-chan []model.Event, error) {
-	c, s, app, err := f.eventTarget(key)
-	if err != nil {
-		return nil, err
-	}
-	set := newEventSet(c, s, key, app)
-	streams := c.eventStreams(s, key, app)
+func Watch(ctx context.Context, src *Source) (<-chan []model.Event, error) {
+	set := newEventSet(src)
+	streams := src.streams()
 	rvs := make([]string, len(streams))
 	for i, st := range streams {
-		if rvs[i], err = c.listEvents(ctx, key, st, i, set); err != nil {
+		var err error
+		if rvs[i], err = src.list(ctx, st, i, set); err != nil {
 			return nil, err
 		}
 	}
@@ -84,7 +77,7 @@ func (f *Fleet) WatchEvents(ctx context.Context, key model.Key) (<-chan []model.
 	ended := make(chan struct{}, len(streams))
 	for i, st := range streams {
 		go func() {
-			c.followEvents(ctx, key, st, i, rvs[i], set)
+			src.follow(ctx, st, i, rvs[i], set)
 			ended <- struct{}{}
 		}()
 	}
@@ -114,10 +107,10 @@ func (f *Fleet) WatchEvents(ctx context.Context, key model.Key) (<-chan []model.
 	return out, nil
 }
 
-// followEvents watches one selection from rv until ctx ends or the watch is
+// follow watches one selection from rv until ctx ends or the watch is
 // refused, reading the list afresh when the watch expired.
-func (c *cluster) followEvents(ctx context.Context, key model.Key, st eventStream, i int, rv string, set *eventSet) {
-	events := c.clients.Kube.CoreV1().Events(key.Namespace)
+func (src *Source) follow(ctx context.Context, st eventStream, i int, rv string, set *eventSet) {
+	events := src.Events
 	lw := &cache.ListWatch{WatchFuncWithContext: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
 		o.FieldSelector = st.selector
 		return events.Watch(ctx, o)
@@ -126,7 +119,7 @@ func (c *cluster) followEvents(ctx context.Context, key model.Key, st eventStrea
 		if rv == "" { // the watch expired (410 Gone): read the list afresh
 			set.forget(i)
 			var err error
-			if rv, err = c.listEvents(ctx, key, st, i, set); err != nil {
+			if rv, err = src.list(ctx, st, i, set); err != nil {
 				return
 			}
 		}
@@ -171,39 +164,19 @@ func applyEvents(ctx context.Context, rw *watchtools.RetryWatcher, stream int, s
 	}
 }
 
-// eventTarget finds the cluster, scope and App of a row.
-func (f *Fleet) eventTarget(key model.Key) (*cluster, *scope, model.AppObject, error) {
-	c := f.byName[key.Cluster]
-	switch {
-	case c == nil:
-		return nil, nil, model.AppObject{}, fmt.Errorf("cluster %q is not on the board", key.Cluster)
-	case !c.isSynced():
-		return nil, nil, model.AppObject{}, fmt.Errorf("cluster %s is still syncing", key.Cluster)
-	}
-	s := c.scopeFor(key.Namespace)
-	if s == nil {
-		return nil, nil, model.AppObject{}, fmt.Errorf("namespace %s is not watched on cluster %s", key.Namespace, key.Cluster)
-	}
-	app, ok := appOf(s, key)
-	if !ok {
-		return nil, nil, model.AppObject{}, fmt.Errorf("app %s/%s is not on cluster %s", key.Namespace, key.Name, key.Cluster)
-	}
-	return c, s, app, nil
-}
-
-// listEvents reads one selection a page at a time into the set (which keeps
+// list reads one selection a page at a time into the set (which keeps
 // only the app's) and returns the resourceVersion to watch from.
-func (c *cluster) listEvents(ctx context.Context, key model.Key, st eventStream, stream int, set *eventSet) (string, error) {
+func (src *Source) list(ctx context.Context, st eventStream, stream int, set *eventSet) (string, error) {
+	ns := src.Key.Namespace
 	opts := metav1.ListOptions{FieldSelector: st.selector, Limit: eventPage}
 	for {
-		list, err := c.clients.Kube.CoreV1().Events(key.Namespace).List(ctx, opts)
+		list, err := src.Events.List(ctx, opts)
 		switch {
 		case apierrors.IsForbidden(err):
-			c.whoAmI(ctx) // names the identity in the refusal (asked once per cluster)
 			return "", fmt.Errorf("list events: Kubernetes refused: %s may not list events in namespace %s: %w",
-				c.identity(), key.Namespace, errors.Join(model.ErrEventsForbidden, apiErr(err)))
+				src.Identity(ctx), ns, errors.Join(model.ErrEventsForbidden, src.Explain(err)))
 		case err != nil:
-			return "", fmt.Errorf("list events in namespace %s: %w", key.Namespace, apiErr(err))
+			return "", fmt.Errorf("list events in namespace %s: %w", ns, src.Explain(err))
 		}
 		for i := range list.Items {
 			set.add(stream, &list.Items[i])
