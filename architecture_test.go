@@ -42,6 +42,7 @@ var rules = []layerRule{
 	{path: "kube/cd", mayImport: []string{"model", "drift", "kube/wire"}, never: terminalLibs},
 	{path: "kube/podlogs", mayImport: []string{"model", "drift"}, never: terminalLibs},
 	{path: "kube/events", mayImport: []string{"model", "drift"}, never: terminalLibs},
+	{path: "kube/execcred", never: terminalLibs},
 	{path: "internal/restart", mayImport: []string{"model", "drift"}, never: pureNever},
 	{path: "kube", mayImport: []string{"model", "drift", "internal/termtext", "internal/restart"}, never: terminalLibs},
 	{path: "internal/releasereader", mayImport: []string{"model", "drift"}, never: append(clusterClients, terminalLibs...)},

@@ -15,6 +15,7 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 
+	"github.com/hanzoai/driftboard/kube/execcred"
 	"github.com/hanzoai/driftboard/kube/wire"
 	"github.com/hanzoai/driftboard/model"
 )
@@ -32,7 +33,7 @@ type ConnectOptions struct {
 	// Plugins, when set, run the kubeconfig users' exec credential plugins
 	// (the board: up front with the terminal, never onto its frame); nil
 	// leaves them to client-go, as kubectl runs them.
-	Plugins *CredentialPlugins
+	Plugins *execcred.Plugins
 }
 
 // InClusterName is the cluster name rows carry when running inside a pod.
@@ -68,7 +69,7 @@ type contextConfig struct {
 	name     string
 	authInfo string // the kubeconfig's user entry; "" in-cluster
 	cfg      *rest.Config
-	plugin   *execPlugin // its exec credential plugin, when ConnectOptions.Plugins runs it
+	plugin   *execcred.Plugin // its exec credential plugin, when ConnectOptions.Plugins runs it
 }
 
 // config is the context's configuration with its plugin's credential got
@@ -78,11 +79,11 @@ func (c contextConfig) config() *rest.Config {
 	if c.plugin == nil {
 		return c.cfg
 	}
-	if _, err := c.plugin.credential(true); err != nil {
+	if _, err := c.plugin.Credential(true); err != nil {
 		return c.cfg
 	}
 	cfg := c.cfg
-	if cert, key := c.plugin.certificate(); len(cert) > 0 {
+	if cert, key := c.plugin.Certificate(); len(cert) > 0 {
 		cfg = rest.CopyConfig(c.cfg)
 		cfg.CertData, cfg.KeyData = cert, key
 	}
@@ -139,12 +140,12 @@ func contextConfigs(opts ConnectOptions) ([]contextConfig, []model.ClusterState)
 			cc.authInfo = kc.AuthInfo
 		}
 		if opts.Plugins != nil && cfg.ExecProvider != nil {
-			if cc.plugin, err = opts.Plugins.plugin(name, cfg); err != nil {
+			if cc.plugin, err = opts.Plugins.For(name, cfg); err != nil {
 				states = append(states, failed(name, fmt.Errorf("context %s: %w", name, err)))
 				continue
 			}
 			cfg.ExecProvider = nil // run here, not by client-go
-			cfg.Wrap(cc.plugin.wrap)
+			cfg.Wrap(cc.plugin.Wrap)
 		}
 		out = append(out, cc)
 	}

@@ -10,6 +10,7 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
+	"github.com/hanzoai/driftboard/kube/execcred"
 	"github.com/hanzoai/driftboard/kube/wire"
 	"github.com/hanzoai/driftboard/model"
 )
@@ -257,7 +258,7 @@ func (e shortError) Unwrap() error { return e.err }
 func apiErr(err error) error { return shortError{err} }
 
 func errText(err error) string {
-	var pe *PluginError
+	var pe *execcred.Error
 	switch {
 	case errors.As(err, &pe): // the plugin's words, not the request it failed
 		return wire.Truncate(pe.Error(), wire.MaxMessage)

@@ -15,6 +15,7 @@ import (
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 
 	"github.com/hanzoai/driftboard/internal/testing/testcluster"
+	"github.com/hanzoai/driftboard/kube/execcred"
 )
 
 // TestPluginRunAfterDetachHasNoTerminal: a plugin that reads a code from
@@ -54,7 +55,7 @@ printf '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential",
 	must(t, clientcmd.WriteToFile(*kc, path))
 
 	var term bytes.Buffer
-	plugins := NewCredentialPlugins(strings.NewReader("123456\n"), &term, true)
+	plugins := execcred.New(strings.NewReader("123456\n"), &term, true)
 	clients, failed := Connect(ConnectOptions{Kubeconfig: path, Plugins: plugins})
 	if len(failed) > 0 || len(clients) != 1 {
 		t.Fatalf("connect: %+v", failed)
@@ -69,7 +70,7 @@ printf '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential",
 	}
 	time.Sleep(time.Until(expiry) + 100*time.Millisecond)
 	_, err := WhoAmI(ctx, clients[0])
-	var pe *PluginError
+	var pe *execcred.Error
 	if !errors.As(err, &pe) || !strings.HasPrefix(pe.Error(), "credential plugin plugin.sh failed: exit status 1: ") ||
 		!strings.HasSuffix(pe.Error(), "ASKED-AGAIN no code entered") {
 		t.Fatalf("after the credential expired: %v; want the plugin's failure with its stderr", err)

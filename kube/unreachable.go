@@ -5,6 +5,8 @@ import (
 	"errors"
 	"net"
 	"os"
+
+	"github.com/hanzoai/driftboard/kube/execcred"
 )
 
 // netUnreachable reports whether err never reached the API server: the
@@ -29,7 +31,7 @@ func netUnreachable(err error) bool {
 // reasonOf is a setup failure as the cluster's line says it: a credential
 // plugin's failure in its own words, without the request it stopped.
 func reasonOf(err error) string {
-	var pe *PluginError
+	var pe *execcred.Error
 	if errors.As(err, &pe) {
 		return pe.Error()
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hanzoai/driftboard/internal/config"
 	"github.com/hanzoai/driftboard/kube"
+	"github.com/hanzoai/driftboard/kube/execcred"
 )
 
 // globalOptions are the kubectl-style flags every command shares.
@@ -92,9 +93,9 @@ type app struct {
 	log     *slog.Logger
 	closers []func()
 	// plugins run the kubeconfig's exec credential plugins for the board
-	// (kube.CredentialPlugins); nil for the other commands, where client-go
+	// (execcred.Plugins); nil for the other commands, where client-go
 	// runs them as kubectl does.
-	plugins *kube.CredentialPlugins
+	plugins *execcred.Plugins
 
 	cfgLoaded bool
 	cfgFile   *config.Config

@@ -12,6 +12,7 @@ import (
 	"github.com/hanzoai/driftboard/internal/config"
 	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/kube"
+	"github.com/hanzoai/driftboard/kube/execcred"
 	"github.com/hanzoai/driftboard/ui"
 )
 
@@ -35,7 +36,7 @@ func (a *app) runBoard(cmd *cobra.Command, _ []string) error {
 	}
 	// Credential plugins run here, with the terminal, before the board
 	// takes it; later runs never write onto its frame.
-	a.plugins = kube.NewCredentialPlugins(a.streams.In, a.streams.Err, a.streams.InTerminal)
+	a.plugins = execcred.New(a.streams.In, a.streams.Err, a.streams.InTerminal)
 	fl, err := a.openLoginFleets(ctx, eff, id, s)
 	a.plugins.Detach()
 	if err != nil {

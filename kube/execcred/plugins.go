@@ -1,4 +1,7 @@
-package kube
+// Package execcred runs the kubeconfig users' exec credential plugins for
+// the board, in place of client-go's runner: up front with the terminal,
+// then without it once the board has the screen.
+package execcred
 
 import (
 	"bytes"
@@ -24,7 +27,7 @@ import (
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 )
 
-// CredentialPlugins runs the kubeconfig users' exec credential plugins
+// Plugins runs the kubeconfig users' exec credential plugins
 // (kubelogin, aws eks get-token, ...) for the board. client-go's own runner
 // gives every run the process's stdin and stderr, so a plugin run while the
 // board has the screen would write its prompt into the frame and read the
@@ -33,41 +36,41 @@ import (
 // board has the screen (Detach) a plugin run again (its credential expired
 // or was refused) gets no stdin, is told it is not interactive, and its
 // stderr goes into the error the cluster's state line shows.
-type CredentialPlugins struct {
+type Plugins struct {
 	mu       sync.Mutex
 	in       io.Reader // nil once detached
 	out      io.Writer // the terminal's stderr; nil once detached
 	terminal bool      // in is a terminal
-	byKey    map[string]*execPlugin
+	byKey    map[string]*Plugin
 	now      func() time.Time
 }
 
-// NewCredentialPlugins runs plugins with in and errOut (the terminal) until
+// New runs plugins with in and errOut (the terminal) until
 // Detach; inTerminal says whether in is a terminal a plugin may prompt on.
-func NewCredentialPlugins(in io.Reader, errOut io.Writer, inTerminal bool) *CredentialPlugins {
-	return &CredentialPlugins{in: in, out: errOut, terminal: inTerminal, byKey: map[string]*execPlugin{}, now: time.Now}
+func New(in io.Reader, errOut io.Writer, inTerminal bool) *Plugins {
+	return &Plugins{in: in, out: errOut, terminal: inTerminal, byKey: map[string]*Plugin{}, now: time.Now}
 }
 
 // Detach hands the terminal to the board: no plugin reads or writes it again.
-func (c *CredentialPlugins) Detach() {
+func (c *Plugins) Detach() {
 	c.mu.Lock()
 	c.in, c.out = nil, nil
 	c.mu.Unlock()
 }
 
-// PluginError is a credential plugin (its command's name) that could not
+// Error is a credential plugin (its command's name) that could not
 // give a credential.
-type PluginError struct {
+type Error struct {
 	Command string
 	Why     string
 }
 
-func (e *PluginError) Error() string { return "credential plugin " + e.Command + " failed: " + e.Why }
+func (e *Error) Error() string { return "credential plugin " + e.Command + " failed: " + e.Why }
 
-// plugin is the runner of one exec config for one API server, shared by
+// For is the runner of one exec config for one API server, shared by
 // every client made for it (a reconnect reuses the credential), as
 // client-go shares its authenticators.
-func (c *CredentialPlugins) plugin(contextName string, cfg *rest.Config) (*execPlugin, error) {
+func (c *Plugins) For(contextName string, cfg *rest.Config) (*Plugin, error) {
 	ec := cfg.ExecProvider
 	gv, ok := execVersions[ec.APIVersion]
 	if !ok {
@@ -80,7 +83,7 @@ func (c *CredentialPlugins) plugin(contextName string, cfg *rest.Config) (*execP
 	if p := c.byKey[key]; p != nil {
 		return p, nil
 	}
-	p := &execPlugin{owner: c, context: contextName, cfg: ec.DeepCopy(), gv: gv}
+	p := &Plugin{owner: c, context: contextName, cfg: ec.DeepCopy(), gv: gv}
 	if ec.ProvideClusterInfo {
 		cluster, err := rest.ConfigToExecCluster(cfg)
 		if err != nil {
@@ -94,7 +97,7 @@ func (c *CredentialPlugins) plugin(contextName string, cfg *rest.Config) (*execP
 
 // terminal is the stdin and stderr a plugin may use now (nil, nil once the
 // board has the screen), and whether stdin is a terminal.
-func (c *CredentialPlugins) terminalNow() (io.Reader, io.Writer, bool) {
+func (c *Plugins) terminalNow() (io.Reader, io.Writer, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.in, c.out, c.terminal && c.in != nil
@@ -111,9 +114,9 @@ var (
 
 func init() { install.Install(execScheme) }
 
-// execPlugin is one exec config's plugin and the credential it gave.
-type execPlugin struct {
-	owner   *CredentialPlugins
+// Plugin is one exec config's plugin and the credential it gave.
+type Plugin struct {
+	owner   *Plugins
 	context string // the first context it was made for, named on the terminal
 	cfg     *clientcmdapi.ExecConfig
 	gv      schema.GroupVersion
@@ -127,10 +130,10 @@ type execPlugin struct {
 	have      bool
 }
 
-// credential returns the kept credential, running the plugin when there is
+// Credential returns the kept credential, running the plugin when there is
 // none or it expired: with the terminal when prime says so and the board
 // has not taken it (Connect, before the board starts), else without.
-func (p *execPlugin) credential(prime bool) (token string, err error) {
+func (p *Plugin) Credential(prime bool) (token string, err error) {
 	p.run.Lock()
 	defer p.run.Unlock()
 	p.mu.Lock()
@@ -145,7 +148,7 @@ func (p *execPlugin) credential(prime bool) (token string, err error) {
 
 // refused drops token after the API server answered 401 to it, so the next
 // request runs the plugin again.
-func (p *execPlugin) refused(token string) {
+func (p *Plugin) refused(token string) {
 	p.mu.Lock()
 	if p.token == token {
 		p.have = false
@@ -156,7 +159,7 @@ func (p *execPlugin) refused(token string) {
 // detachedLimit bounds a run nobody can answer.
 const detachedLimit = time.Minute
 
-func (p *execPlugin) refresh(prime bool) (string, error) {
+func (p *Plugin) refresh(prime bool) (string, error) {
 	var in io.Reader
 	var errOut io.Writer
 	var terminal bool
@@ -226,24 +229,24 @@ func (p *execPlugin) refresh(prime bool) (string, error) {
 	return p.token, nil
 }
 
-func (p *execPlugin) fail(why string) error {
-	return &PluginError{Command: filepath.Base(p.cfg.Command), Why: why}
+func (p *Plugin) fail(why string) error {
+	return &Error{Command: filepath.Base(p.cfg.Command), Why: why}
 }
 
-// certificate is the client certificate and key the plugin gave, if any.
-func (p *execPlugin) certificate() (cert, key []byte) {
+// Certificate is the client certificate and key the plugin gave, if any.
+func (p *Plugin) Certificate() (cert, key []byte) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.cert, p.key
 }
 
-// wrap is the transport wrapper adding the plugin's token.
-func (p *execPlugin) wrap(rt http.RoundTripper) http.RoundTripper {
+// Wrap is the transport wrapper adding the plugin's token.
+func (p *Plugin) Wrap(rt http.RoundTripper) http.RoundTripper {
 	return &pluginTransport{p: p, base: rt}
 }
 
 type pluginTransport struct {
-	p    *execPlugin
+	p    *Plugin
 	base http.RoundTripper
 }
 
@@ -251,7 +254,7 @@ func (t *pluginTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if req.Header.Get("Authorization") != "" {
 		return t.base.RoundTrip(req)
 	}
-	token, err := t.p.credential(false)
+	token, err := t.p.Credential(false)
 	if err != nil {
 		return nil, err
 	}
