@@ -12,6 +12,11 @@
 // selector (podwatch.go), for why they fail (CrashLoopBackOff, image pulls,
 // OOMKilled, Unschedulable) before the progress deadline says so; a healthy
 // fleet's pods are never listed or cached.
+//
+// Its subpackages each do one job the fleet composes: kube/wire decodes the
+// API's bytes, kube/cd watches CD's Applications, kube/events and
+// kube/podlogs read an App's Events and its pods' logs, kube/execcred runs
+// the kubeconfig's credential plugins.
 package kube
 
 import (

@@ -18,7 +18,7 @@ var (
 	appsGVR     = schema.GroupVersionResource{Group: "hanzo.ai", Version: "v1", Resource: "apps"}
 	servicesGVR = schema.GroupVersionResource{Group: "hanzo.ai", Version: "v1", Resource: "services"}
 	// Hanzo CD's Applications (applications.apps.hanzo.ai), which give the
-	// rows their git state (see cd.go).
+	// rows their git state (see kube/cd).
 	cdAppsGVR = schema.GroupVersionResource{Group: "apps.hanzo.ai", Version: "v1alpha1", Resource: "applications"}
 	// The CRDs of the CD kinds not served (Argo CD's) are watched by name,
 	// for a CD installed while the board runs; the demo's never is.
