@@ -18,11 +18,11 @@ import (
 	"github.com/hanzoai/driftboard/model"
 )
 
-// CD installed while the board runs: a cluster that
-// served no Application kind at setup watches the CustomResourceDefinitions
-// of the configured kinds, each by name (a field selector on metadata.name,
-// so RBAC may grant just those names), and follows Applications once one is
-// established and serves the kind's version. No discovery is polled.
+// CD installed while the board runs: a cluster that served no Application
+// kind at setup watches the CustomResourceDefinitions of the configured
+// kinds, each by name (a field selector on metadata.name, so RBAC may grant
+// just those names), and follows Applications once one is established and
+// serves the kind's version. No discovery is polled.
 
 // NoticeInstallNotWatched says that a CD installed later is not seen
 // until a restart: the identity may not watch the CRDs that would tell.
