@@ -197,7 +197,7 @@ func grantOrgAdmins(ctx context.Context, t *testing.T, admin kubernetes.Interfac
 
 // waitAuthenticated polls until the API server authenticates the token as
 // user in group (its JWT authenticator fetches the issuer's keys lazily).
-func waitAuthenticated(ctx context.Context, t *testing.T, kc kubernetes.Interface, user, group string) {
+func waitAuthenticated(ctx context.Context, t *testing.T, kc kube.TypedClients, user, group string) {
 	t.Helper()
 	var last error
 	for ctx.Err() == nil {

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"k8s.io/client-go/dynamic"
-	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
@@ -225,7 +224,7 @@ func NewClusterClients(name string, cfg *rest.Config, opts ConnectOptions) (Clus
 	pb := rest.CopyConfig(cfg)
 	pb.ContentType = "application/vnd.kubernetes.protobuf"
 	pb.AcceptContentTypes = "application/vnd.kubernetes.protobuf,application/json"
-	kube, err := kubernetes.NewForConfig(pb)
+	kube, err := newTypedClients(pb, hc)
 	if err != nil {
 		return ClusterClients{}, fmt.Errorf("cluster %s: client: %w", name, err)
 	}

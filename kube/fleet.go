@@ -29,7 +29,6 @@ import (
 	"time"
 
 	"k8s.io/client-go/dynamic"
-	"k8s.io/client-go/kubernetes"
 	appsv1client "k8s.io/client-go/kubernetes/typed/apps/v1"
 
 	"github.com/hanzoai/driftboard/kube/cd"
@@ -39,7 +38,7 @@ import (
 // ClusterClients are the clients of one cluster (one kubeconfig context).
 type ClusterClients struct {
 	Name    string
-	Kube    kubernetes.Interface
+	Kube    TypedClients
 	Dynamic dynamic.Interface
 	// Notices are shown with the cluster's state for as long as it is
 	// watched, before those the fleet finds itself (e.g. which identity the

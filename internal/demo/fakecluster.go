@@ -10,7 +10,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	dynfake "k8s.io/client-go/dynamic/fake"
-	"k8s.io/client-go/kubernetes/fake"
 	clienttesting "k8s.io/client-go/testing"
 )
 
@@ -47,7 +46,7 @@ type accessRule func(attr *authorizationv1.ResourceAttributes) (allowed bool, re
 // apiTracker, with the reactions an API server would give.
 type fakeCluster struct {
 	name string
-	kube *fake.Clientset
+	kube *fakeKube
 	dyn  *dynfake.FakeDynamicClient
 }
 
@@ -55,7 +54,7 @@ func newFakeCluster(name string, now func() time.Time, id *identity) *fakeCluste
 	stamp := func() metav1.Time { return metav1.NewTime(now().UTC().Truncate(time.Second)) }
 	fc := &fakeCluster{name: name}
 
-	fc.kube = fake.NewSimpleClientset()
+	fc.kube = newFakeKube()
 	wire(&fc.kube.Fake, newAPITracker(fc.kube.Tracker(), name, stamp))
 	fc.kube.PrependReactor("create", "selfsubjectaccessreviews", ssarReaction(id.access))
 	fc.kube.PrependReactor("create", "selfsubjectreviews", id.selfSubjectReview)

@@ -12,12 +12,12 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/kubernetes/fake"
 	"k8s.io/client-go/kubernetes/scheme"
 	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/client-go/rest"
 	fakerest "k8s.io/client-go/rest/fake"
+
+	"github.com/hanzoai/driftboard/kube"
 )
 
 // The demo's pods run no containers, so their logs are canned: written
@@ -29,16 +29,16 @@ import (
 
 // logClients is the fake clientset with pods/log served from canned logs.
 type logClients struct {
-	*fake.Clientset
+	*fakeKube
 	now func() time.Time
 }
 
-func withPodLogs(c *fake.Clientset, now func() time.Time) kubernetes.Interface {
-	return logClients{Clientset: c, now: now}
+func withPodLogs(c *fakeKube, now func() time.Time) kube.TypedClients {
+	return logClients{fakeKube: c, now: now}
 }
 
 func (c logClients) CoreV1() typedcorev1.CoreV1Interface {
-	return logCore{CoreV1Interface: c.Clientset.CoreV1(), c: c}
+	return logCore{CoreV1Interface: c.fakeKube.CoreV1(), c: c}
 }
 
 type logCore struct {

@@ -7,10 +7,12 @@ import (
 	"sync"
 	"time"
 
+	appsv1 "k8s.io/api/apps/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/dynamic/dynamicinformer"
-	"k8s.io/client-go/informers"
+	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/tools/cache"
 )
 
@@ -43,7 +45,7 @@ type sim struct {
 	queue map[string]bool // "wl:<key>" or "app:<key>", from the informers
 	wake  chan struct{}
 
-	factories []interface{ Shutdown() }
+	informers sync.WaitGroup // the simulator's own, until the context ends
 }
 
 func (s *sim) scale(d time.Duration) time.Duration {
@@ -91,24 +93,28 @@ func (s *sim) watch(ctx context.Context) error {
 		if fc == nil {
 			continue
 		}
-		kf := informers.NewSharedInformerFactory(fc.kube, 0)
-		df := dynamicinformer.NewDynamicSharedInformerFactory(fc.dyn, 0)
-		s.factories = append(s.factories, kf, df)
-		for _, inf := range []cache.SharedIndexInformer{kf.Apps().V1().Deployments().Informer(), kf.Apps().V1().StatefulSets().Informer()} {
-			if _, err := inf.AddEventHandler(onGeneration("wl:", name)); err != nil {
+		apps := fc.kube.AppsV1()
+		for _, w := range []struct {
+			lw  *cache.ListWatch
+			obj runtime.Object
+		}{
+			{listWatch(apps.Deployments("")), &appsv1.Deployment{}},
+			{listWatch(apps.StatefulSets("")), &appsv1.StatefulSet{}},
+		} {
+			has, err := s.inform(ctx, cache.ToListWatcherWithWatchListSemantics(w.lw, fc.kube), w.obj, onGeneration("wl:", name))
+			if err != nil {
 				return err
 			}
-			synced = append(synced, inf.HasSynced)
+			synced = append(synced, has)
 		}
 		for _, gvr := range []schema.GroupVersionResource{appsGVR, servicesGVR} {
-			inf := df.ForResource(gvr).Informer()
-			if _, err := inf.AddEventHandler(onGeneration("app:", name)); err != nil {
+			lw := cache.ToListWatcherWithWatchListSemantics(listWatch(fc.dyn.Resource(gvr)), fc.dyn)
+			has, err := s.inform(ctx, lw, &unstructured.Unstructured{}, onGeneration("app:", name))
+			if err != nil {
 				return err
 			}
-			synced = append(synced, inf.HasSynced)
+			synced = append(synced, has)
 		}
-		kf.Start(ctx.Done())
-		df.Start(ctx.Done())
 	}
 	if !cache.WaitForCacheSync(ctx.Done(), synced...) {
 		return ctx.Err()
@@ -164,7 +170,27 @@ func (s *sim) tick(ctx context.Context) {
 
 // shutdown stops the simulator's informers (after ctx ended).
 func (s *sim) shutdown() {
-	for _, f := range s.factories {
-		f.Shutdown()
+	s.informers.Wait()
+}
+
+// inform runs one informer until ctx ends. Not client-go's informer
+// factories: they link an informer for every API group into the binary.
+func (s *sim) inform(ctx context.Context, lw cache.ListerWatcher, obj runtime.Object, h cache.ResourceEventHandler) (cache.InformerSynced, error) {
+	inf := cache.NewSharedIndexInformer(lw, obj, 0, cache.Indexers{})
+	if _, err := inf.AddEventHandler(h); err != nil {
+		return nil, err
+	}
+	s.informers.Go(func() { inf.RunWithContext(ctx) })
+	return inf.HasSynced, nil
+}
+
+// listWatch lists and watches through one resource's client.
+func listWatch[L runtime.Object](c interface {
+	List(context.Context, metav1.ListOptions) (L, error)
+	Watch(context.Context, metav1.ListOptions) (watch.Interface, error)
+}) *cache.ListWatch {
+	return &cache.ListWatch{
+		ListWithContextFunc:  func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return c.List(ctx, o) },
+		WatchFuncWithContext: c.Watch,
 	}
 }
