@@ -23,8 +23,19 @@ func (f *Fleet) CheckRestart(ctx context.Context, key model.Key) model.Decision 
 	return d
 }
 
-func refuse(format string, args ...any) (model.Decision, target) {
-	return model.Decision{Reason: fmt.Sprintf(format, args...)}, target{}
+// checklist records each check decide makes, so a dry run can list them.
+type checklist []model.Check
+
+func (l *checklist) pass(name, format string, args ...any) {
+	*l = append(*l, model.Check{Name: name, State: model.CheckPassed, Detail: fmt.Sprintf(format, args...)})
+}
+
+// stop ends the decision at a check that refused (or, with
+// model.CheckUnknown, could not be evaluated).
+func (l *checklist) stop(name string, state model.CheckState, format string, args ...any) (model.Decision, target) {
+	why := fmt.Sprintf(format, args...)
+	*l = append(*l, model.Check{Name: name, State: state, Detail: why})
+	return model.Decision{Reason: why, Checks: *l}, target{}
 }
 
 // principal is the IAM principal for one action and the context its
@@ -43,11 +54,13 @@ func (f *Fleet) principal(ctx context.Context) (_ context.Context, p *model.Prin
 
 func (f *Fleet) decide(ctx context.Context, key model.Key) (model.Decision, target) {
 	if f.opts.ReadOnly {
-		return model.Decision{Reason: model.ReadOnlyBlock("")}, target{}
+		return model.Decision{Reason: model.ReadOnlyBlock(""), Checks: []model.Check{
+			{Name: model.CheckReadOnly, State: model.CheckRefused, Detail: model.ReadOnlyBlock("")}}}, target{}
 	}
+	var l checklist
 	ctx, p, iam, err := f.principal(ctx)
 	if err != nil {
-		return refuse("Your IAM login could not be verified: %s", errText(err))
+		return l.stop(model.CheckLogin, model.CheckRefused, "Your IAM login could not be verified: %s", errText(err))
 	}
 	c := f.byName[key.Cluster]
 	if iam {
@@ -55,33 +68,37 @@ func (f *Fleet) decide(ctx context.Context, key model.Key) (model.Decision, targ
 		if c != nil && p != nil && !p.SuperAdmin {
 			labels = c.namespaceLabels(ctx, key.Namespace)
 		}
-		if d := p.AuthorizeNamespace(key.Namespace, labels); !d.Allowed {
-			return d, target{}
+		d := p.AuthorizeNamespace(key.Namespace, labels)
+		if !d.Allowed {
+			return l.stop(model.CheckRole, model.CheckRefused, "%s", d.Reason)
 		}
+		l.pass(model.CheckRole, "%s", d.Reason)
 	}
 	switch {
 	case c == nil:
-		return refuse("Cluster %q is not on the board.", key.Cluster)
+		return l.stop(model.CheckClusterLive, model.CheckRefused, "Cluster %q is not on the board.", key.Cluster)
 	case iam && !c.clients.Identity.IAM:
-		return refuse("%s", c.clients.Identity.RestartRefusal(key.Cluster))
+		return l.stop(model.CheckIssuer, model.CheckRefused, "%s", c.clients.Identity.RestartRefusal(key.Cluster))
 	case !c.isSynced():
-		return refuse("Cluster %s is still syncing; try again when it is live.", key.Cluster)
+		return l.stop(model.CheckClusterLive, model.CheckUnknown, "Cluster %s is still syncing; try again when it is live.", key.Cluster)
 	case c.conn.state().Phase != model.ConnLive:
 		// A cache that once synced is stale while the watch is down: no
 		// decision is made from it.
-		return refuse("Cluster %s is %s; its cached state may be stale, so nothing is decided from it. Try again when it is live.",
+		return l.stop(model.CheckClusterLive, model.CheckUnknown, "Cluster %s is %s; its cached state may be stale, so nothing is decided from it. Try again when it is live.",
 			key.Cluster, c.conn.state().Phase)
 	}
+	l.pass(model.CheckClusterLive, "cluster %s is live", key.Cluster)
 	app, wl, ok := c.observe(key)
 	if !ok && c.isChartRow(key) {
-		return refuse("%s/%s is on the Helm chart plane (no App CR): only an App's workload is restarted; its Deployment belongs to CD, which may revert a patch.", key.Namespace, key.Name)
+		return l.stop(model.CheckWorkload, model.CheckRefused, "%s/%s is on the Helm chart plane (no App CR): only an App's workload is restarted; its Deployment belongs to CD, which may revert a patch.", key.Namespace, key.Name)
 	}
 	if !ok {
-		return refuse("App %s/%s is not on cluster %s.", key.Namespace, key.Name, key.Cluster)
+		return l.stop(model.CheckWorkload, model.CheckRefused, "App %s/%s is not on cluster %s.", key.Namespace, key.Name, key.Cluster)
 	}
 	if why := model.WorkloadRestartBlock(key, app.Role, wl); why != "" {
-		return model.Decision{Reason: why}, target{}
+		return l.stop(model.CheckWorkload, model.CheckRefused, "%s", why)
 	}
+	l.pass(model.CheckWorkload, "%s %s/%s may be restarted", wl.Kind, key.Namespace, wl.Name)
 	t := target{c: c, key: key, kind: wl.Kind, ctx: ctx, uid: wl.UID, restartedAt: wl.TemplateAnnotations[model.RestartedAtAnnotation]}
 	if iam {
 		// Who acts is what the API server says, asked with the very token
@@ -89,12 +106,13 @@ func (f *Fleet) decide(ctx context.Context, key model.Key) (model.Decision, targ
 		u, err := Review(ctx, c.clients)
 		switch {
 		case apierrors.IsUnauthorized(err):
-			return refuse("The API server of cluster %s rejected your IAM token (401); it does not trust the issuer. See the %s.", key.Cluster, model.TrustModelDoc)
+			return l.stop(model.CheckIssuer, model.CheckRefused, "The API server of cluster %s rejected your IAM token (401); it does not trust the issuer. See the %s.", key.Cluster, model.TrustModelDoc)
 		case err != nil:
-			return refuse("Could not ask cluster %s who you are: %s", key.Cluster, errText(err))
+			return l.stop(model.CheckIssuer, model.CheckUnknown, "Could not ask cluster %s who you are: %s", key.Cluster, errText(err))
 		case u.Username == "":
-			return refuse("Cluster %s did not say who you are; nothing is done without knowing.", key.Cluster)
+			return l.stop(model.CheckIssuer, model.CheckUnknown, "Cluster %s did not say who you are; nothing is done without knowing.", key.Cluster)
 		}
+		l.pass(model.CheckIssuer, "the API server of cluster %s trusts the issuer: it says you are %s (SelfSubjectReview)", key.Cluster, u.Username)
 		t.actor = &model.Actor{Username: u.Username, Groups: u.Groups, Display: firstNonEmptyString(p.User, p.Email)}
 		t.who = u.Username
 	} else {
@@ -103,15 +121,18 @@ func (f *Fleet) decide(ctx context.Context, key model.Key) (model.Decision, targ
 	allowed, why, err := c.canPatch(ctx, t.resource(), key.Namespace, key.Name)
 	switch {
 	case err != nil:
-		return refuse("Could not check Kubernetes permissions for %s: %s", t, errText(err))
+		return l.stop(model.CheckAccessReview, model.CheckUnknown, "Could not check Kubernetes permissions for %s: %s", t, errText(err))
 	case !allowed:
 		msg := fmt.Sprintf("Kubernetes RBAC does not allow %s to patch %s in namespace %s.", t.identity(), t.resource(), key.Namespace)
 		if why != "" {
 			msg += " (" + why + ")"
 		}
-		return model.Decision{Reason: msg, Actor: t.actor}, target{}
+		d, _ := l.stop(model.CheckAccessReview, model.CheckRefused, "%s", msg)
+		d.Actor = t.actor
+		return d, target{}
 	}
-	return model.Decision{Allowed: true, Reason: fmt.Sprintf("%s may restart %s.", t.identity(), t), Actor: t.actor}, t
+	l.pass(model.CheckAccessReview, "Kubernetes RBAC allows %s to patch %s in namespace %s (SelfSubjectAccessReview)", t.identity(), t.resource(), key.Namespace)
+	return model.Decision{Allowed: true, Reason: fmt.Sprintf("%s may restart %s.", t.identity(), t), Actor: t.actor, Checks: l}, t
 }
 
 func firstNonEmptyString(ss ...string) string {
