@@ -136,6 +136,8 @@ func TestKubectlHabitsAgainstAPIServer(t *testing.T) {
 		noPatch(t, c, since, "hanzo-testnet", "iam")
 	})
 
+	t.Run("a dry run lists every check; a refusal is its answer", func(t *testing.T) { testDryRunChecklist(t, c, e, base) })
+
 	t.Run("--context names the App's context; --cluster is its old name", func(t *testing.T) {
 		r := run("get", "iam", "--env", "test", "--context", "test", "-o", "name")
 		r.expect(t, ExitOK)

@@ -7,8 +7,8 @@ import (
 )
 
 // Off a terminal without --yes, a refusal that --yes cannot lift comes
-// first: no login, or an expired token, in the single and the set restart
-// alike, before any connection. (An allowed user's "pass --yes" is in
+// first: no login, or an expired token, before any connection; a set's
+// preview says it first too. (An allowed user's "pass --yes" is in
 // TestCommandsAgainstAPIServer.)
 func TestRestartOffTerminalSaysTheLoginFirst(t *testing.T) {
 	iss := startIssuer(t)
@@ -29,7 +29,6 @@ func TestRestartOffTerminalSaysTheLoginFirst(t *testing.T) {
 		for _, args := range [][]string{
 			{"restart", "iam", "--env", "main"},
 			{"restart", "iam", "--env", "test"},
-			{"restart", "-q", "env:test"},
 		} {
 			r := e.run(t, append(args, "--kubeconfig", missingKubeconfig(t))...)
 			r.expect(t, ExitError, "refused", c.want)
@@ -38,6 +37,13 @@ func TestRestartOffTerminalSaysTheLoginFirst(t *testing.T) {
 					t.Errorf("%s, %q: says %q before the login:\n%s", c.name, args, not, r.err)
 				}
 			}
+		}
+		// A set without --yes off a terminal is a preview: the login's
+		// check comes first, then what it could not evaluate.
+		r := e.run(t, "restart", "-q", "env:test", "--kubeconfig", missingKubeconfig(t))
+		r.expect(t, ExitError, "✗ ")
+		if login, kc := strings.Index(r.err, c.want), strings.Index(r.err, "kubeconfig"); login < 0 || kc >= 0 && kc < login {
+			t.Errorf("%s, a set's preview: the login's check is not said first:\n%s", c.name, r.err)
 		}
 	}
 }
