@@ -246,23 +246,6 @@ func TestIdentityCommandsWithoutLogin(t *testing.T) {
 	}
 }
 
-// A dry run says the login's outcome among its checks; without a cluster
-// to find the App in, that check is unknown, and unknown fails.
-func TestRestartDryRunWithoutLoginOrCluster(t *testing.T) {
-	e := newEnv(t)
-	r := e.run(t, "restart", "iam", "--env", "test", "--dry-run", "--kubeconfig", missingKubeconfig(t))
-	r.expect(t, ExitError, "could not evaluate every check (unknown: app)")
-	for _, want := range []string{"✗ not logged in: run driftboard login", "✓ not read-only", "? unknown: the App could not be found"} {
-		if !strings.Contains(r.out, want) {
-			t.Errorf("stdout lacks %q:\n%s", want, r.out)
-		}
-	}
-	r = e.run(t, "--readonly", "restart", "iam", "--env", "test", "--dry-run", "--kubeconfig", missingKubeconfig(t))
-	if r.expect(t, ExitError); !strings.Contains(r.out, "✗ Read-only mode") && !strings.Contains(r.out, "✗ read-only mode") {
-		t.Errorf("a dry run in read-only mode does not list it:\n%s", r.out)
-	}
-}
-
 // Read-only mode (the flag or the config file) is the refusal given, before
 // a login or a --yes is asked for, and before any connection.
 func TestRestartReadOnlyRefusedFirst(t *testing.T) {
