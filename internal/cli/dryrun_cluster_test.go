@@ -44,7 +44,7 @@ func testDryRunChecklist(t *testing.T, c *testcluster.Cluster, e *cliEnv, base [
 		r.expect(t, ExitOK)
 		has(t, r, plan...)
 		has(t, r, "✗ not logged in: run driftboard login", "✓ cluster test is trusted in iam.clusters",
-			"- access-review: not checked", "would be refused: not logged in; nothing was sent")
+			"- access-review: not checked", "would be refused: not logged in: run driftboard login")
 		if strings.Contains(r.out, "dry run (") {
 			t.Errorf("%s without a login claims a dry run:\n%s", flag, r.out)
 		}

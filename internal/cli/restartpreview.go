@@ -46,7 +46,11 @@ func (o *restartOptions) preview(ctx context.Context, a *app, out io.Writer) err
 	confirm := restart.Confirmation{Yes: o.yes, ProductionNamed: o.target.envNamed}
 	l := checked.Checklist(o.policy(eff), confirm).Prepend(login, iamClusterCheck(eff, row.Cluster, a.servers[row.Cluster]))
 	plan := checked.Plan
-	fmt.Fprintln(a.streams.Err, termtext.Sanitize(plan.Title()+". "+plan.Effect()))
+	says := plan.Title() + ". " + plan.Effect()
+	if checked.Decision.Allowed {
+		says += " " + checked.Decision.Reason
+	}
+	fmt.Fprintln(a.streams.Err, termtext.Sanitize(says))
 	for _, w := range plan.Warnings {
 		fmt.Fprintln(a.streams.Err, "Warning: "+termtext.Sanitize(w))
 	}
