@@ -132,7 +132,7 @@ func TestKubectlHabitsAgainstAPIServer(t *testing.T) {
 		// A set: client lists and sends nothing.
 		since = time.Now()
 		r = run("restart", "-q", "env:test", "--dry-run")
-		r.expect(t, ExitOK, "dry run (client): 1 app would be restarted, 0 refused; nothing was sent")
+		r.expect(t, ExitOK, "dry run (client): 1 app would be restarted, 0 would be refused; nothing was sent")
 		noPatch(t, c, since, "hanzo-testnet", "iam")
 	})
 

@@ -120,7 +120,7 @@ func loginCheck(st ui.IdentityState, loggedIn bool, now time.Time) model.Check {
 		c.State = model.CheckPassed
 		c.Detail = "logged in as " + st.Principal.User + " (" + st.Principal.RoleName()
 		if !st.Expiry.IsZero() {
-			c.Detail += ", token valid " + st.Expiry.Sub(now).Round(time.Minute).String()
+			c.Detail += ", token valid " + strings.TrimSuffix(st.Expiry.Sub(now).Round(time.Minute).String(), "0s")
 		}
 		c.Detail += ")"
 	}
