@@ -54,8 +54,6 @@ func (p *ptyProgram) await(tb testing.TB, what string, limit time.Duration, cond
 	return time.Time{}
 }
 
-func (p *ptyProgram) text() string { return p.Text() }
-
 // keys types s into the terminal.
 func (p *ptyProgram) keys(tb testing.TB, s string) {
 	if err := p.Type(s); err != nil {
