@@ -184,7 +184,8 @@ func TestArchitectureMapNamesEveryPackage(t *testing.T) {
 // The rules themselves: subpackages fall under their parent's layer, and
 // the never-lists catch what they are meant to.
 func TestLayerRulesApply(t *testing.T) {
-	for rel, want := range map[string]string{"model/store": "model", "ui/board": "ui", "internal/testing/e2e": "internal/testing", "": ""} {
+	for rel, want := range map[string]string{"model/store": "model", "ui/board": "ui", "internal/testing/e2e": "internal/testing",
+		"internal/testing/ptyterm": "internal/testing", "": ""} {
 		if rule, ok := ruleFor(rel); !ok || rule.path != want {
 			t.Errorf("%q falls under %q, want %q", rel, rule.path, want)
 		}

@@ -46,6 +46,9 @@ type Decision struct {
 	// Bound is what an allowed check saw; a confirmation carries it, so the
 	// restart acts only on what the person was shown.
 	Bound Binding `json:"-"`
+	// Checks are the checks made on the way, each with its outcome; the
+	// first refused or unknown one is the decision's reason.
+	Checks []Check `json:"checks,omitempty"`
 }
 
 // Binding is what a restart's confirmation was given for: the workload

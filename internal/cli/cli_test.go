@@ -246,12 +246,6 @@ func TestIdentityCommandsWithoutLogin(t *testing.T) {
 	}
 }
 
-func TestRestartRefusedWhenNotLoggedIn(t *testing.T) {
-	e := newEnv(t)
-	r := e.run(t, "restart", "iam", "--env", "test", "--dry-run", "--kubeconfig", missingKubeconfig(t))
-	r.expect(t, ExitError, "not logged in", "driftboard login")
-}
-
 // Read-only mode (the flag or the config file) is the refusal given, before
 // a login or a --yes is asked for, and before any connection.
 func TestRestartReadOnlyRefusedFirst(t *testing.T) {
@@ -259,7 +253,6 @@ func TestRestartReadOnlyRefusedFirst(t *testing.T) {
 	kc := missingKubeconfig(t)
 	for _, args := range [][]string{
 		{"--readonly", "restart", "iam", "--env", "test"},
-		{"--readonly", "restart", "iam", "--env", "test", "--dry-run"},
 		{"--readonly", "restart", "iam", "--env", "test", "--yes"},
 		{"--readonly", "restart", "-q", "env:test", "--yes"},
 	} {

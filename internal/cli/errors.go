@@ -29,10 +29,6 @@ func usageErr(format string, args ...any) error {
 // errDriftFound is list's silent exit 1: the table already said it.
 var errDriftFound = errors.New("drift at or above --fail-on")
 
-// errSetListed is `restart -q` without --yes: the lines said what it would
-// do and nothing was changed; exit 1, silently.
-var errSetListed = errors.New("listed only; nothing was changed")
-
 // usageErrors makes cobra's own argument and flag errors FlagErrors, for c
 // and every command below it, so the help hint never depends on cobra's words.
 func usageErrors(c *cobra.Command) {
@@ -61,7 +57,7 @@ func exitCode(cmd *cobra.Command, err error, interrupted bool, printf func(strin
 	switch {
 	case err == nil:
 		return ExitOK
-	case errors.Is(err, errDriftFound), errors.Is(err, errSetListed):
+	case errors.Is(err, errDriftFound):
 		return ExitDrift
 	case interrupted:
 		printf("error: interrupted\n")

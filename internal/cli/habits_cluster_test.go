@@ -132,9 +132,11 @@ func TestKubectlHabitsAgainstAPIServer(t *testing.T) {
 		// A set: client lists and sends nothing.
 		since = time.Now()
 		r = run("restart", "-q", "env:test", "--dry-run")
-		r.expect(t, ExitOK, "dry run (client): 1 app would be restarted, 0 refused; nothing was sent")
+		r.expect(t, ExitOK, "dry run (client): 1 app would be restarted, 0 would be refused; nothing was sent")
 		noPatch(t, c, since, "hanzo-testnet", "iam")
 	})
+
+	t.Run("a dry run lists every check; a refusal is its answer", func(t *testing.T) { testDryRunChecklist(t, c, e, base) })
 
 	t.Run("--context names the App's context; --cluster is its old name", func(t *testing.T) {
 		r := run("get", "iam", "--env", "test", "--context", "test", "-o", "name")

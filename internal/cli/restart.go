@@ -48,9 +48,13 @@ Name the App as APP, NAMESPACE/APP or -n NAMESPACE APP; the env follows from the
 namespace, and --env is needed only when the name is in several envs; --context
 names its kubeconfig context (--cluster, its old name, still works and warns:
 kubectl's --cluster names a kubeconfig cluster entry, not a context). The same
-checks as the board's dialog run first: read-only mode, your IAM scope, the App
-and its workload, a paused Deployment, and Kubernetes RBAC (a
-SelfSubjectAccessReview). Without --yes it asks: production (main) needs the
+checks as the board's dialog run first: your login, read-only mode, the cluster
+trusted in iam.clusters (pinned to its server), your IAM scope, the App and its
+workload, a paused Deployment, the API server trusting the issuer (a
+SelfSubjectReview) and Kubernetes RBAC (a SelfSubjectAccessReview).
+--dry-run prints the plan and every check's outcome (-o json: as one object) and
+exits 0 when every check could be evaluated, a refusal included ("would be
+refused: ..."); it fails (exit 2) only when a check could not be. Without --yes it asks: production (main) needs the
 App's name typed, other envs 'y'. --yes restarts production only when you named
 it (--env main or a production namespace): driftboard never assumes production.
 When stdin is not a terminal it refuses without --yes, once every other check
@@ -60,7 +64,8 @@ that does not reach the App) is said first.
 With -q it restarts every App the query selects, each exactly like a single
 restart, at most --max-parallel at once; the first failure stops new starts
 unless --continue-on-error. One line per App (-o json: one JSON object per
-line). Without --yes it only lists what it would do and exits 1; with it, the
+line). Without --yes it only lists what it would do, refusals included, and
+exits 0 when every check could be evaluated; with it, the
 exit code is 0 only when every App was restarted (and, with --wait, rolled).
 
 It never changes a tag: tags are declared in git (the App's CR under
@@ -92,6 +97,9 @@ infra/k8s/operator/crs/ in the universe repo) and Hanzo CD reconciles them.`,
 			if err := o.validate(a); err != nil {
 				return err
 			}
+			if o.dryRun.on() {
+				return o.preview(cmd.Context(), a, cmd.OutOrStdout())
+			}
 			return o.run(cmd.Context(), a, cmd.OutOrStdout())
 		},
 	}
@@ -121,6 +129,12 @@ func (o *restartOptions) complete(a *app, args []string) error {
 func (o *restartOptions) validate(a *app) error {
 	if o.tag != "" {
 		return model.RefuseTagChange(o.target.name, o.tag)
+	}
+	if o.set.output != "text" && o.set.output != "json" {
+		return usageErr("-o must be text or json, not %q", o.set.output)
+	}
+	if o.dryRun.on() { // a dry run lists read-only among its checks
+		return nil
 	}
 	// Read-only is the user's own switch: said first, not after a login
 	// or a --yes that could never help.
@@ -154,7 +168,7 @@ func (o *restartOptions) run(ctx context.Context, a *app, out io.Writer) error {
 	uc := restart.New(fl, o.policy(eff))
 	plan := model.PlanRestart(row)
 	confirm := restart.Confirmation{Yes: o.yes, ProductionNamed: o.target.envNamed}
-	if o.yes && !o.dryRun.on() {
+	if o.yes {
 		if err := restart.ConfirmOne(plan, confirm); err != nil {
 			return usageErr("%s", err)
 		}
@@ -163,27 +177,13 @@ func (o *restartOptions) run(ctx context.Context, a *app, out io.Writer) error {
 	if err != nil {
 		return errors.New("refused: " + checked.Decision.Reason)
 	}
-	if !o.dryRun.on() && !o.yes && !a.streams.InTerminal {
+	if !o.yes && !a.streams.InTerminal {
 		return usageErr("refusing to restart %s without confirmation: stdin is not a terminal; pass --yes (or --dry-run to only check)", o.target.name)
 	}
 	errw := a.streams.Err
 	fmt.Fprintln(errw, termtext.Sanitize(plan.Title()+". "+plan.Effect()+" "+checked.Decision.Reason))
 	for _, w := range plan.Warnings {
 		fmt.Fprintln(errw, "Warning: "+termtext.Sanitize(w))
-	}
-	switch o.dryRun {
-	case dryRunClient:
-		fmt.Fprintln(out, termtext.Sanitize(fmt.Sprintf("dry run (client): every check passed for %s %s/%s; nothing was sent (--dry-run=server also sends the patch as a dry run)",
-			strings.ToLower(string(row.Workload.Kind)), row.Namespace, dash(row.Workload.Name))))
-		return nil
-	case dryRunServer:
-		res, err := uc.Restart(ctx, restart.Input{Checked: checked, DryRun: true, Reason: o.reason})
-		if err != nil {
-			return err
-		}
-		fmt.Fprintln(out, termtext.Sanitize(fmt.Sprintf("dry run (server): the API server accepted the restart of %s %s/%s; nothing was changed",
-			strings.ToLower(string(res.Result.Kind)), res.Result.Namespace, res.Result.Name)))
-		return nil
 	}
 	if !o.yes {
 		if confirm.Answer, err = a.ask(plan.Prompt()); err != nil {

@@ -7,8 +7,8 @@ import (
 )
 
 // Off a terminal without --yes, a refusal that --yes cannot lift comes
-// first: no login, or an expired token, in the single and the set restart
-// alike, before any connection. (An allowed user's "pass --yes" is in
+// first: no login, or an expired token, before any connection; a set's
+// preview says it first too. (An allowed user's "pass --yes" is in
 // TestCommandsAgainstAPIServer.)
 func TestRestartOffTerminalSaysTheLoginFirst(t *testing.T) {
 	iss := startIssuer(t)
@@ -29,7 +29,6 @@ func TestRestartOffTerminalSaysTheLoginFirst(t *testing.T) {
 		for _, args := range [][]string{
 			{"restart", "iam", "--env", "main"},
 			{"restart", "iam", "--env", "test"},
-			{"restart", "-q", "env:test"},
 		} {
 			r := e.run(t, append(args, "--kubeconfig", missingKubeconfig(t))...)
 			r.expect(t, ExitError, "refused", c.want)
@@ -39,5 +38,29 @@ func TestRestartOffTerminalSaysTheLoginFirst(t *testing.T) {
 				}
 			}
 		}
+		// A set without --yes off a terminal is a preview: the login's
+		// check comes first, then what it could not evaluate.
+		r := e.run(t, "restart", "-q", "env:test", "--kubeconfig", missingKubeconfig(t))
+		r.expect(t, ExitError, "✗ ")
+		if login, kc := strings.Index(r.err, c.want), strings.Index(r.err, "kubeconfig"); login < 0 || kc >= 0 && kc < login {
+			t.Errorf("%s, a set's preview: the login's check is not said first:\n%s", c.name, r.err)
+		}
+	}
+}
+
+// A dry run says the login's outcome among its checks; without a cluster
+// to find the App in, that check is unknown, and unknown fails.
+func TestRestartDryRunWithoutLoginOrCluster(t *testing.T) {
+	e := newEnv(t)
+	r := e.run(t, "restart", "iam", "--env", "test", "--dry-run", "--kubeconfig", missingKubeconfig(t))
+	r.expect(t, ExitError, "could not evaluate every check (unknown: app)")
+	for _, want := range []string{"✗ not logged in: run driftboard login", "✓ not read-only", "? unknown: the App could not be found"} {
+		if !strings.Contains(r.out, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, r.out)
+		}
+	}
+	r = e.run(t, "--readonly", "restart", "iam", "--env", "test", "--dry-run", "--kubeconfig", missingKubeconfig(t))
+	if r.expect(t, ExitError); !strings.Contains(r.out, "✗ Read-only mode") && !strings.Contains(r.out, "✗ read-only mode") {
+		t.Errorf("a dry run in read-only mode does not list it:\n%s", r.out)
 	}
 }

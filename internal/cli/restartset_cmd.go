@@ -30,7 +30,7 @@ func (o *setOptions) register(cmd *cobra.Command) {
 	// 0 here: the default is the config's (read in RunE), so help must not print "(default 3)" beside it.
 	f.IntVar(&o.maxParallel, "max-parallel", 0, "with -q: at most this many restarts (and, with --wait, rollouts) at once (default: restart.maxParallel in the config, else 3)")
 	f.BoolVar(&o.continueOnError, "continue-on-error", false, "with -q: keep starting restarts after one fails")
-	f.StringVarP(&o.output, "output", "o", "text", "with -q: text|json (one JSON object per line)")
+	f.StringVarP(&o.output, "output", "o", "text", "with -q or --dry-run: text|json (-q: one JSON object per line)")
 	completeFixed(cmd, "output", "text", "json")
 }
 
@@ -87,8 +87,17 @@ func (a *app) runRestartSet(ctx context.Context, out io.Writer, args []string, o
 	if why := policy.ReadOnlyRefusal(""); why != "" { // the user's own switch, said before a login is asked for
 		return errors.New("refused: " + why)
 	}
-	as, err := o.actor(ctx, a) // the single restart's identity rules
-	if err != nil {
+	// A preview (a dry run, or no --yes off a terminal) says what would be
+	// refused, the login's refusal among the others; a restart needs one.
+	preview := o.dryRun.on() || !o.yes && !a.streams.InTerminal
+	var as *actor
+	if preview {
+		var login model.Check
+		if as, login, err = a.previewActor(ctx); err != nil {
+			return err
+		}
+		fmt.Fprintln(a.streams.Err, termtext.Sanitize(login.Line()))
+	} else if as, err = o.actor(ctx, a); err != nil { // the single restart's identity rules
 		return err
 	}
 	fl, err := a.openFleet(ctx, fleetRequest{as: as, noRegistry: true})
@@ -133,6 +142,18 @@ func (a *app) runRestartSet(ctx context.Context, out io.Writer, args []string, o
 		checks = append(checks, c)
 	}
 	plan := restart.PlanSet(checks, confirm)
+	var unknown []string
+	for _, c := range checks {
+		if names := restart.Checklist(c.Decision.Checks).Unknown(); len(names) > 0 {
+			unknown = append(unknown, fmt.Sprintf("%s (%s)", c.Key, strings.Join(names, ", ")))
+		}
+	}
+	undecided := func() error {
+		if len(unknown) == 0 {
+			return nil
+		}
+		return joinErr(fmt.Errorf("could not evaluate every check (unknown: %s); nothing was sent", strings.Join(unknown, "; ")), syncErr)
+	}
 	for _, c := range checks {
 		if why, no := plan.Refused[c.Key]; no {
 			write(lineOf(c.Key, "refused", why))
@@ -141,19 +162,18 @@ func (a *app) runRestartSet(ctx context.Context, out io.Writer, args []string, o
 		}
 	}
 	if o.dryRun == dryRunClient { // every check run; nothing is sent
-		fmt.Fprintf(a.streams.Err, "dry run (client): %s would be restarted, %d refused; nothing was sent\n", restart.CountApps(len(plan.Allowed)), len(plan.Refused))
-		if len(plan.Refused) > 0 {
-			return joinErr(fmt.Errorf("%d refused", len(plan.Refused)), syncErr)
-		}
-		return nil
+		fmt.Fprintf(a.streams.Err, "dry run (client): %s would be restarted, %d would be refused; nothing was sent\n", restart.CountApps(len(plan.Allowed)), len(plan.Refused))
+		return undecided()
 	}
-	// Every App refused: a --yes could not lift that, so it is not asked
-	// for; the set ends as it would with --yes (nothing sent, exit 2).
-	if !o.yes && !o.dryRun.on() && len(plan.Allowed) > 0 {
-		if !typed {
-			fmt.Fprintf(a.streams.Err, "%s would be restarted, %d refused; nothing was changed (pass --yes to restart them)\n", restart.CountApps(len(plan.Allowed)), len(plan.Refused))
-			return errSetListed
+	if preview && !o.dryRun.on() {
+		hint := ""
+		if len(plan.Allowed) > 0 {
+			hint = " (pass --yes to restart them)"
 		}
+		fmt.Fprintf(a.streams.Err, "%s would be restarted, %d would be refused; nothing was changed%s\n", restart.CountApps(len(plan.Allowed)), len(plan.Refused), hint)
+		return undecided()
+	}
+	if typed && len(plan.Allowed) > 0 {
 		if confirm.Answer, err = a.ask(fmt.Sprintf("%d refused; type %q to restart %s:", len(plan.Refused), plan.Answer, restart.CountApps(len(plan.Allowed)))); err != nil {
 			return err
 		}
@@ -189,7 +209,7 @@ func (a *app) runRestartSet(ctx context.Context, out io.Writer, args []string, o
 	if writeErr != nil {
 		return fmt.Errorf("write output: %w", writeErr)
 	}
-	if !sum.OK() || len(plan.Refused) > 0 {
+	if !sum.OK() || len(plan.Refused) > 0 && !o.dryRun.on() {
 		why := "not every App was restarted"
 		if sum.Stopped != "" {
 			why += "; new starts stopped: " + sum.Stopped

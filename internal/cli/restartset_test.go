@@ -130,9 +130,9 @@ func TestRestartSetByQuery(t *testing.T) {
 	base := []string{"--kubeconfig", c.KubeconfigPath(), "--releases=off", "--iam-cluster", "test", "-o", "json"}
 	run := func(args ...string) result { return e.run(t, append(append([]string{"restart"}, args...), base...)...) }
 
-	t.Run("without --yes it lists what it would do and exits 1", func(t *testing.T) {
+	t.Run("without --yes it lists what it would do, refusals included, and exits 0", func(t *testing.T) {
 		r := run("-q", "env:test")
-		r.expect(t, ExitDrift, "nothing was changed")
+		r.expect(t, ExitOK, "1 would be refused; nothing was changed")
 		got := statuses(setLines(t, r.out))
 		if len(got) != n+1 || got["frozen"] != "refused" || got["svc-00"] != "would-restart" || got["iam"] != "" {
 			t.Fatalf("want %d would-restart and frozen refused:\n%s", n, r.out)

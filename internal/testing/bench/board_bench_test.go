@@ -138,12 +138,12 @@ func oneClusterFull(b *testing.B, bin string, f *fleetEnv) (time.Duration, start
 	args := []string{"--kubeconfig", f.kubeconfig, "--context", "c1", "--releases", "off", "--readonly"}
 	w := startCPUWindow(b, "the start of one cluster alone", f, f.clusters[:1])
 	p := startPTY(b, bin, args, isolatedEnv(b))
-	defer p.stop()
+	defer p.Stop()
 	n := strconv.Itoa(f.perCluster)
 	at := p.await(b, "full board of one cluster", 10*time.Minute, func(s string) bool {
 		return strings.Contains(s, n+"/"+n+" shown") && !strings.Contains(s, "syncing")
 	})
-	return at.Sub(p.started), w.since(p.pid())
+	return at.Sub(p.Started()), w.since(p.pid())
 }
 
 // growTo is the size the single cluster grows to after the main run (0: none).
@@ -166,12 +166,12 @@ func growFleet(b *testing.B, bin string, f *fleetEnv, grow int, r *boardResult) 
 	b.Logf("grew the cluster to %d Apps + Deployments in %s", grow, time.Since(begin).Round(time.Second))
 	w := startCPUWindow(b, "the grown start", f, f.clusters)
 	p := startPTY(b, bin, boardArgs(f), isolatedEnv(b))
-	defer p.stop()
+	defer p.Stop()
 	n := strconv.Itoa(grow)
 	at := p.await(b, "full board after growing", 10*time.Minute, func(s string) bool {
 		return strings.Contains(s, n+"/"+n+" shown") && !strings.Contains(s, "syncing")
 	})
-	r.GrownTo, r.GrownFull, r.GrownStart = grow, at.Sub(p.started), w.since(p.pid())
+	r.GrownTo, r.GrownFull, r.GrownStart = grow, at.Sub(p.Started()), w.since(p.pid())
 }
 
 func boardArgs(f *fleetEnv) []string {
@@ -227,9 +227,9 @@ func runTool(b *testing.B, t tool, f *fleetEnv, r *boardResult) {
 		return false
 	})
 	first := p.await(b, t.name+": first rows", 10*time.Minute, func(s string) bool { return strings.Contains(s, "svc-") })
-	r.FirstRows = first.Sub(p.started)
+	r.FirstRows = first.Sub(p.Started())
 	full := p.await(b, t.name+": every App listed", 10*time.Minute, t.full)
-	r.FullBoard = full.Sub(p.started)
+	r.FullBoard = full.Sub(p.Started())
 	syncingMu.Lock()
 	r.SyncingShown = lastSyncing
 	syncingMu.Unlock()

@@ -13,6 +13,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/hanzoai/driftboard/internal/testing/ptyterm"
 	"github.com/hanzoai/driftboard/internal/testing/testcluster"
 )
 
@@ -24,7 +25,7 @@ var churnRuns atomic.Int64
 func boardChurn(b *testing.B, p *ptyProgram, f *fleetEnv, r *boardResult, measure bool) {
 	type sent struct {
 		at time.Time
-		w  *screenWaiter
+		w  *ptyterm.Waiter
 	}
 	var measured []sent
 	var mu sync.Mutex
@@ -43,7 +44,7 @@ func boardChurn(b *testing.B, p *ptyProgram, f *fleetEnv, r *boardResult, measur
 		}
 		ns, name := f.nss[i%len(f.nss)], appName(i)
 		tag := fmt.Sprintf("v%d.%d.0", 9+run, seq) // unique across runs on one fleet
-		var w *screenWaiter
+		var w *ptyterm.Waiter
 		if onScreen {
 			w = p.when(func(s string) bool { return strings.Contains(s, tag+"→") })
 		}
@@ -71,8 +72,8 @@ func boardChurn(b *testing.B, p *ptyProgram, f *fleetEnv, r *boardResult, measur
 	var lat []time.Duration
 	for _, m := range measured {
 		select {
-		case <-m.w.hit:
-			lat = append(lat, m.w.at.Sub(m.at))
+		case <-m.w.Hit():
+			lat = append(lat, m.w.At().Sub(m.at))
 		case <-time.After(time.Until(deadline)):
 			r.Lost++
 		}

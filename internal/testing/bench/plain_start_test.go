@@ -18,7 +18,7 @@ func timePlainStart(b *testing.B, bin string, f *fleetEnv) plainStart {
 	t := boardTool(bin, f)
 	w := startCPUWindow(b, "the start without gzip", f, f.clusters)
 	p := startPTY(b, bin, append(t.args, "--compression=off"), isolatedEnv(b))
-	defer p.stop()
+	defer p.Stop()
 	at := p.await(b, "full board without gzip", 10*time.Minute, t.full)
-	return plainStart{Full: at.Sub(p.started), CPU: w.since(p.pid())}
+	return plainStart{Full: at.Sub(p.Started()), CPU: w.since(p.pid())}
 }

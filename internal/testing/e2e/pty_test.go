@@ -10,8 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/x/vt"
-	"github.com/creack/pty"
+	"github.com/hanzoai/driftboard/internal/testing/ptyterm"
 )
 
 // buildDir holds the binary built for this package's run; TestMain removes it.
@@ -42,18 +41,11 @@ var builtBinary = sync.OnceValues(func() (string, error) {
 	return bin, nil
 })
 
-// terminal is the built binary in a pseudo-terminal, its output fed to a
-// terminal emulator: the test reads the screen a user would see.
+// terminal is the built binary in a pseudo-terminal (ptyterm): the test
+// reads the screen a user would see.
 type terminal struct {
-	t   *testing.T
-	cmd *exec.Cmd
-	tty *os.File
-
-	mu    sync.Mutex
-	emu   *vt.Emulator
-	shown string          // the emulator's screen
-	all   strings.Builder // every byte the program wrote
-	done  chan struct{}
+	t *testing.T
+	*ptyterm.Terminal
 }
 
 const termCols, termRows = 180, 50
@@ -62,68 +54,14 @@ const termCols, termRows = 180, 50
 // whole environment beside PATH and TERM.
 func startTerminal(t *testing.T, bin string, args, env []string) *terminal {
 	t.Helper()
-	cmd := exec.Command(bin, args...)
-	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "TERM=xterm-256color"}, env...)
-	p := &terminal{t: t, cmd: cmd, emu: vt.NewEmulator(termCols, termRows), done: make(chan struct{})}
-	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: termCols, Rows: termRows})
-	if err != nil {
-		t.Fatalf("start %s in a pty: %v", bin, err)
-	}
-	p.tty = tty
-	t.Cleanup(p.stop)
-	go p.answer()
-	go p.read()
-	return p
+	return &terminal{t: t, Terminal: ptyterm.Start(t, bin, args, ptyterm.Options{Cols: termCols, Rows: termRows, Env: env, KeepRaw: true})}
 }
 
-func (p *terminal) read() {
-	defer close(p.done)
-	buf := make([]byte, 64<<10)
-	for {
-		n, err := p.tty.Read(buf)
-		if n > 0 {
-			p.mu.Lock()
-			p.all.Write(buf[:n])
-			_, _ = p.emu.Write(buf[:n])
-			p.shown = p.emu.String()
-			p.mu.Unlock()
-		}
-		if err != nil {
-			return
-		}
-	}
-}
-
-// answer sends the emulator's replies (colour and capability queries) back,
-// as a terminal would.
-func (p *terminal) answer() {
-	buf := make([]byte, 4096)
-	for {
-		n, err := p.emu.Read(buf)
-		if n > 0 {
-			if _, werr := p.tty.Write(buf[:n]); werr != nil {
-				return
-			}
-		}
-		if err != nil {
-			return
-		}
-	}
-}
-
-func (p *terminal) text() string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.shown
-}
+func (p *terminal) text() string { return p.Text() }
 
 // raw is every byte the program wrote, escape sequences and all: what a
 // child wrote before or between frames is there even when painted over.
-func (p *terminal) raw() string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.all.String()
-}
+func (p *terminal) raw() string { return p.Raw() }
 
 // await polls the screen until it holds every one of want.
 func (p *terminal) await(what string, limit time.Duration, want ...string) {
@@ -142,7 +80,7 @@ func (p *terminal) await(what string, limit time.Duration, want ...string) {
 			return
 		}
 		select {
-		case <-p.done:
+		case <-p.Done():
 			p.t.Fatalf("%s: the program ended first; screen:\n%s", what, s)
 		case <-time.After(50 * time.Millisecond):
 		}
@@ -168,7 +106,7 @@ func (p *terminal) until(what string, limit time.Duration, ok func() bool) {
 	p.t.Helper()
 	for deadline := time.Now().Add(limit); !ok(); {
 		select {
-		case <-p.done:
+		case <-p.Done():
 			p.t.Fatalf("%s: the program ended first; its output: %q", what, p.raw())
 		case <-time.After(20 * time.Millisecond):
 		}
@@ -183,7 +121,7 @@ func (p *terminal) until(what string, limit time.Duration, ok func() bool) {
 func (p *terminal) keys(s string) {
 	p.t.Helper()
 	for _, k := range splitKeys(s) {
-		if _, err := p.tty.Write([]byte(k)); err != nil {
+		if err := p.Type(k); err != nil {
 			p.t.Fatalf("type %q: %v", k, err)
 		}
 		time.Sleep(30 * time.Millisecond)
@@ -202,21 +140,4 @@ func splitKeys(s string) []string {
 		s = s[n:]
 	}
 	return out
-}
-
-func (p *terminal) stop() {
-	if p.cmd.Process == nil || p.cmd.ProcessState != nil {
-		return
-	}
-	_ = p.cmd.Process.Signal(os.Interrupt)
-	exited := make(chan struct{})
-	go func() { _ = p.cmd.Wait(); close(exited) }()
-	select {
-	case <-exited:
-	case <-time.After(5 * time.Second):
-		_ = p.cmd.Process.Kill()
-		<-exited
-	}
-	_ = p.tty.Close()
-	_ = p.emu.Close()
 }
