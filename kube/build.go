@@ -7,6 +7,7 @@ import (
 
 	"github.com/hanzoai/driftboard/kube/wire"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/store"
 )
 
 // reusedDirtyMax bounds the dirty-row maps Snapshot keeps for the next batch.
@@ -16,7 +17,7 @@ const reusedDirtyMax = 64
 // returns the store's immutable snapshot. Rows of a cluster that has not
 // synced yet are provisional: built from the Apps seen so far, with the
 // workloads not listed yet pending (never missing); the sync rebuilds them.
-func (f *Fleet) Snapshot() *model.Snapshot {
+func (f *Fleet) Snapshot() *store.Snapshot {
 	f.buildMu.Lock()
 	defer f.buildMu.Unlock()
 

@@ -192,3 +192,13 @@ func (v *AppView) JSON() RowJSON {
 
 // MarshalJSON writes the row's RowJSON.
 func (v AppView) MarshalJSON() ([]byte, error) { return json.Marshal(v.JSON()) }
+
+// HasFlag reports whether the row carries the drift flag k.
+func (v *AppView) HasFlag(k drift.DriftKind) bool {
+	for _, f := range v.Drift.Flags {
+		if f.Kind == k {
+			return true
+		}
+	}
+	return false
+}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/hanzoai/driftboard/drift"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/store"
 )
 
 // Kind is what an event reports.
@@ -136,6 +137,6 @@ type Event struct {
 	Changed   []string         `json:"changed,omitempty"`
 	Before    any              `json:"before,omitempty"` // *Verdict or *ClusterView
 	After     any              `json:"after,omitempty"`  // *Verdict or *ClusterView
-	Summary   *model.Summary   `json:"summary,omitempty"`
+	Summary   *store.Summary   `json:"summary,omitempty"`
 	Clusters  []ClusterSummary `json:"clusters,omitempty"`
 }

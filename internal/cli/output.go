@@ -12,6 +12,7 @@ import (
 
 	"github.com/hanzoai/driftboard/internal/termtext"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/store"
 )
 
 // textOut is where a command prints text for a person: values were
@@ -23,14 +24,14 @@ func textOut(w io.Writer) io.Writer { return termtext.NewWriter(w) }
 // the design document's shape.
 type ListOutput struct {
 	Apps    []*model.AppView `json:"apps"`
-	Summary model.Summary    `json:"summary"`
+	Summary store.Summary    `json:"summary"`
 }
 
 func newListOutput(rows []*model.AppView) ListOutput {
 	if rows == nil {
 		rows = []*model.AppView{} // "apps": [], never null
 	}
-	return ListOutput{Apps: rows, Summary: model.Summarize(rows)}
+	return ListOutput{Apps: rows, Summary: store.Summarize(rows)}
 }
 
 // writeJSON encodes v exactly; characters a terminal would act on are

@@ -1,4 +1,4 @@
-package model
+package store
 
 import (
 	"fmt"
@@ -7,6 +7,9 @@ import (
 	"runtime"
 	"testing"
 	"time"
+
+	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/modeltest"
 )
 
 // TestUpsertManyIsUpsertOneByOne: a batch leaves the store exactly as the
@@ -15,7 +18,7 @@ import (
 func TestUpsertManyIsUpsertOneByOne(t *testing.T) {
 	for seed := range uint64(50) {
 		rnd := rand.New(rand.NewPCG(seed, 3))
-		one, many := NewStore(), NewStore()
+		one, many := New(), New()
 		for step := range 30 {
 			if rnd.IntN(5) == 0 {
 				c := fmt.Sprintf("c%d", rnd.IntN(3))
@@ -23,9 +26,9 @@ func TestUpsertManyIsUpsertOneByOne(t *testing.T) {
 				one.SetOffline(c, off)
 				many.SetOffline(c, off)
 			}
-			batch := make([]AppView, rnd.IntN(20))
+			batch := make([]model.AppView, rnd.IntN(20))
 			for i := range batch {
-				batch[i] = randomRow(rnd)
+				batch[i] = modeltest.RandomRow(rnd)
 			}
 			for _, v := range batch {
 				one.Upsert(v)
@@ -34,7 +37,7 @@ func TestUpsertManyIsUpsertOneByOne(t *testing.T) {
 			a, b := one.Snapshot(), many.Snapshot()
 			if !reflect.DeepEqual(a.Rows(), b.Rows()) || !reflect.DeepEqual(a.Summary, b.Summary) || !a.TakenAt.Equal(b.TakenAt) {
 				t.Fatalf("seed %d step %d: batch differs from one by one\none:  %v %+v\nmany: %v %+v",
-					seed, step, keysOf(a.Rows()), a.Summary, keysOf(b.Rows()), b.Summary)
+					seed, step, modeltest.KeysOf(a.Rows()), a.Summary, modeltest.KeysOf(b.Rows()), b.Summary)
 			}
 		}
 	}
@@ -45,22 +48,22 @@ func TestUpsertManyIsUpsertOneByOne(t *testing.T) {
 // stored with it stay current (rows kept inside one batch array would keep
 // every replaced row of the batch alive).
 func TestUpsertManyKeepsNoBatch(t *testing.T) {
-	s := NewStore()
+	s := New()
 	defer runtime.KeepAlive(s) // the store and its current rows stay live throughout
-	batch := make([]AppView, 100)
+	batch := make([]model.AppView, 100)
 	for i := range batch {
-		batch[i] = AppView{Cluster: "c", Namespace: "ns", App: fmt.Sprintf("a%03d", i), Phase: "Running"}
+		batch[i] = model.AppView{Cluster: "c", Namespace: "ns", App: fmt.Sprintf("a%03d", i), Phase: "Running"}
 	}
 	s.UpsertMany(batch)
 	batch[1].Phase = "reused by the caller"
-	if got := s.Snapshot().Find(Key{"c", "ns", "a001"}).Phase; got != "Running" {
+	if got := s.Snapshot().Find(model.Key{Cluster: "c", Namespace: "ns", Name: "a001"}).Phase; got != "Running" {
 		t.Fatalf("the caller's later write shows in the store: phase %q", got)
 	}
 	freed := make(chan struct{})
-	first := s.Snapshot().Find(Key{"c", "ns", "a000"})
-	runtime.SetFinalizer(first, func(*AppView) { close(freed) })
+	first := s.Snapshot().Find(model.Key{Cluster: "c", Namespace: "ns", Name: "a000"})
+	runtime.SetFinalizer(first, func(*model.AppView) { close(freed) })
 	first = nil
-	s.Upsert(AppView{Cluster: "c", Namespace: "ns", App: "a000", Phase: "Updated"}) // a001 … a099 stay current
+	s.Upsert(model.AppView{Cluster: "c", Namespace: "ns", App: "a000", Phase: "Updated"}) // a001 … a099 stay current
 	s.Snapshot()
 	for deadline := time.Now().Add(5 * time.Second); ; {
 		runtime.GC()

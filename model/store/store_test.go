@@ -1,4 +1,4 @@
-package model
+package store
 
 import (
 	"encoding/json"
@@ -9,11 +9,13 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hanzoai/driftboard/drift"
+	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/modeltest"
 )
 
-// row builds a minimal row with the given severity, observed at t0+minutes.
-func row(cluster, ns, name string, sev drift.DriftSeverity, minutes int) AppView {
-	return AppView{App: name, Cluster: cluster, Namespace: ns, ObservedAt: t0.Add(time.Duration(minutes) * time.Minute),
+// row builds a minimal row with the given severity, observed at modeltest.T0+minutes.
+func row(cluster, ns, name string, sev drift.DriftSeverity, minutes int) model.AppView {
+	return model.AppView{App: name, Cluster: cluster, Namespace: ns, ObservedAt: modeltest.T0.Add(time.Duration(minutes) * time.Minute),
 		Drift: drift.Drift{Severity: sev, Flags: []drift.DriftFlag{}}, Endpoints: []string{}}
 }
 
@@ -27,7 +29,7 @@ func keys(s *Snapshot) []string {
 
 func TestStoreOrderAndSummary(t *testing.T) {
 	t.Parallel()
-	s := NewStore()
+	s := New()
 	empty := s.Snapshot()
 	if diff := cmp.Diff(Summary{Total: 0, ByDrift: map[drift.DriftSeverity]int{"ok": 0, "yellow": 0, "red": 0}}, empty.Summary); diff != "" {
 		t.Errorf("empty summary (-want +got):\n%s", diff)
@@ -40,8 +42,8 @@ func TestStoreOrderAndSummary(t *testing.T) {
 	s.Upsert(row("a", "hanzo", "zeta", drift.SeverityYellow, 3))
 	s.Upsert(row("a", "hanzo", "alpha", drift.SeverityYellow, 0))
 	s.Upsert(row("a", "hanzo", "zeta", drift.SeverityOK, 4)) // replace
-	s.Delete(Key{"b", "hanzo", "iam"})
-	s.Delete(Key{"b", "hanzo", "nope"}) // absent: no-op
+	s.Delete(model.Key{Cluster: "b", Namespace: "hanzo", Name: "iam"})
+	s.Delete(model.Key{Cluster: "b", Namespace: "hanzo", Name: "nope"}) // absent: no-op
 	snap := s.Snapshot()
 	if diff := cmp.Diff([]string{"a/hanzo/alpha", "a/hanzo/zeta", "a/tenant-x/api"}, keys(snap)); diff != "" {
 		t.Errorf("order (-want +got):\n%s", diff)
@@ -56,14 +58,14 @@ func TestStoreOrderAndSummary(t *testing.T) {
 	if snap.Version != 6 {
 		t.Errorf("version = %d, want 6 (one per change)", snap.Version)
 	}
-	if !snap.TakenAt.Equal(t0.Add(4 * time.Minute)) {
+	if !snap.TakenAt.Equal(modeltest.T0.Add(4 * time.Minute)) {
 		t.Errorf("TakenAt = %v, want the newest observation", snap.TakenAt)
 	}
 }
 
 func TestStoreSnapshotIsCachedAndImmutable(t *testing.T) {
 	t.Parallel()
-	s := NewStore()
+	s := New()
 	v := row("a", "hanzo", "iam", drift.SeverityOK, 0)
 	s.Upsert(v)
 	v.Phase = "Mutated by caller"
@@ -91,13 +93,13 @@ func TestStoreSnapshotIsCachedAndImmutable(t *testing.T) {
 // set and never invents one from when it first saw the row.
 func TestStoreDriftSince(t *testing.T) {
 	t.Parallel()
-	k := Key{"a", "hanzo", "iam"}
-	s := NewStore()
+	k := model.Key{Cluster: "a", Namespace: "hanzo", Name: "iam"}
+	s := New()
 	s.Upsert(row(k.Cluster, k.Namespace, k.Name, drift.SeverityRed, 5))
 	if got := s.Snapshot().Rows()[0].DriftSince; got != nil {
 		t.Errorf("drifting row without a known start: DriftSince = %v, want nil (not the time it was first seen)", got)
 	}
-	at := t0.Add(-time.Hour)
+	at := modeltest.T0.Add(-time.Hour)
 	v := row(k.Cluster, k.Namespace, k.Name, drift.SeverityRed, 9)
 	v.DriftSince = &at
 	s.Upsert(v)
@@ -111,8 +113,8 @@ func TestStoreDriftSince(t *testing.T) {
 
 func TestStoreStaleAndClusters(t *testing.T) {
 	t.Parallel()
-	s := NewStore()
-	for _, r := range []AppView{row("a", "hanzo", "x", "ok", 0), row("b", "hanzo", "x", "ok", 0), row("b", "tenant-z", "y", "ok", 0), row("c", "hanzo", "x", "ok", 0)} {
+	s := New()
+	for _, r := range []model.AppView{row("a", "hanzo", "x", "ok", 0), row("b", "hanzo", "x", "ok", 0), row("b", "tenant-z", "y", "ok", 0), row("c", "hanzo", "x", "ok", 0)} {
 		s.Upsert(r)
 	}
 	before := s.Snapshot()
@@ -142,21 +144,21 @@ func TestStoreStaleAndClusters(t *testing.T) {
 		t.Error("SetOffline on an unknown cluster changed the version")
 	}
 
-	cs := []ClusterState{{Name: "a", Phase: ConnLive, Since: t0.Add(time.Hour), Notices: []string{"n"}}}
+	cs := []model.ClusterState{{Name: "a", Phase: model.ConnLive, Since: modeltest.T0.Add(time.Hour), Notices: []string{"n"}}}
 	s.SetClusters(cs)
 	cs[0].Notices[0] = "mutated"
 	got := s.Snapshot()
-	if diff := cmp.Diff([]ClusterState{{Name: "a", Phase: ConnLive, Since: t0.Add(time.Hour), Notices: []string{"n"}}}, got.Clusters); diff != "" {
+	if diff := cmp.Diff([]model.ClusterState{{Name: "a", Phase: model.ConnLive, Since: modeltest.T0.Add(time.Hour), Notices: []string{"n"}}}, got.Clusters); diff != "" {
 		t.Errorf("clusters (-want +got):\n%s", diff)
 	}
-	if !got.TakenAt.Equal(t0.Add(time.Hour)) {
+	if !got.TakenAt.Equal(modeltest.T0.Add(time.Hour)) {
 		t.Errorf("TakenAt = %v, want the cluster's newer Since", got.TakenAt)
 	}
 }
 
 func TestStoreConcurrentReaders(t *testing.T) {
 	t.Parallel()
-	s := NewStore()
+	s := New()
 	var wg sync.WaitGroup
 	done := make(chan struct{})
 	for range 4 {
@@ -173,7 +175,7 @@ func TestStoreConcurrentReaders(t *testing.T) {
 					return
 				}
 				for i := 1; i < snap.Len(); i++ {
-					if compareKeys(snap.Rows()[i-1].Key(), snap.Rows()[i].Key()) >= 0 {
+					if snap.Rows()[i-1].Key().Compare(snap.Rows()[i].Key()) >= 0 {
 						t.Errorf("snapshot not sorted at %d", i)
 						return
 					}
@@ -183,15 +185,15 @@ func TestStoreConcurrentReaders(t *testing.T) {
 	}
 	// The writer churns; a plain map replays the same steps, and the final
 	// snapshot must agree with it (the deletes hit rows that exist).
-	want := map[Key]bool{}
+	want := map[model.Key]bool{}
 	name := func(i int) string { return string(rune('a'+i%26)) + string(rune('a'+i/26%26)) }
 	offline := false
 	for i := range 2000 {
 		s.Upsert(row("c", "hanzo", name(i), drift.SeverityYellow, i))
-		want[Key{"c", "hanzo", name(i)}] = true
+		want[model.Key{Cluster: "c", Namespace: "hanzo", Name: name(i)}] = true
 		if i%7 == 0 && i > 0 {
-			s.Delete(Key{"c", "hanzo", name(i - 1)})
-			delete(want, Key{"c", "hanzo", name(i - 1)})
+			s.Delete(model.Key{Cluster: "c", Namespace: "hanzo", Name: name(i - 1)})
+			delete(want, model.Key{Cluster: "c", Namespace: "hanzo", Name: name(i - 1)})
 			offline = i%2 == 0
 			s.SetOffline("c", offline)
 		}

@@ -1,4 +1,4 @@
-package model
+package store
 
 import (
 	"encoding/json"
@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hanzoai/driftboard/model"
 	"github.com/tidwall/btree"
 )
 
@@ -15,11 +16,11 @@ import (
 // are a seventh of nodes of 56-byte ones (at 10,000 rows, ~1.3 KB copied a
 // change instead of ~5.9 KB).
 type rowItem struct {
-	key Key
-	v   *AppView
+	key model.Key
+	v   *model.AppView
 }
 
-func lessRows(a, b *rowItem) bool { return compareKeys(a.key, b.key) < 0 }
+func lessRows(a, b *rowItem) bool { return a.key.Compare(b.key) < 0 }
 
 // rowTree is the rows sorted by Key. A snapshot holds a copy-on-write Copy
 // of the store's tree: taking one is O(1) and a later change copies only the
@@ -35,16 +36,16 @@ func newRowTree() *rowTree {
 // lazyRows is a snapshot's rows as a slice, made on first use.
 type lazyRows struct {
 	once sync.Once
-	rows []*AppView
+	rows []*model.AppView
 }
 
 // NewSnapshot returns a snapshot made by hand from rows (their order is
 // kept; Find searches them one by one), for sources that are not a Store.
-func NewSnapshot(rows []*AppView) *Snapshot {
+func NewSnapshot(rows []*model.AppView) *Snapshot {
 	if rows == nil {
-		rows = []*AppView{}
+		rows = []*model.AppView{}
 	}
-	s := &Snapshot{list: &lazyRows{rows: rows}, Clusters: []ClusterState{}}
+	s := &Snapshot{list: &lazyRows{rows: rows}, Clusters: []model.ClusterState{}}
 	s.list.once.Do(func() {})
 	return s
 }
@@ -62,8 +63,8 @@ func (s *Snapshot) Len() int {
 
 // All yields the rows in order (a store's: sorted by Key) without making a
 // slice of them.
-func (s *Snapshot) All() iter.Seq[*AppView] {
-	return func(yield func(*AppView) bool) {
+func (s *Snapshot) All() iter.Seq[*model.AppView] {
+	return func(yield func(*model.AppView) bool) {
 		if s.tree == nil {
 			for _, r := range s.Rows() {
 				if !yield(r) {
@@ -79,12 +80,12 @@ func (s *Snapshot) All() iter.Seq[*AppView] {
 // Rows returns every row in order, as a slice made once per snapshot and
 // shared: callers must not modify it. O(n) the first time; a frame needs
 // only Find, Len and the journal.
-func (s *Snapshot) Rows() []*AppView {
+func (s *Snapshot) Rows() []*model.AppView {
 	if s.list == nil {
-		return []*AppView{}
+		return []*model.AppView{}
 	}
 	s.list.once.Do(func() {
-		rows := make([]*AppView, 0, s.Len())
+		rows := make([]*model.AppView, 0, s.Len())
 		for r := range s.All() {
 			rows = append(rows, r)
 		}
@@ -95,7 +96,7 @@ func (s *Snapshot) Rows() []*AppView {
 
 // Find returns the row with key k, or nil: O(log n) in a store's
 // snapshot; a snapshot made by hand is searched row by row.
-func (s *Snapshot) Find(k Key) *AppView {
+func (s *Snapshot) Find(k model.Key) *model.AppView {
 	if s.tree == nil {
 		for _, r := range s.Rows() {
 			if r.Key() == k {
@@ -141,12 +142,12 @@ func (s *Snapshot) ClusterCount() int {
 
 // snapshotJSON is a Snapshot's JSON shape, rows included.
 type snapshotJSON struct {
-	Version  uint64         `json:"version"`
-	Rows     []*AppView     `json:"rows"`
-	Summary  Summary        `json:"summary"`
-	Clusters []ClusterState `json:"clusters"`
-	Releases ReleaseChecks  `json:"releases"`
-	TakenAt  time.Time      `json:"takenAt"`
+	Version  uint64               `json:"version"`
+	Rows     []*model.AppView     `json:"rows"`
+	Summary  Summary              `json:"summary"`
+	Clusters []model.ClusterState `json:"clusters"`
+	Releases model.ReleaseChecks  `json:"releases"`
+	TakenAt  time.Time            `json:"takenAt"`
 }
 
 // MarshalJSON writes the snapshot with its rows.

@@ -1,24 +1,24 @@
-package model
+package store
 
 import (
-	"cmp"
 	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/hanzoai/driftboard/drift"
+	"github.com/hanzoai/driftboard/model"
 )
 
 // Snapshot is an immutable view of the fleet. Its rows (Len, All, Find,
 // Rows) are sorted by Key and never mutated after publication, so a
 // snapshot may be shared freely.
 type Snapshot struct {
-	Version  uint64         `json:"version"`
-	Summary  Summary        `json:"summary"`
-	Clusters []ClusterState `json:"clusters"`
-	Releases ReleaseChecks  `json:"releases"`
-	TakenAt  time.Time      `json:"takenAt"` // newest observation it contains (the store has no clock)
+	Version  uint64               `json:"version"`
+	Summary  Summary              `json:"summary"`
+	Clusters []model.ClusterState `json:"clusters"`
+	Releases model.ReleaseChecks  `json:"releases"`
+	TakenAt  time.Time            `json:"takenAt"` // newest observation it contains (the store has no clock)
 
 	tree *rowTree  // a store's rows (a copy-on-write copy); nil when made by hand
 	list *lazyRows // the rows as a slice, made on first use
@@ -26,7 +26,7 @@ type Snapshot struct {
 	// The rows changed since journalFrom, for a View to follow the store
 	// change by change; shared with the store, which only ever appends.
 	store       uint64 // which store took it (a reconnect brings a new one)
-	journal     []change
+	journal     []Change
 	journalFrom uint64
 }
 
@@ -43,9 +43,9 @@ type Store struct {
 	counts   [driftBuckets]int // the design's summary (ByDrift and the rows apart from it), by driftBucket
 	verdicts VerdictCounts
 	waiting  int // rows waiting on a release check
-	releases ReleaseChecks
+	releases model.ReleaseChecks
 	offline  map[string]bool // clusters whose watch is down
-	clusters []ClusterState
+	clusters []model.ClusterState
 	version  uint64
 	latest   time.Time
 	snap     atomic.Pointer[Snapshot] // nil when something changed since the last one
@@ -60,22 +60,21 @@ type Store struct {
 
 var storeIDs atomic.Uint64
 
-// NewStore returns an empty store.
-func NewStore() *Store {
+// New returns an empty store.
+func New() *Store {
 	return &Store{rows: newRowTree(), offline: map[string]bool{}, id: storeIDs.Add(1)}
 }
 
-func compareKeys(a, b Key) int {
-	if c := cmp.Compare(a.Cluster, b.Cluster); c != 0 {
-		return c
-	}
-	if c := cmp.Compare(a.Namespace, b.Namespace); c != 0 {
-		return c
-	}
-	return cmp.Compare(a.Name, b.Name)
+// NewTrimming returns an empty store whose journal keeps at least floor
+// changes (New's keeps journalMin): a small floor trims within a few
+// changes, for tests of a view that falls behind the journal.
+func NewTrimming(floor int) *Store {
+	s := New()
+	s.journal.min = max(floor, 1)
+	return s
 }
 
-func (s *Store) uncount(v *AppView) {
+func (s *Store) uncount(v *model.AppView) {
 	s.counts[driftBucketOf(v)]--
 	s.verdicts.add(v.Verdict(), -1)
 	if v.WaitsOnRelease() {
@@ -84,7 +83,7 @@ func (s *Store) uncount(v *AppView) {
 }
 
 // SetReleaseChecks records the release reader's state for the header.
-func (s *Store) SetReleaseChecks(rc ReleaseChecks) {
+func (s *Store) SetReleaseChecks(rc model.ReleaseChecks) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.releases == rc {
@@ -100,10 +99,10 @@ func (s *Store) changed() {
 }
 
 // changedRow journals a row change under the version changed() is about to give.
-func (s *Store) changedRow(k Key) { s.journal.add(s.version+1, k, s.rows.Len()) }
+func (s *Store) changedRow(k model.Key) { s.journal.add(s.version+1, k, s.rows.Len()) }
 
 // put stores row in place of the one with its key, if any, and counts it.
-func (s *Store) put(row *AppView) {
+func (s *Store) put(row *model.AppView) {
 	if old, replaced := s.rows.Set(&rowItem{key: row.Key(), v: row}); replaced {
 		s.uncount(old.v)
 	}
@@ -120,7 +119,7 @@ func (s *Store) put(row *AppView) {
 // Upsert stores a copy of v. A row of a cluster marked offline is stored
 // offline. DriftSince is Build's, from the cluster: the store never
 // invents it from when it first saw the row.
-func (s *Store) Upsert(v AppView) {
+func (s *Store) Upsert(v model.AppView) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	row := &v
@@ -133,7 +132,7 @@ func (s *Store) Upsert(v AppView) {
 }
 
 // Delete removes the row with key k, if any.
-func (s *Store) Delete(k Key) {
+func (s *Store) Delete(k model.Key) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	old, found := s.rows.Delete(&rowItem{key: k})
@@ -156,8 +155,8 @@ func (s *Store) SetOffline(cluster string, offline bool) {
 	} else {
 		delete(s.offline, cluster)
 	}
-	var flip []*AppView // rows change after the scan: the tree is not written while read
-	s.rows.Ascend(&rowItem{key: Key{Cluster: cluster}}, func(it *rowItem) bool {
+	var flip []*model.AppView // rows change after the scan: the tree is not written while read
+	s.rows.Ascend(&rowItem{key: model.Key{Cluster: cluster}}, func(it *rowItem) bool {
 		if it.key.Cluster != cluster {
 			return false
 		}
@@ -179,10 +178,10 @@ func (s *Store) SetOffline(cluster string, offline bool) {
 }
 
 // SetClusters replaces the clusters' connection states.
-func (s *Store) SetClusters(cs []ClusterState) {
+func (s *Store) SetClusters(cs []model.ClusterState) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.clusters = make([]ClusterState, len(cs))
+	s.clusters = make([]model.ClusterState, len(cs))
 	for i, c := range cs {
 		c.Notices = slices.Clone(c.Notices)
 		s.clusters[i] = c
@@ -228,7 +227,7 @@ func (s *Store) Snapshot() *Snapshot {
 		journalFrom: s.journal.from,
 	}
 	if snap.Clusters == nil {
-		snap.Clusters = []ClusterState{}
+		snap.Clusters = []model.ClusterState{}
 	}
 	s.snap.Store(snap)
 	return snap

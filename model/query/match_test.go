@@ -1,9 +1,10 @@
-package model
+package query
 
 import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/hanzoai/driftboard/model/modeltest"
 )
 
 func TestFuzzyAndGlob(t *testing.T) {
@@ -50,12 +51,12 @@ func TestFuzzyAndGlob(t *testing.T) {
 func TestQuotedValues(t *testing.T) {
 	t.Parallel()
 	rows := fleet(t)
-	rows[0] = ptr(*rows[0])
+	rows[0] = modeltest.Ptr(*rows[0])
 	rows[0].Org = "lux fi"
 	for _, q := range []string{`org:"lux fi"`, `"org:lux fi"`, `org:"LUX FI",nobody`} {
-		got, err := ParseQuery(q)
+		got, err := Parse(q)
 		if err != nil {
-			t.Fatalf("ParseQuery(%q): %v", q, err)
+			t.Fatalf("Parse(%q): %v", q, err)
 		}
 		want := []string{"iam"}
 		if q == `"org:lux fi"` { // a quoted whole term is free text

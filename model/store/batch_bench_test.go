@@ -1,16 +1,18 @@
-package model
+package store
 
 import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/hanzoai/driftboard/model"
 )
 
 // firstSyncRows is n rows in the random order a sync's dirty set yields.
-func firstSyncRows(n int) []AppView {
-	rows := make([]AppView, n)
+func firstSyncRows(n int) []model.AppView {
+	rows := make([]model.AppView, n)
 	for i, j := range rand.New(rand.NewPCG(1, 1)).Perm(n) {
-		rows[i] = AppView{Cluster: "c", Namespace: fmt.Sprintf("ns%02d", j%50), App: fmt.Sprintf("svc-%06d", j)}
+		rows[i] = model.AppView{Cluster: "c", Namespace: fmt.Sprintf("ns%02d", j%50), App: fmt.Sprintf("svc-%06d", j)}
 	}
 	return rows
 }
@@ -23,7 +25,7 @@ func BenchmarkFirstSync(b *testing.B) {
 		rows := firstSyncRows(n)
 		b.Run(fmt.Sprintf("one-by-one/n=%d", n), func(b *testing.B) {
 			for b.Loop() {
-				s := NewStore()
+				s := New()
 				for _, v := range rows {
 					s.Upsert(v)
 				}
@@ -31,7 +33,7 @@ func BenchmarkFirstSync(b *testing.B) {
 		})
 		b.Run(fmt.Sprintf("batch/n=%d", n), func(b *testing.B) {
 			for b.Loop() {
-				NewStore().UpsertMany(append([]AppView(nil), rows...))
+				New().UpsertMany(append([]model.AppView(nil), rows...))
 			}
 		})
 	}

@@ -1,13 +1,13 @@
-package model
+package query
 
 import "strings"
 
-// QueryValue writes name as one query value that matches exactly that name
+// Quote writes name as one query value that matches exactly that name
 // (as the language matches: case aside): glob characters escaped, quoted
 // when it holds a space. ok is false where the language cannot say it: a
 // comma (it separates values), a double quote, a value with spaces at its
 // ends (trimmed), or nothing at all.
-func QueryValue(name string) (value string, ok bool) {
+func Quote(name string) (value string, ok bool) {
 	if name == "" || strings.ContainsAny(name, `,"`) || strings.TrimSpace(name) != name {
 		return "", false
 	}

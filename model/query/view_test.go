@@ -1,4 +1,4 @@
-package model
+package query
 
 import (
 	"fmt"
@@ -6,48 +6,31 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/hanzoai/driftboard/drift"
+	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/modeltest"
+	"github.com/hanzoai/driftboard/model/store"
 )
 
 // viewQueries are filters the differential tests switch between.
 var viewQueries = []string{"", "sev:red,yellow", "a1", "ns:ns1", "-cluster:c0", "health:offline", "env:main"}
 
-// randomRow is a row from a small space of keys and sort fields, so that
-// ties (same app name, same severity, same drift age) are common.
-func randomRow(rnd *rand.Rand) AppView {
-	sevs := []drift.DriftSeverity{drift.SeverityOK, drift.SeverityYellow, drift.SeverityRed, ""}
-	envs := append([]Env{""}, Envs...)
-	v := AppView{
-		Cluster:   fmt.Sprintf("c%d", rnd.IntN(3)),
-		Namespace: fmt.Sprintf("ns%d", rnd.IntN(4)),
-		App:       fmt.Sprintf("a%d", rnd.IntN(12)),
-		Env:       envs[rnd.IntN(len(envs))],
-	}
-	v.Drift.Severity = sevs[rnd.IntN(len(sevs))]
-	if rnd.IntN(3) > 0 {
-		t := time.Date(2026, 1, 1, rnd.IntN(3), 0, 0, 0, time.UTC)
-		v.DriftSince = &t
-	}
-	return v
-}
-
 // reference is the straightforward view: filter and sort everything.
-func reference(snap *Snapshot, q Query, by SortKey, keep func(*AppView) bool) []*AppView {
+func reference(snap *store.Snapshot, q Query, by SortKey, keep func(*model.AppView) bool) []*model.AppView {
 	rows := Select(snap.Rows(), q, by)
-	return slices.DeleteFunc(rows, func(r *AppView) bool { return keep != nil && !keep(r) })
+	return slices.DeleteFunc(rows, func(r *model.AppView) bool { return keep != nil && !keep(r) })
 }
 
 // checkView compares the view with the reference, row by row and through
 // At, Index and Range.
-func checkView(t *testing.T, step int, v *View, snap *Snapshot, q Query, by SortKey, keep func(*AppView) bool) {
+func checkView(t *testing.T, step int, v *View, snap *store.Snapshot, q Query, by SortKey, keep func(*model.AppView) bool) {
 	t.Helper()
 	want := reference(snap, q, by, keep)
 	got := v.Rows()
 	if !slices.Equal(got, want) {
 		t.Fatalf("step %d (query %q, sort %s): view has %d rows, filter+sort %d\nview: %v\nwant: %v",
-			step, q, by, len(got), len(want), keysOf(got), keysOf(want))
+			step, q, by, len(got), len(want), modeltest.KeysOf(got), modeltest.KeysOf(want))
 	}
 	if v.Len() != len(want) {
 		t.Fatalf("step %d: Len %d, want %d", step, v.Len(), len(want))
@@ -67,48 +50,38 @@ func checkView(t *testing.T, step int, v *View, snap *Snapshot, q Query, by Sort
 	}
 }
 
-func keysOf(rows []*AppView) []Key {
-	out := make([]Key, len(rows))
-	for i, r := range rows {
-		out[i] = r.Key()
-	}
-	return out
-}
-
 // runViewDifferential drives a store and a view with random changes from
 // seed and checks the view against filter+sort after every sync.
 func runViewDifferential(t *testing.T, seed uint64, steps int) {
 	rnd := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
-	st := NewStore()
-	st.journal.min = 1 + rnd.IntN(40) // trims happen within the run
+	st := store.NewTrimming(1 + rnd.IntN(40)) // trims happen within the run
 	q, by := viewQuery(t, ""), SortKey(0)
-	var keep func(*AppView) bool
+	var keep func(*model.AppView) bool
 	v := NewView(q, by, keep)
-	shown := map[*AppView]int{} // the view's rows as its changes tell them
+	shown := map[*model.AppView]int{} // the view's rows as its changes tell them
 	for step := range steps {
 		switch op := rnd.IntN(100); {
 		case op < 45:
-			st.Upsert(randomRow(rnd))
+			st.Upsert(modeltest.RandomRow(rnd))
 		case op < 55: // a batch, as a sync delivers them
-			batch := make([]AppView, rnd.IntN(8))
+			batch := make([]model.AppView, rnd.IntN(8))
 			for i := range batch {
-				batch[i] = randomRow(rnd)
+				batch[i] = modeltest.RandomRow(rnd)
 			}
 			st.UpsertMany(batch)
 		case op < 75:
-			r := randomRow(rnd)
+			r := modeltest.RandomRow(rnd)
 			st.Delete(r.Key())
 		case op < 80:
 			st.SetOffline(fmt.Sprintf("c%d", rnd.IntN(3)), rnd.IntN(2) == 0)
 		case op < 84:
-			st = NewStore() // a reconnect: a new store, the same view
-			st.journal.min = 1 + rnd.IntN(40)
+			st = store.NewTrimming(1 + rnd.IntN(40)) // a reconnect: a new store, the same view
 		case op < 90: // a new filter, sort or extra filter: a new view
 			q = viewQuery(t, viewQueries[rnd.IntN(len(viewQueries))])
 			by = SortKey(rnd.IntN(len(sortNames)))
 			keep = nil
 			if rnd.IntN(2) == 0 {
-				keep = func(r *AppView) bool { return r.Drift.Severity != drift.SeverityOK }
+				keep = func(r *model.AppView) bool { return r.Drift.Severity != drift.SeverityOK }
 			}
 			v = NewView(q, by, keep)
 		}
@@ -126,7 +99,7 @@ func runViewDifferential(t *testing.T, seed uint64, steps int) {
 // checkChanges applies a sync's changes to shown (what a figure kept over
 // the view's rows counts) and compares it with the view: each row leaves
 // once and enters once, so shown never counts a row twice or lacks one.
-func checkChanges(t *testing.T, step int, v *View, shown map[*AppView]int, changes []ViewChange, rebuilt bool) {
+func checkChanges(t *testing.T, step int, v *View, shown map[*model.AppView]int, changes []ViewChange, rebuilt bool) {
 	t.Helper()
 	if rebuilt {
 		clear(shown)
@@ -145,7 +118,7 @@ func checkChanges(t *testing.T, step int, v *View, shown map[*AppView]int, chang
 			shown[c.New]++
 		}
 	}
-	want := map[*AppView]int{}
+	want := map[*model.AppView]int{}
 	for _, r := range v.Rows() {
 		want[r]++
 	}
@@ -157,7 +130,7 @@ func checkChanges(t *testing.T, step int, v *View, shown map[*AppView]int, chang
 // viewQuery parses a query the test knows is valid.
 func viewQuery(t *testing.T, s string) Query {
 	t.Helper()
-	q, err := ParseQuery(s)
+	q, err := Parse(s)
 	if err != nil {
 		t.Fatalf("parse %q: %v", s, err)
 	}
@@ -183,18 +156,18 @@ func FuzzViewMatchesFilterSort(f *testing.F) {
 // TestViewFollowsChangeByChange: a sync after a few changes applies them
 // (it does not rebuild) and reports each row that moved in or out.
 func TestViewFollowsChangeByChange(t *testing.T) {
-	st := NewStore()
+	st := store.New()
 	for i := range 200 {
-		st.Upsert(AppView{Cluster: "c", Namespace: "ns", App: fmt.Sprintf("a%03d", i)})
+		st.Upsert(model.AppView{Cluster: "c", Namespace: "ns", App: fmt.Sprintf("a%03d", i)})
 	}
 	v := NewView(viewQuery(t, ""), SortName, nil)
 	if _, rebuilt := v.Sync(st.Snapshot()); !rebuilt {
 		t.Fatal("the first sync must read every row")
 	}
-	red := AppView{Cluster: "c", Namespace: "ns", App: "a007"}
+	red := model.AppView{Cluster: "c", Namespace: "ns", App: "a007"}
 	red.Drift.Severity = drift.SeverityRed
 	st.Upsert(red)
-	st.Delete(Key{Cluster: "c", Namespace: "ns", Name: "a008"})
+	st.Delete(model.Key{Cluster: "c", Namespace: "ns", Name: "a008"})
 	changes, rebuilt := v.Sync(st.Snapshot())
 	if rebuilt || len(changes) != 2 {
 		t.Fatalf("sync after two changes: rebuilt %v, %d changes; want 2 applied one by one", rebuilt, len(changes))
@@ -207,39 +180,15 @@ func TestViewFollowsChangeByChange(t *testing.T) {
 	}
 }
 
-// TestJournalTrimForgetsOldVersions: once the journal drops old changes, a
-// reader from before them is told to re-read every row.
-func TestJournalTrimForgetsOldVersions(t *testing.T) {
-	st := NewStore()
-	st.journal.min = 1
-	for i := range 20 {
-		st.Upsert(AppView{Cluster: "c", Namespace: "ns", App: fmt.Sprintf("a%d", i%3)})
-	}
-	snap := st.Snapshot()
-	if snap.journalFrom == 0 {
-		t.Fatal("20 changes to 3 rows with a floor of 1 should have trimmed the journal")
-	}
-	if _, ok := snap.changesSince(snap.store, 0); ok {
-		t.Fatal("changes since version 0 are no longer all known, yet the snapshot offers them")
-	}
-	got, ok := snap.changesSince(snap.store, snap.journalFrom)
-	if !ok || len(got) == 0 || got[len(got)-1].version != snap.Version {
-		t.Fatalf("changes since %d: %v, %v", snap.journalFrom, got, ok)
-	}
-	if _, ok := snap.changesSince(snap.store+1, snap.Version); ok {
-		t.Fatal("another store's version must not be read as this one's")
-	}
-}
-
 // TestViewRebuildsForABigBatch: a sync that brings a large share of the
 // rows at once (a cluster's workloads listed after its Apps) re-reads every
 // row, sorted and loaded in order, and gives the order filter+sort gives.
 func TestViewRebuildsForABigBatch(t *testing.T) {
-	st := NewStore()
+	st := store.New()
 	rnd := rand.New(rand.NewPCG(3, 4))
-	rows := make([]AppView, 2000)
+	rows := make([]model.AppView, 2000)
 	for i := range rows {
-		rows[i] = AppView{Cluster: "c", Namespace: fmt.Sprintf("ns%d", i%7), App: fmt.Sprintf("a%04d", (i*7919)%2000)}
+		rows[i] = model.AppView{Cluster: "c", Namespace: fmt.Sprintf("ns%d", i%7), App: fmt.Sprintf("a%04d", (i*7919)%2000)}
 		rows[i].Workload.Pending = "Deployments not listed yet (cluster syncing)"
 	}
 	st.UpsertMany(rows)

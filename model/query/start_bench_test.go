@@ -1,9 +1,13 @@
-package model
+package query
 
 import (
 	"fmt"
 	"runtime"
 	"testing"
+
+	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/modeltest"
+	"github.com/hanzoai/driftboard/model/store"
 )
 
 // BenchmarkStartFollow is a board following a cluster's first sync, as the
@@ -14,9 +18,9 @@ import (
 func BenchmarkStartFollow(b *testing.B) {
 	for _, n := range []int{10_000, 30_000, 50_000} {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
-			pending, final := make([]AppView, n), make([]AppView, n)
+			pending, final := make([]model.AppView, n), make([]model.AppView, n)
 			for i := range n {
-				k := AppView{Cluster: "c", Namespace: fmt.Sprintf("ns%02d", i%50), App: fmt.Sprintf("svc-%06d", i)}
+				k := model.AppView{Cluster: "c", Namespace: fmt.Sprintf("ns%02d", i%50), App: fmt.Sprintf("svc-%06d", i)}
 				pending[i], final[i] = k, k
 				pending[i].Workload.Pending = "Deployments not listed yet (cluster syncing)"
 				if i%7 == 0 {
@@ -32,11 +36,11 @@ func BenchmarkStartFollow(b *testing.B) {
 			}
 			var m0, m1 runtime.MemStats
 			runtime.ReadMemStats(&m0)
-			cpu0 := processCPU()
+			cpu0 := modeltest.ProcessCPU()
 			for b.Loop() {
-				s := NewStore()
+				s := store.New()
 				v := NewView(Query{}, SortSeverity, nil)
-				batch := make([]AppView, 0, 200)
+				batch := make([]model.AppView, 0, 200)
 				for j, i := range order {
 					batch = append(batch, pending[i])
 					if len(batch) == cap(batch) || j == n-1 {
@@ -54,7 +58,7 @@ func BenchmarkStartFollow(b *testing.B) {
 			runtime.ReadMemStats(&m1)
 			perRow := func(x float64) float64 { return x / float64(b.N) / float64(n) }
 			b.ReportMetric(perRow(float64(b.Elapsed().Nanoseconds())), "ns/row")
-			b.ReportMetric(perRow(float64((processCPU() - cpu0).Nanoseconds())), "cpu-ns/row") // the GC's too
+			b.ReportMetric(perRow(float64((modeltest.ProcessCPU() - cpu0).Nanoseconds())), "cpu-ns/row") // the GC's too
 			b.ReportMetric(perRow(float64(m1.Mallocs-m0.Mallocs)), "allocs/row")
 			b.ReportMetric(perRow(float64(m1.TotalAlloc-m0.TotalAlloc)), "B/row")
 		})

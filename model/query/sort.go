@@ -1,4 +1,4 @@
-package model
+package query
 
 import (
 	"cmp"
@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/hanzoai/driftboard/model"
 )
 
 // SortKey orders the board.
@@ -50,7 +52,7 @@ func ParseSortKey(s string) (SortKey, error) {
 type sortItem struct {
 	a, b   int64
 	s1, s2 string
-	v      *AppView
+	v      *model.AppView
 }
 
 var itemPool = sync.Pool{New: func() any { return new([]sortItem) }}
@@ -59,7 +61,7 @@ var itemPool = sync.Pool{New: func() any { return new([]sortItem) }}
 // the row's Key, so it is total and the result does not depend on the input
 // order (stronger than a stable sort, and cheaper). rows is not modified; the
 // result is a new slice sharing the row pointers.
-func Select(rows []*AppView, q Query, by SortKey) []*AppView {
+func Select(rows []*model.AppView, q Query, by SortKey) []*model.AppView {
 	buf := itemPool.Get().(*[]sortItem)
 	items := (*buf)[:0]
 	for _, v := range rows {
@@ -68,7 +70,7 @@ func Select(rows []*AppView, q Query, by SortKey) []*AppView {
 		}
 	}
 	slices.SortFunc(items, compareItems)
-	out := make([]*AppView, len(items))
+	out := make([]*model.AppView, len(items))
 	for i := range items {
 		out[i] = items[i].v
 		items[i] = sortItem{} // drop references before pooling
@@ -78,7 +80,7 @@ func Select(rows []*AppView, q Query, by SortKey) []*AppView {
 	return out
 }
 
-func itemFor(v *AppView, by SortKey) sortItem {
+func itemFor(v *model.AppView, by SortKey) sortItem {
 	rank := int64(v.Verdict().Mark) // red, yellow, ?, ok
 	switch by {
 	case SortName:
@@ -110,5 +112,5 @@ func compareItems(x, y sortItem) int {
 	if c := strings.Compare(x.s2, y.s2); c != 0 {
 		return c
 	}
-	return compareKeys(x.v.Key(), y.v.Key())
+	return x.v.Key().Compare(y.v.Key())
 }

@@ -1,4 +1,4 @@
-package model
+package query
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/hanzoai/driftboard/drift"
+	"github.com/hanzoai/driftboard/model"
 )
 
 // Query is a parsed board filter: terms that must all match.
@@ -21,7 +22,7 @@ func (q Query) String() string { return q.text }
 // NamesEnv reports whether a positive env term of the query lists e: the
 // query names that env (env:main, env:test,main), so a set it selects may
 // include it without driftboard assuming so.
-func (q Query) NamesEnv(e Env) bool {
+func (q Query) NamesEnv(e model.Env) bool {
 	for _, t := range q.terms {
 		if t.field == fieldEnv && !t.neg && slices.Contains(t.values, string(e)) {
 			return true
@@ -117,7 +118,7 @@ var flagKinds = map[string][]drift.DriftKind{
 	"ur": {drift.DriftUnrolled},
 }
 
-// ParseQuery parses the board's one-line filter, e.g.
+// Parse parses the board's one-line filter, e.g.
 //
 //	iam sev:red,yellow -env:dev ns:tenant-* flag:unrolled "org:lux fi"
 //
@@ -125,7 +126,7 @@ var flagKinds = map[string][]drift.DriftKind{
 // exact name, for a set restart that must not pick up look-alikes); key:value terms
 // match fields; '-' negates; terms AND; commas OR within a key. Unknown keys
 // and bad values are errors naming the term.
-func ParseQuery(s string) (Query, error) {
+func Parse(s string) (Query, error) {
 	tokens, err := splitQuery(s)
 	if err != nil {
 		return Query{}, err
@@ -217,7 +218,7 @@ func parseTerm(tok token) (term, error) {
 		return t, fmt.Errorf("term %s: %s needs a value", tok.raw, key)
 	}
 	if key == "sev" && strings.HasPrefix(tok.value, ">=") {
-		m, ok := ParseMark(tok.value[2:])
+		m, ok := model.ParseMark(tok.value[2:])
 		if !ok {
 			return t, fmt.Errorf("term %s: severity must be ok, unknown (?), yellow or red", tok.raw)
 		}

@@ -1,9 +1,11 @@
-package model
+package query
 
 import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/modeltest"
 )
 
 // Every word the board shows can be typed back into the query, and means
@@ -13,9 +15,9 @@ func TestQueryAcceptsTheScreensWords(t *testing.T) {
 	rows := fleet(t)
 	// A row with no declared tag whose release state is none: it has no
 	// no-release flag, so release:none must not match it either.
-	a := baseApp()
+	a := modeltest.BaseApp()
 	a.Name, a.ImageTag = "untagged", ""
-	untagged := Build(a, baseWorkload(), Release{State: ReleaseNone}, t0)
+	untagged := model.Build(a, modeltest.BaseWorkload(), model.Release{State: model.ReleaseNone}, modeltest.T0)
 	rows = append(rows, &untagged)
 	// An offline row: its cluster's watch is down.
 	off := *rows[0]
@@ -51,14 +53,14 @@ func TestQueryAcceptsTheScreensWords(t *testing.T) {
 	if got := mustSelect(t, rows, "health:offline"); !cmp.Equal(got, []string{"iam-offline"}) {
 		t.Errorf("health:offline = %v, want the offline row", got)
 	}
-	if _, err := ParseQuery("health:stale"); err == nil {
+	if _, err := Parse("health:stale"); err == nil {
 		t.Error(`health:stale parses: "stale" must mean only the drift flag`)
 	}
 }
 
-func mustSelect(t *testing.T, rows []*AppView, q string) []string {
+func mustSelect(t *testing.T, rows []*model.AppView, q string) []string {
 	t.Helper()
-	query, err := ParseQuery(q)
+	query, err := Parse(q)
 	if err != nil {
 		t.Fatalf("%q: %v", q, err)
 	}

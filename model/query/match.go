@@ -1,15 +1,17 @@
-package model
+package query
 
 import (
-	"github.com/hanzoai/driftboard/drift"
 	"path"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/hanzoai/driftboard/drift"
+	"github.com/hanzoai/driftboard/model"
 )
 
 // Match reports whether the row satisfies every term of the query.
-func (q Query) Match(v *AppView) bool {
+func (q Query) Match(v *model.AppView) bool {
 	if v == nil {
 		return false
 	}
@@ -21,7 +23,7 @@ func (q Query) Match(v *AppView) bool {
 	return true
 }
 
-func (t *term) match(v *AppView) bool {
+func (t *term) match(v *model.AppView) bool {
 	switch t.field {
 	case fieldText:
 		n := t.values[0] // the ID contains the app name, so the app needs no scan of its own
@@ -55,7 +57,7 @@ func (t *term) match(v *AppView) bool {
 		if v.Offline && t.any("offline", false) {
 			return true
 		}
-		if v.Health == HealthUnknown {
+		if v.Health == model.HealthUnknown {
 			return t.any("unknown", false)
 		}
 		return t.any(string(v.Health), false)
@@ -64,7 +66,7 @@ func (t *term) match(v *AppView) bool {
 	case fieldRole:
 		return t.any(v.Role, true)
 	case fieldRollout:
-		if v.Workload.Rollout == RolloutNone {
+		if v.Workload.Rollout == model.RolloutNone {
 			return t.any("none", false)
 		}
 		return t.any(string(v.Workload.Rollout), false)
@@ -72,14 +74,14 @@ func (t *term) match(v *AppView) bool {
 		// release:none is the no-release flag (checked, a declared tag, no
 		// release for it), so it and flag:no-release always agree.
 		for _, val := range t.values {
-			if val == string(ReleaseNone) && hasFlag(v, drift.DriftNoRelease) {
+			if val == string(model.ReleaseNone) && v.HasFlag(drift.DriftNoRelease) {
 				return true
 			}
 		}
-		return v.Release.State != ReleaseNone && t.any(string(v.Release.State), false)
+		return v.Release.State != model.ReleaseNone && t.any(string(v.Release.State), false)
 	case fieldGit:
 		if v.Git.State == "" {
-			return t.any(string(GitUnknown), false)
+			return t.any(string(model.GitUnknown), false)
 		}
 		return t.any(string(v.Git.State), false)
 	case fieldHas: // a closed set checked at parse time
@@ -156,15 +158,6 @@ func fuzzy(hay, needle string) bool {
 				return true
 			}
 			want, wsz = utf8.DecodeRuneInString(needle[n:])
-		}
-	}
-	return false
-}
-
-func hasFlag(v *AppView, k drift.DriftKind) bool {
-	for _, f := range v.Drift.Flags {
-		if f.Kind == k {
-			return true
 		}
 	}
 	return false

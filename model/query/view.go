@@ -1,8 +1,10 @@
-package model
+package query
 
 import (
 	"slices"
 
+	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/store"
 	"github.com/tidwall/btree"
 )
 
@@ -22,61 +24,61 @@ const (
 type View struct {
 	q    Query
 	by   SortKey
-	keep func(*AppView) bool // further filters (nil: none)
+	keep func(*model.AppView) bool // further filters (nil: none)
 
 	tree *btree.BTreeG[sortItem]
 	// at is the snapshot the view reflects: a row is in the view when it is
 	// in at and matches, indexed as itemFor makes it (no per-row map: a
 	// snapshot is immutable and O(1) to keep).
-	at      *Snapshot
-	store   uint64 // the store and version it reflects
+	at      *store.Snapshot
+	origin  uint64 // the store and version it reflects
 	version uint64
 	built   bool
 }
 
 // ViewChange is a row that entered (Old nil), left (New nil) or changed in
 // the view, for whoever keeps figures over the view's rows.
-type ViewChange struct{ Old, New *AppView }
+type ViewChange struct{ Old, New *model.AppView }
 
 // NewView returns an empty view of the rows matching q and keep (nil: all),
 // ordered by by.
-func NewView(q Query, by SortKey, keep func(*AppView) bool) *View {
+func NewView(q Query, by SortKey, keep func(*model.AppView) bool) *View {
 	return &View{q: q, by: by, keep: keep}
 }
 
-func (v *View) matches(r *AppView) bool {
+func (v *View) matches(r *model.AppView) bool {
 	return v.q.Match(r) && (v.keep == nil || v.keep(r))
 }
 
 // Sync brings the view to snap. It returns the rows that changed in the
 // view, or rebuilt=true when it re-read every row (the first time, after a
 // store change, or when it fell too far behind).
-func (v *View) Sync(snap *Snapshot) (changes []ViewChange, rebuilt bool) {
+func (v *View) Sync(snap *store.Snapshot) (changes []ViewChange, rebuilt bool) {
 	if snap == nil {
 		return nil, false
 	}
-	var journal []change
+	var journal []store.Change
 	ok := v.built
 	if ok {
-		journal, ok = snap.changesSince(v.store, v.version)
+		journal, ok = snap.ChangesSince(v.origin, v.version)
 	}
 	if !ok || len(journal) > snap.Len() || (len(journal) >= rebuildMin && len(journal)*rebuildShare > snap.Len()) {
 		v.rebuild(snap)
 		return nil, true
 	}
-	var done map[Key]bool // a key journaled twice is brought up to date once
+	var done map[model.Key]bool // a key journaled twice is brought up to date once
 	if len(journal) > 1 {
-		done = make(map[Key]bool, len(journal))
+		done = make(map[model.Key]bool, len(journal))
 	}
 	for _, c := range journal {
 		if done != nil {
-			if done[c.key] {
+			if done[c.Key] {
 				continue
 			}
-			done[c.key] = true
+			done[c.Key] = true
 		}
-		old := v.member(c.key)
-		cur := snap.Find(c.key)
+		old := v.member(c.Key)
+		cur := snap.Find(c.Key)
 		if cur != nil && !v.matches(cur) {
 			cur = nil
 		}
@@ -91,13 +93,13 @@ func (v *View) Sync(snap *Snapshot) (changes []ViewChange, rebuilt bool) {
 		}
 		changes = append(changes, ViewChange{Old: old, New: cur})
 	}
-	v.at, v.store, v.version = snap, snap.store, snap.Version
+	v.at, v.origin, v.version = snap, snap.Origin(), snap.Version
 	return changes, false
 }
 
 // rebuild re-reads every row: sorted once, then loaded in order (each item
 // appended to the last leaf, no search), not set one by one.
-func (v *View) rebuild(snap *Snapshot) {
+func (v *View) rebuild(snap *store.Snapshot) {
 	items := make([]sortItem, 0, snap.Len())
 	for r := range snap.All() {
 		if v.matches(r) {
@@ -109,11 +111,11 @@ func (v *View) rebuild(snap *Snapshot) {
 	for _, it := range items {
 		v.tree.Load(it)
 	}
-	v.at, v.store, v.version, v.built = snap, snap.store, snap.Version, true
+	v.at, v.origin, v.version, v.built = snap, snap.Origin(), snap.Version, true
 }
 
 // member is the row with key k as the view holds it, or nil.
-func (v *View) member(k Key) *AppView {
+func (v *View) member(k model.Key) *model.AppView {
 	if v.at == nil {
 		return nil
 	}
@@ -134,7 +136,7 @@ func (v *View) Len() int {
 }
 
 // At returns the i-th row in order, or nil.
-func (v *View) At(i int) *AppView {
+func (v *View) At(i int) *model.AppView {
 	if v.tree == nil {
 		return nil
 	}
@@ -147,7 +149,7 @@ func (v *View) At(i int) *AppView {
 
 // Index returns the position of the row with key k, if it is in the view
 // (a binary search over positions: O(log² n)).
-func (v *View) Index(k Key) (int, bool) {
+func (v *View) Index(k model.Key) (int, bool) {
 	r := v.member(k)
 	if r == nil {
 		return 0, false
@@ -168,7 +170,7 @@ func (v *View) Index(k Key) (int, bool) {
 
 // Range calls f with the rows from position i on, in order, until f
 // returns false.
-func (v *View) Range(i int, f func(i int, r *AppView) bool) {
+func (v *View) Range(i int, f func(i int, r *model.AppView) bool) {
 	if v.tree == nil || i >= v.tree.Len() {
 		return
 	}
@@ -183,9 +185,9 @@ func (v *View) Range(i int, f func(i int, r *AppView) bool) {
 
 // Rows returns every row in order (O(n): for actions over the whole view,
 // not for drawing a frame).
-func (v *View) Rows() []*AppView {
-	out := make([]*AppView, 0, v.Len())
-	v.Range(0, func(_ int, r *AppView) bool {
+func (v *View) Rows() []*model.AppView {
+	out := make([]*model.AppView, 0, v.Len())
+	v.Range(0, func(_ int, r *model.AppView) bool {
 		out = append(out, r)
 		return true
 	})

@@ -1,4 +1,4 @@
-package model
+package query
 
 import (
 	"strings"
@@ -7,44 +7,46 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hanzoai/driftboard/drift"
+	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/modeltest"
 )
 
 // fleet is a small board: built through Build so queries see real rows.
-func fleet(t testing.TB) []*AppView {
+func fleet(t testing.TB) []*model.AppView {
 	t.Helper()
 	type spec struct {
 		cluster, ns, name, role, repo, tag, running string
-		rel                                         Release
+		rel                                         model.Release
 		wl                                          bool
 		since                                       time.Duration
 	}
-	relOK := func(tag string) Release {
-		return Release{State: ReleaseFound, LatestTag: tag, URL: "https://github.com/r/" + tag, Assets: 1}
+	relOK := func(tag string) model.Release {
+		return model.Release{State: model.ReleaseFound, LatestTag: tag, URL: "https://github.com/r/" + tag, Assets: 1}
 	}
 	specs := []spec{
 		{"prod", "hanzo", "iam", "iam", "ghcr.io/hanzoai/iam", "v1.2.3", "v1.2.3", relOK("v1.2.3"), true, 0},
 		{"prod", "hanzo", "kms", "kms", "ghcr.io/hanzoai/kms", "v2.0.0", "v1.9.0", relOK("v2.0.0"), true, 2 * time.Hour},
-		{"prod", "hanzo-testnet", "chat", "", "ghcr.io/hanzoai/chat", "latest", "latest", Release{State: ReleaseNone}, true, time.Hour},
+		{"prod", "hanzo-testnet", "chat", "", "ghcr.io/hanzoai/chat", "latest", "latest", model.Release{State: model.ReleaseNone}, true, time.Hour},
 		{"prod", "tenant-acme", "shop", "spa", "docker.io/acme/shop", "v1.0.0", "v1.0.0", relOK("v1.1.0"), true, 3 * time.Hour},
-		{"edge", "hanzo-devnet", "db", "sql", "ghcr.io/luxfi/db", "v3.0.0", "", Release{State: ReleaseOff}, false, 0},
-		{"edge", "tenant-Zoo", "Gate", "ingress", "ghcr.io/zooai/gate", "v0.1.0", "v0.1.0", Release{State: ReleaseRateLimited}, true, 30 * time.Minute},
+		{"edge", "hanzo-devnet", "db", "sql", "ghcr.io/luxfi/db", "v3.0.0", "", model.Release{State: model.ReleaseOff}, false, 0},
+		{"edge", "tenant-Zoo", "Gate", "ingress", "ghcr.io/zooai/gate", "v0.1.0", "v0.1.0", model.Release{State: model.ReleaseRateLimited}, true, 30 * time.Minute},
 	}
-	rows := []*AppView{}
+	rows := []*model.AppView{}
 	for _, sp := range specs {
-		a := baseApp()
+		a := modeltest.BaseApp()
 		a.Cluster, a.Namespace, a.Name, a.Role, a.ImageRepository, a.ImageTag = sp.cluster, sp.ns, sp.name, sp.role, sp.repo, sp.tag
-		var wl *Workload
+		var wl *model.Workload
 		if sp.wl {
-			wl = baseWorkload()
+			wl = modeltest.BaseWorkload()
 			wl.Name = sp.name
-			wl.Containers = []Container{{Name: sp.name, Image: sp.repo + ":" + sp.running}}
+			wl.Containers = []model.Container{{Name: sp.name, Image: sp.repo + ":" + sp.running}}
 			if sp.running != sp.tag {
 				wl.UpdatedReplicas = 1
 			}
 		}
-		v := Build(a, wl, sp.rel, t0)
+		v := model.Build(a, wl, sp.rel, modeltest.T0)
 		if v.Drift.Severity != drift.SeverityOK {
-			since := t0.Add(-sp.since)
+			since := modeltest.T0.Add(-sp.since)
 			v.DriftSince = &since
 		}
 		rows = append(rows, &v)
@@ -52,7 +54,7 @@ func fleet(t testing.TB) []*AppView {
 	return rows
 }
 
-func names(rows []*AppView) []string {
+func names(rows []*model.AppView) []string {
 	out := []string{}
 	for _, r := range rows {
 		out = append(out, r.App)
@@ -147,9 +149,9 @@ func TestQuerySelect(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.q, func(t *testing.T) {
 			t.Parallel()
-			q, err := ParseQuery(tt.q)
+			q, err := Parse(tt.q)
 			if err != nil {
-				t.Fatalf("ParseQuery(%q): %v", tt.q, err)
+				t.Fatalf("Parse(%q): %v", tt.q, err)
 			}
 			if diff := cmp.Diff(tt.want, names(Select(rows, q, SortSeverity))); diff != "" {
 				t.Errorf("Select(%q) (-want +got):\n%s", tt.q, diff)
@@ -185,9 +187,9 @@ func TestQueryErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.q, func(t *testing.T) {
 			t.Parallel()
-			_, err := ParseQuery(tt.q)
+			_, err := Parse(tt.q)
 			if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
-				t.Errorf("ParseQuery(%q) error = %v, want prefix %q", tt.q, err, tt.want)
+				t.Errorf("Parse(%q) error = %v, want prefix %q", tt.q, err, tt.want)
 			}
 		})
 	}
@@ -247,7 +249,7 @@ func FuzzParseQuery(f *testing.F) {
 	}
 	rows := fleet(f)
 	f.Fuzz(func(t *testing.T, s string) {
-		q, err := ParseQuery(s)
+		q, err := Parse(s)
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "term ") {
 				t.Fatalf("error does not name the term: %v", err)
@@ -257,13 +259,13 @@ func FuzzParseQuery(f *testing.F) {
 		// Select must return exactly the matching rows (none dropped, none
 		// added, each once) in severity order.
 		got := Select(rows, q, SortSeverity)
-		want := map[Key]bool{}
+		want := map[model.Key]bool{}
 		for _, r := range rows {
 			if q.Match(r) {
 				want[r.Key()] = true
 			}
 		}
-		seen := map[Key]bool{}
+		seen := map[model.Key]bool{}
 		for i, r := range got {
 			if !want[r.Key()] || seen[r.Key()] {
 				t.Fatalf("Select(%q) returned %s, which does not match or is repeated", s, r.Key())

@@ -1,6 +1,9 @@
-package model
+package store
 
-import "github.com/hanzoai/driftboard/drift"
+import (
+	"github.com/hanzoai/driftboard/drift"
+	"github.com/hanzoai/driftboard/model"
+)
 
 // Summary counts rows like the platform server does.
 type Summary struct {
@@ -34,20 +37,20 @@ type VerdictCounts struct {
 	Unchecked  int `json:"unknownRelease,omitempty"`
 }
 
-func (c *VerdictCounts) add(v Verdict, n int) {
+func (c *VerdictCounts) add(v model.Verdict, n int) {
 	switch v.Mark {
-	case MarkRed:
+	case model.MarkRed:
 		c.Red += n
-	case MarkYellow:
+	case model.MarkYellow:
 		c.Yellow += n
-	case MarkOK:
+	case model.MarkOK:
 		c.OK += n
 	default:
 		c.Unknown += n
 		switch {
-		case v.Unknown&UnknownWorkloadPending != 0:
+		case v.Unknown&model.UnknownWorkloadPending != 0:
 			c.Pending += n
-		case v.Unknown&UnknownWorkloadUnreadable != 0:
+		case v.Unknown&model.UnknownWorkloadUnreadable != 0:
 			c.Unreadable += n
 		default:
 			c.Unchecked += n
@@ -56,8 +59,8 @@ func (c *VerdictCounts) add(v Verdict, n int) {
 }
 
 // Of is how many rows show mark m.
-func (c VerdictCounts) Of(m Mark) int {
-	return [...]int{MarkOK: c.OK, MarkUnknown: c.Unknown, MarkYellow: c.Yellow, MarkRed: c.Red}[m]
+func (c VerdictCounts) Of(m model.Mark) int {
+	return [...]int{model.MarkOK: c.OK, model.MarkUnknown: c.Unknown, model.MarkYellow: c.Yellow, model.MarkRed: c.Red}[m]
 }
 
 // driftBucket is where the design's summary counts a row: by its drift
@@ -74,7 +77,7 @@ const (
 	driftBuckets
 )
 
-func driftBucketOf(v *AppView) driftBucket {
+func driftBucketOf(v *model.AppView) driftBucket {
 	switch {
 	case !v.UnknownNotOK():
 		return driftBucket(max(v.Drift.Severity.Rank(), 0))
@@ -85,7 +88,7 @@ func driftBucketOf(v *AppView) driftBucket {
 }
 
 // Summarize counts rows like the server's summary; for filtered views.
-func Summarize(rows []*AppView) Summary {
+func Summarize(rows []*model.AppView) Summary {
 	sum := Summary{Total: len(rows), ByDrift: map[drift.DriftSeverity]int{
 		drift.SeverityOK: 0, drift.SeverityYellow: 0, drift.SeverityRed: 0,
 	}}

@@ -1,4 +1,4 @@
-package model
+package store
 
 import (
 	"fmt"
@@ -6,12 +6,15 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/modeltest"
 )
 
 // expected is what one snapshot must show for as long as it lives.
 type expected struct {
 	snap *Snapshot
-	rows map[Key]*AppView
+	rows map[model.Key]*model.AppView
 }
 
 // check compares a snapshot with the rows it was taken with, through every
@@ -19,7 +22,7 @@ type expected struct {
 // later changes to the store.
 func (e expected) check(t *testing.T, at string) {
 	t.Helper()
-	want := slices.SortedFunc(maps.Keys(e.rows), compareKeys)
+	want := slices.SortedFunc(maps.Keys(e.rows), model.Key.Compare)
 	if e.snap.Len() != len(want) {
 		t.Fatalf("%s: snapshot v%d has %d rows, want %d", at, e.snap.Version, e.snap.Len(), len(want))
 	}
@@ -28,17 +31,17 @@ func (e expected) check(t *testing.T, at string) {
 			t.Fatalf("%s: snapshot v%d finds %v as %p, want %p", at, e.snap.Version, k, got, r)
 		}
 	}
-	if got := e.snap.Find(Key{"c9", "absent", "x"}); got != nil {
+	if got := e.snap.Find(model.Key{Cluster: "c9", Namespace: "absent", Name: "x"}); got != nil {
 		t.Fatalf("%s: snapshot v%d finds an absent row", at, e.snap.Version)
 	}
-	var order []Key
+	var order []model.Key
 	for r := range e.snap.All() {
 		order = append(order, r.Key())
 	}
 	if !slices.Equal(order, want) {
 		t.Fatalf("%s: snapshot v%d yields %v, want %v", at, e.snap.Version, order, want)
 	}
-	if got := keysOf(e.snap.Rows()); !slices.Equal(got, want) {
+	if got := modeltest.KeysOf(e.snap.Rows()); !slices.Equal(got, want) {
 		t.Fatalf("%s: snapshot v%d Rows %v, want %v", at, e.snap.Version, got, want)
 	}
 	if e.snap.Summary.Total != len(want) {
@@ -54,10 +57,10 @@ func TestSnapshotsAreImmutable(t *testing.T) {
 	t.Parallel()
 	for seed := range uint64(20) {
 		rnd := rand.New(rand.NewPCG(seed, 11))
-		st := NewStore()
-		ref := map[Key]AppView{} // what the store should hold, kept apart from it
+		st := New()
+		ref := map[model.Key]model.AppView{} // what the store should hold, kept apart from it
 		offline := map[string]bool{}
-		upsert := func(v AppView) {
+		upsert := func(v model.AppView) {
 			v.Offline = offline[v.Cluster]
 			ref[v.Key()] = v
 		}
@@ -65,18 +68,18 @@ func TestSnapshotsAreImmutable(t *testing.T) {
 		for step := range 200 {
 			switch op := rnd.IntN(10); {
 			case op < 4:
-				v := randomRow(rnd)
+				v := modeltest.RandomRow(rnd)
 				st.Upsert(v)
 				upsert(v)
 			case op < 6:
-				batch := make([]AppView, rnd.IntN(40))
+				batch := make([]model.AppView, rnd.IntN(40))
 				for i := range batch {
-					batch[i] = randomRow(rnd)
+					batch[i] = modeltest.RandomRow(rnd)
 					upsert(batch[i])
 				}
 				st.UpsertMany(batch)
 			case op < 9:
-				k := Key{fmt.Sprintf("c%d", rnd.IntN(3)), fmt.Sprintf("ns%d", rnd.IntN(4)), fmt.Sprintf("a%d", rnd.IntN(12))}
+				k := model.Key{Cluster: fmt.Sprintf("c%d", rnd.IntN(3)), Namespace: fmt.Sprintf("ns%d", rnd.IntN(4)), Name: fmt.Sprintf("a%d", rnd.IntN(12))}
 				st.Delete(k)
 				delete(ref, k)
 			default:
@@ -91,7 +94,7 @@ func TestSnapshotsAreImmutable(t *testing.T) {
 				}
 			}
 			snap := st.Snapshot()
-			held := map[Key]*AppView{}
+			held := map[model.Key]*model.AppView{}
 			for k, want := range ref {
 				got := snap.Find(k)
 				if got == nil || got.Offline != want.Offline || got.Drift.Severity != want.Drift.Severity || got.Env != want.Env {
@@ -112,10 +115,10 @@ func TestSnapshotsAreImmutable(t *testing.T) {
 // TestSnapshotAllocatesConstant: taking a snapshot of a large store allocates a constant
 // amount, not a copy of every row pointer.
 func TestSnapshotAllocatesConstant(t *testing.T) {
-	st := NewStore()
-	batch := make([]AppView, 20000)
+	st := New()
+	batch := make([]model.AppView, 20000)
 	for i := range batch {
-		batch[i] = AppView{Cluster: "c", Namespace: "ns", App: fmt.Sprintf("a%05d", i)}
+		batch[i] = model.AppView{Cluster: "c", Namespace: "ns", App: fmt.Sprintf("a%05d", i)}
 	}
 	st.UpsertMany(batch)
 	bytes := testing.Benchmark(func(b *testing.B) {
