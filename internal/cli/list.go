@@ -75,7 +75,7 @@ exit code is still 2.`,
 	f.BoolVar(&o.failOnUnknown, "fail-on-unknown", false, "exit 1 also when something of a row was not observed: its release not checked (not read, or checks off; its release flags are withheld), its workload not readable or not listed")
 	f.DurationVar(&o.timeout, "timeout", 60*time.Second, "give up waiting for clusters and release checks after this long")
 	completeFixed(cmd, "output", "table", "wide", "json", "yaml", "name", "jsonpath=", "custom-columns=")
-	completeFixed(cmd, "sort-by", "severity", "name", "env", "namespace", "drift-age")
+	completeFixed(cmd, "sort-by", query.SortWords.Names()...)
 	completeFixed(cmd, "fail-on", "red", "yellow", "none")
 	return cmd
 }

@@ -66,7 +66,7 @@ func writeTableHeaders(w io.Writer, rows []*model.AppView, wide bool, now time.T
 	}
 	for _, r := range rows {
 		cols := []string{sevCell(r), r.App, dash(r.Env), r.Namespace, dash(r.Cluster),
-			dash(r.DeclaredTag), runningCell(r), dash(r.LatestTag), dash(string(r.Health)), dash(r.Phase)}
+			dash(r.DeclaredTag), runningCell(r), dash(r.LatestTag), model.HealthWords.Of(r.Health).Text, dash(r.Phase)}
 		if wide {
 			cols = append(cols, model.GitCellAt(r.Git))
 		} else {
@@ -112,7 +112,7 @@ func runningCell(r *model.AppView) string {
 func flagList(r *model.AppView) string {
 	var parts []string
 	for _, f := range r.Drift.Flags {
-		parts = append(parts, string(f.Kind))
+		parts = append(parts, model.FlagWords.Of(f.Kind).Text)
 	}
 	if r.WaitsOnRelease() {
 		parts = append(parts, "release?("+string(r.Release.State)+")")

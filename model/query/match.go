@@ -10,6 +10,12 @@ import (
 	"github.com/hanzoai/driftboard/model"
 )
 
+// The health: names of what is not a row's Health as it is stored.
+var (
+	healthOffline = model.HealthWords.Of(model.HealthOffline).Name
+	healthUnknown = model.HealthWords.Of(model.HealthUnknown).Name
+)
+
 // Match reports whether the row satisfies every term of the query.
 func (q Query) Match(v *model.AppView) bool {
 	if v == nil {
@@ -54,11 +60,11 @@ func (t *term) match(v *model.AppView) bool {
 		return t.any(v.Org, true)
 	case fieldHealth:
 		// An offline row shows "offline" in HEALTH: its last health is not live.
-		if v.Offline && t.any("offline", false) {
+		if v.Offline && t.any(healthOffline, false) {
 			return true
 		}
 		if v.Health == model.HealthUnknown {
-			return t.any("unknown", false)
+			return t.any(healthUnknown, false)
 		}
 		return t.any(string(v.Health), false)
 	case fieldCluster:

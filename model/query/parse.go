@@ -45,19 +45,19 @@ type term struct {
 
 // queryKeys lists the keys and, for closed sets, their allowed values.
 var queryKeys = map[string][]string{
-	"sev":     {"ok", "unknown", "yellow", "red"}, // the row's Verdict mark
-	"app":     nil,                                // glob: the App's name exactly (free text is fuzzy)
-	"flag":    nil,                                // checked by flagKinds
+	"sev":     model.MarkWords.Names(), // the row's Verdict mark
+	"app":     nil,                     // glob: the App's name exactly (free text is fuzzy)
+	"flag":    nil,                     // checked by flagKinds
 	"env":     {"main", "test", "dev"},
 	"ns":      nil, // glob
 	"org":     nil, // glob
-	"health":  {"green", "yellow", "red", "unknown", "syncing", "offline"},
+	"health":  model.HealthWords.Names(),
 	"cluster": nil, // glob
 	"role":    nil, // glob
 	"rollout": {"complete", "progressing", "stuck", "paused", "none"},
 	"release": {"off", "pending", "found", "none", "rate-limited", "error", "not-looked-up"},
 	"has":     {"problems", "unknown"},
-	"git":     {"synced", "out-of-sync", "not-managed", "unknown"},
+	"git":     model.GitStateWords.Names(),
 }
 
 // field is a query key resolved to an integer for the hot Match loop.
@@ -88,34 +88,37 @@ var fieldOf = map[string]field{
 
 var keyAliases = map[string]string{"severity": "sev", "namespace": "ns", "drift": "flag", "name": "app"}
 
-// valueAliases are the words and glyphs the board shows for a value, so
-// what is on the screen can be typed back: sev:✖, flag:UR, health:?.
-var valueAliases = map[string]map[string]string{
-	"sev":    {"✖": "red", "▲": "yellow", "✓": "ok", "?": "unknown", "n/a": "unknown"},
-	"health": {"?": "unknown"},
-	"git":    {"outofsync": "out-of-sync", "out": "out-of-sync", "ok": "synced", "notmanaged": "not-managed", "unmanaged": "not-managed", "-": "not-managed", "?": "unknown"},
+// printedAs reads back, for the keys whose values the outputs print, any
+// word they print for a value (model's word tables): sev:✖, health:?,
+// git:out are sev:red, health:unknown, git:out-of-sync.
+var printedAs = map[string]func(string) (string, bool){
+	"sev":    nameOf(model.MarkWords),
+	"health": nameOf(model.HealthWords),
+	"git":    nameOf(model.GitStateWords),
 }
 
-// flagKinds maps flag: values (and short forms) to drift kinds.
-var flagKinds = map[string][]drift.DriftKind{
-	"stale":             {drift.DriftStale},
-	"un-rolled":         {drift.DriftUnrolled},
-	"unrolled":          {drift.DriftUnrolled},
-	"floating":          {drift.DriftFloatingDeclared, drift.DriftFloatingRunning},
-	"floating-declared": {drift.DriftFloatingDeclared},
-	"floating-running":  {drift.DriftFloatingRunning},
-	"no-release":        {drift.DriftNoRelease},
-	"norelease":         {drift.DriftNoRelease},
-	"zero-assets":       {drift.DriftZeroAssets},
-	"zeroassets":        {drift.DriftZeroAssets},
-	"any":               drift.Kinds,
-	// the short forms of the FLAGS column
-	"fd": {drift.DriftFloatingDeclared},
-	"fr": {drift.DriftFloatingRunning},
-	"nr": {drift.DriftNoRelease},
-	"za": {drift.DriftZeroAssets},
-	"st": {drift.DriftStale},
-	"ur": {drift.DriftUnrolled},
+func nameOf[T comparable](ws model.Words[T]) func(string) (string, bool) {
+	return func(s string) (string, bool) {
+		w, ok := ws.Lookup(s)
+		return w.Name, ok
+	}
+}
+
+// flagGroups are flag: values that stand for several drift kinds; every
+// single kind is read by its words (model.FlagWords: the name, the FLAGS
+// column's two letters).
+var flagGroups = map[string][]drift.DriftKind{
+	"floating": {drift.DriftFloatingDeclared, drift.DriftFloatingRunning},
+	"any":      drift.Kinds,
+}
+
+// flagKinds reads a flag: value.
+func flagKinds(v string) ([]drift.DriftKind, bool) {
+	if kinds, ok := flagGroups[v]; ok {
+		return kinds, true
+	}
+	w, ok := model.FlagWords.Lookup(v)
+	return []drift.DriftKind{w.Value}, ok
 }
 
 // Parse parses the board's one-line filter, e.g.
@@ -230,12 +233,14 @@ func parseTerm(tok token) (term, error) {
 		if v == "" {
 			return t, fmt.Errorf("term %s: empty value in list", tok.raw)
 		}
-		if a, ok := valueAliases[key][v]; ok {
-			v = a
+		if read, ok := printedAs[key]; ok {
+			if name, ok := read(v); ok {
+				v = name
+			}
 		}
 		switch {
 		case key == "flag":
-			kinds, ok := flagKinds[v]
+			kinds, ok := flagKinds(v)
 			if !ok {
 				return t, fmt.Errorf("term %s: unknown drift flag %q (stale, unrolled, floating, floating-declared, floating-running, no-release, zero-assets, any, or the short FD, FR, NR, ZA, ST, UR)", tok.raw, v)
 			}

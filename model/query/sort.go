@@ -22,29 +22,32 @@ const (
 	SortDriftAge                 // longest drifting first; rows without drift last
 )
 
-var sortNames = []string{"severity", "name", "env", "namespace", "drift-age"}
+// SortWords are the sort orders' names, in SortKey order (SortKey indexes
+// it): the board's header ("sort: drift-age"), --sort-by and its completion.
+var SortWords = model.Words[SortKey]{
+	{Value: SortSeverity, Name: "severity", Board: "severity", Text: "severity"},
+	{Value: SortName, Name: "name", Board: "name", Text: "name"},
+	{Value: SortEnv, Name: "env", Board: "env", Text: "env"},
+	{Value: SortNamespace, Name: "namespace", Board: "namespace", Text: "namespace"},
+	{Value: SortDriftAge, Name: "drift-age", Board: "drift-age", Text: "drift-age", Also: []string{"age", "drift"}},
+}
 
 func (k SortKey) String() string {
-	if k < 0 || int(k) >= len(sortNames) {
+	if k < 0 || int(k) >= len(SortWords) {
 		return fmt.Sprintf("SortKey(%d)", int(k))
 	}
-	return sortNames[k]
+	return SortWords[k].Board
 }
 
 // Next cycles to the following sort key (for a "change sort" key binding).
-func (k SortKey) Next() SortKey { return (k + 1) % SortKey(len(sortNames)) }
+func (k SortKey) Next() SortKey { return (k + 1) % SortKey(len(SortWords)) }
 
-// ParseSortKey reads a sort key by its String name.
+// ParseSortKey reads a sort key by any of its words.
 func ParseSortKey(s string) (SortKey, error) {
-	if s == "age" || s == "drift" {
-		return SortDriftAge, nil
+	if w, ok := SortWords.Lookup(s); ok {
+		return w.Value, nil
 	}
-	for i, n := range sortNames {
-		if strings.EqualFold(s, n) {
-			return SortKey(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown sort %q (one of %s)", s, strings.Join(sortNames, ", "))
+	return 0, fmt.Errorf("unknown sort %q (one of %s)", s, strings.Join(SortWords.Names(), ", "))
 }
 
 // sortItem holds a row's sort fields inline: comparing contiguous items

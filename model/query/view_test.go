@@ -78,7 +78,7 @@ func runViewDifferential(t *testing.T, seed uint64, steps int) {
 			st = store.NewTrimming(1 + rnd.IntN(40)) // a reconnect: a new store, the same view
 		case op < 90: // a new filter, sort or extra filter: a new view
 			q = viewQuery(t, viewQueries[rnd.IntN(len(viewQueries))])
-			by = SortKey(rnd.IntN(len(sortNames)))
+			by = SortKey(rnd.IntN(len(SortWords)))
 			keep = nil
 			if rnd.IntN(2) == 0 {
 				keep = func(r *model.AppView) bool { return r.Drift.Severity != drift.SeverityOK }

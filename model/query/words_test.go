@@ -1,9 +1,11 @@
 package query
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/hanzoai/driftboard/drift"
 	"github.com/hanzoai/driftboard/model"
 	"github.com/hanzoai/driftboard/model/modeltest"
 )
@@ -65,4 +67,64 @@ func mustSelect(t *testing.T, rows []*model.AppView, q string) []string {
 		t.Fatalf("%q: %v", q, err)
 	}
 	return names(Select(rows, query, SortName))
+}
+
+// Every word the board or a command prints for a value, and every alias,
+// parses back to that value: sev:, health:, git: and flag: through the
+// query parser, sort orders through ParseSortKey, in upper case too.
+func TestEveryPrintedWordParsesBack(t *testing.T) {
+	t.Parallel()
+	back := func(key, spelling string) []string {
+		q, err := Parse(key + ":" + spelling)
+		if err != nil || len(q.terms) != 1 {
+			t.Errorf("%s:%s: %d terms, %v", key, spelling, len(q.terms), err)
+			return nil
+		}
+		return q.terms[0].values
+	}
+	checkNames := func(key string, names []string, spellings func(i int) []string) {
+		for i, name := range names {
+			for _, sp := range spellings(i) {
+				for _, typed := range []string{sp, strings.ToUpper(sp)} {
+					if got := back(key, typed); !cmp.Equal(got, []string{name}) {
+						t.Errorf("%s:%s reads as %v, want %s", key, typed, got, name)
+					}
+				}
+			}
+		}
+	}
+	checkNames("sev", model.MarkWords.Names(), func(i int) []string { return model.MarkWords[i].Spellings() })
+	checkNames("health", model.HealthWords.Names(), func(i int) []string { return model.HealthWords[i].Spellings() })
+	checkNames("git", model.GitStateWords.Names(), func(i int) []string { return model.GitStateWords[i].Spellings() })
+	for _, w := range model.FlagWords {
+		for _, sp := range w.Spellings() {
+			q, err := Parse("flag:" + sp)
+			if err != nil || len(q.terms) != 1 {
+				t.Errorf("flag:%s: %v", sp, err)
+				continue
+			}
+			if got := q.terms[0].kinds; !cmp.Equal(got, []drift.DriftKind{w.Value}) {
+				t.Errorf("flag:%s reads as %v, want %s", sp, got, w.Value)
+			}
+		}
+	}
+	for _, w := range SortWords {
+		for _, sp := range w.Spellings() {
+			for _, typed := range []string{sp, strings.ToUpper(sp)} {
+				if got, err := ParseSortKey(typed); err != nil || got != w.Value {
+					t.Errorf("sort %q reads as %v (%v), want %v", typed, got, err, w.Value)
+				}
+			}
+		}
+	}
+}
+
+// SortKey indexes SortWords (String, Next).
+func TestSortWordsInSortKeyOrder(t *testing.T) {
+	t.Parallel()
+	for i, w := range SortWords {
+		if w.Value != SortKey(i) {
+			t.Errorf("SortWords[%d] is %v", i, w.Value)
+		}
+	}
 }
