@@ -51,10 +51,10 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzWorkloadEventDecode$$' -fuzztime $(FUZZTIME) ./kube/wire
 	$(GO) test -run '^$$' -fuzz '^FuzzParseQuery$$' -fuzztime $(FUZZTIME) ./model/query
 	$(GO) test -run '^$$' -fuzz '^FuzzBuild$$' -fuzztime $(FUZZTIME) ./model
-	$(GO) test -run '^$$' -fuzz '^FuzzParseImage$$' -fuzztime $(FUZZTIME) ./model
-	$(GO) test -run '^$$' -fuzz '^FuzzCopyableReference$$' -fuzztime $(FUZZTIME) ./model
+	$(GO) test -run '^$$' -fuzz '^FuzzParseImage$$' -fuzztime $(FUZZTIME) ./model/imageref
+	$(GO) test -run '^$$' -fuzz '^FuzzCopyableReference$$' -fuzztime $(FUZZTIME) ./model/imageref
 	$(GO) test -run '^$$' -fuzz '^FuzzViewMatchesFilterSort$$' -fuzztime $(FUZZTIME) ./model/query
-	$(GO) test -run '^$$' -fuzz '^FuzzImageAgainstGGCR$$' -fuzztime $(FUZZTIME) ./model
+	$(GO) test -run '^$$' -fuzz '^FuzzImageAgainstGGCR$$' -fuzztime $(FUZZTIME) ./model/imageref
 	$(GO) test -run '^$$' -fuzz '^FuzzObjectToRow$$' -fuzztime $(FUZZTIME) ./internal/testing/e2e
 	$(GO) test -run '^$$' -fuzz '^FuzzSanitize$$' -fuzztime $(FUZZTIME) ./internal/termtext
 	$(GO) test -run '^$$' -fuzz '^FuzzTextPrinters$$' -fuzztime $(FUZZTIME) ./internal/cli

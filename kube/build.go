@@ -7,6 +7,7 @@ import (
 
 	"github.com/hanzoai/driftboard/kube/wire"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/imageref"
 	"github.com/hanzoai/driftboard/model/store"
 )
 
@@ -135,7 +136,7 @@ func (f *Fleet) release(app model.AppObject) model.Release {
 	if f.opts.Releases == nil {
 		return model.Release{State: model.ReleaseOff, Detail: "release checks are off"}
 	}
-	switch im, err := model.ParseImage(app.ImageRepository); {
+	switch im, err := imageref.Parse(app.ImageRepository); {
 	case app.ImageRepository == "" || err == nil && im.Repository == "":
 		return model.Release{State: model.ReleaseOff, Detail: "no image to check"}
 	case err != nil: // there is an image, and the row's problems say what is wrong with it

@@ -14,6 +14,7 @@ import (
 
 	"github.com/hanzoai/driftboard/kube/wire"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/imageref"
 )
 
 // LogOptions choose what StreamLogs prints.
@@ -87,7 +88,7 @@ func (f *Fleet) appPods(ctx context.Context, key model.Key) (*cluster, []*corev1
 	if len(mine) == 0 {
 		return nil, nil, nil, fmt.Errorf("%s %s/%s has no pods", we.W.Kind, key.Namespace, key.Name)
 	}
-	declared, perr := model.ParseImage(app.ImageRepository)
+	declared, perr := imageref.Parse(app.ImageRepository)
 	match := perr == nil && declared.Repository != ""
 	return c, mine, func(p *corev1.Pod) string { return appContainer(p, declared, match) }, nil
 }
@@ -144,13 +145,13 @@ func (c *cluster) refusal(ctx context.Context, err error, what, ns string) error
 
 // appContainer is the pod's container running the App's repository, else
 // its first.
-func appContainer(p *corev1.Pod, declared model.Image, match bool) string {
+func appContainer(p *corev1.Pod, declared imageref.Image, match bool) string {
 	if len(p.Spec.Containers) == 0 {
 		return ""
 	}
 	if match {
 		for _, ct := range p.Spec.Containers {
-			if im, err := model.ParseImage(ct.Image); err == nil && im.SameRepository(declared) {
+			if im, err := imageref.Parse(ct.Image); err == nil && im.SameRepository(declared) {
 				return ct.Name
 			}
 		}

@@ -1,7 +1,6 @@
 package model_test
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/hanzoai/driftboard/model"
@@ -18,12 +17,4 @@ func BenchmarkBuild(b *testing.B) {
 		}
 	}
 	done()
-}
-
-func BenchmarkParseImage(b *testing.B) {
-	ref := "ghcr.io/hanzoai/iam:v1.2.3@sha256:" + strings.Repeat("ab", 32)
-	b.ReportAllocs()
-	for b.Loop() {
-		_, _ = model.ParseImage(ref)
-	}
 }

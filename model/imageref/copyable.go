@@ -1,4 +1,4 @@
-package model
+package imageref
 
 import (
 	"errors"
@@ -8,26 +8,26 @@ import (
 	"unicode/utf8"
 )
 
-// CopyableReference is the image reference a person may paste into a shell
+// Copyable is the image reference a person may paste into a shell
 // (docker pull, a PR): the declared repository and tag, parsed and rebuilt
 // from their parts. Anything else is refused, saying what is wrong without
 // quoting what follows it (a tenant's padding would push the reason out of
 // sight).
-func CopyableReference(repository, tag string) (string, error) {
+func Copyable(repository, tag string) (string, error) {
 	if err := firstForeign("repository", repository, "._-/:@[]"); err != nil {
 		return "", err
 	}
 	if err := firstForeign("tag", tag, "._-"); err != nil {
 		return "", err
 	}
-	im, err := ParseImage(repository)
+	im, err := Parse(repository)
 	switch {
 	case err != nil:
 		return "", fmt.Errorf("the repository is not an image repository: %w", err)
 	case im.Tag != "" || im.Digest != "":
 		return "", errors.New("the repository holds a tag or digest of its own")
 	}
-	if err := checkTag(tag); err != nil {
+	if err := CheckTag(tag); err != nil {
 		return "", err
 	}
 	im.Tag = tag

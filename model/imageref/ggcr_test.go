@@ -1,4 +1,4 @@
-package model
+package imageref
 
 import (
 	"strings"
@@ -7,26 +7,26 @@ import (
 	"github.com/google/go-containerregistry/pkg/name"
 )
 
-// FuzzImageAgainstGGCR is a differential fuzz: the hand-written ParseImage
+// FuzzImageAgainstGGCR is a differential fuzz: the hand-written Parse
 // (it runs for every container on every event) against
 // go-containerregistry's name parser. It may refuse more (it follows the
 // distribution grammar, where go-containerregistry only checks characters:
 // "a//b"), never less, and where both accept they find the same registry,
 // repository, tag and digest. Only the test imports go-containerregistry;
-// model itself stays dependency-free.
+// imageref itself depends on go-digest alone.
 func FuzzImageAgainstGGCR(f *testing.F) {
 	for _, s := range []string{"ghcr.io/hanzoai/iam:v1.2.3", "hanzoai/iam:v1", "localhost:5000/x/y:tag", "iam",
 		"img@" + sha, "img:tag@" + sha, "[::1]:5000/a:b", "a//b", ":", "@", "x:y:z/w", "UPPER/x", "a/b:" + strings.Repeat("t", 129)} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, ref string) {
-		im, err := ParseImage(ref)
+		im, err := Parse(ref)
 		ref2, gerr := name.ParseReference(ref)
 		if err == nil && gerr != nil && im.Digest != "" && !strings.HasPrefix(im.Digest, "sha256:") {
 			return // sha384/sha512 are OCI digests; go-containerregistry's name takes sha256 only
 		}
 		if err == nil && gerr != nil {
-			t.Fatalf("%q: ParseImage accepts %+v, go-containerregistry refuses: %v", ref, im, gerr)
+			t.Fatalf("%q: Parse accepts %+v, go-containerregistry refuses: %v", ref, im, gerr)
 		}
 		if err != nil || gerr != nil {
 			return

@@ -1,4 +1,4 @@
-package model
+package imageref
 
 import (
 	"strings"
@@ -12,8 +12,8 @@ func TestCopyableReference(t *testing.T) {
 		{"[::1]:5000/x", "v1", "[::1]:5000/x:v1"},
 		{"hanzoai/iam", "latest", "hanzoai/iam:latest"},
 	} {
-		if got, err := CopyableReference(c.repo, c.tag); err != nil || got != c.want {
-			t.Errorf("CopyableReference(%q, %q) = %q, %v; want %q", c.repo, c.tag, got, err, c.want)
+		if got, err := Copyable(c.repo, c.tag); err != nil || got != c.want {
+			t.Errorf("Copyable(%q, %q) = %q, %v; want %q", c.repo, c.tag, got, err, c.want)
 		}
 	}
 	for _, c := range []struct{ repo, tag string }{
@@ -22,8 +22,8 @@ func TestCopyableReference(t *testing.T) {
 		{"ghcr.io/hanzoai/kms", ""}, {"ghcr.io/hanzoai/kms", "-v1"}, {"ghcr.io/hanzoai/kms", "v1`id`"},
 		{"ghcr.io/hanzoai/kms:v0", "v1"}, {"ghcr.io/hanzoai/kms", strings.Repeat("v", 129)},
 	} {
-		if got, err := CopyableReference(c.repo, c.tag); err == nil {
-			t.Errorf("CopyableReference(%q, %q) = %q, want an error", c.repo, c.tag, got)
+		if got, err := Copyable(c.repo, c.tag); err == nil {
+			t.Errorf("Copyable(%q, %q) = %q, want an error", c.repo, c.tag, got)
 		}
 	}
 }
@@ -37,14 +37,14 @@ func FuzzCopyableReference(f *testing.F) {
 	f.Add("ghcr.io/hanzoai/kms ; id", "v1")
 	f.Add("[::1]:5000/x", "v1")
 	f.Fuzz(func(t *testing.T, repo, tag string) {
-		ref, err := CopyableReference(repo, tag)
+		ref, err := Copyable(repo, tag)
 		if err != nil {
 			return
 		}
 		if i := strings.IndexFunc(ref, func(r rune) bool { return !strings.ContainsRune(refChars, r) }); i >= 0 {
 			t.Fatalf("%q, %q: copied %q", repo, tag, ref)
 		}
-		im, err := ParseImage(ref)
+		im, err := Parse(ref)
 		if err != nil || im.Tag != tag || im.Name() != repo || im.Digest != "" {
 			t.Fatalf("%q, %q: copied %q, which parses as %+v, %v", repo, tag, ref, im, err)
 		}

@@ -1,4 +1,4 @@
-package model
+package imageref
 
 import (
 	"strings"
@@ -61,21 +61,21 @@ func TestParseImage(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.ref, func(t *testing.T) {
 			t.Parallel()
-			got, err := ParseImage(tt.ref)
+			got, err := Parse(tt.ref)
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("ParseImage(%q) error = %v, want one containing %q (got %+v)", tt.ref, err, tt.wantErr, got)
+					t.Fatalf("Parse(%q) error = %v, want one containing %q (got %+v)", tt.ref, err, tt.wantErr, got)
 				}
 				if got != (Image{}) {
-					t.Errorf("ParseImage(%q) returned %+v with an error", tt.ref, got)
+					t.Errorf("Parse(%q) returned %+v with an error", tt.ref, got)
 				}
 				return
 			}
 			if err != nil {
-				t.Fatalf("ParseImage(%q): %v", tt.ref, err)
+				t.Fatalf("Parse(%q): %v", tt.ref, err)
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("ParseImage(%q) (-want +got):\n%s", tt.ref, diff)
+				t.Errorf("Parse(%q) (-want +got):\n%s", tt.ref, diff)
 			}
 			if got.String() != tt.ref {
 				t.Errorf("String() = %q, want the input back %q", got.String(), tt.ref)
@@ -99,8 +99,8 @@ func TestSameRepository(t *testing.T) {
 		{"ghcr.io/nginx", "nginx", false},
 	}
 	for _, tt := range tests {
-		a, errA := ParseImage(tt.a)
-		b, errB := ParseImage(tt.b)
+		a, errA := Parse(tt.a)
+		b, errB := Parse(tt.b)
 		if errA != nil || errB != nil {
 			t.Fatalf("parse: %v %v", errA, errB)
 		}
@@ -116,7 +116,7 @@ func FuzzParseImage(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, ref string) {
-		im, err := ParseImage(ref)
+		im, err := Parse(ref)
 		if err != nil {
 			return
 		}
@@ -126,7 +126,7 @@ func FuzzParseImage(f *testing.F) {
 		if im.String() != ref {
 			t.Fatalf("%q round-trips to %q", ref, im.String())
 		}
-		again, err := ParseImage(im.String())
+		again, err := Parse(im.String())
 		if err != nil || again != im {
 			t.Fatalf("%q reparsed to %+v, %v", ref, again, err)
 		}
@@ -134,4 +134,11 @@ func FuzzParseImage(f *testing.F) {
 			t.Fatalf("%q: separators leaked into fields %+v", ref, im)
 		}
 	})
+}
+
+func BenchmarkParseImage(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		_, _ = Parse("ghcr.io/hanzoai/iam:v1.2.3@" + sha)
+	}
 }

@@ -1,4 +1,7 @@
-package model
+// Package imageref reads container image references by hand (it runs for
+// every container on every event): their registry, repository, tag and
+// digest, the tag a reference runs, and the form a person may copy.
+package imageref
 
 import (
 	_ "crypto/sha256" // registers sha256 for go-digest
@@ -28,7 +31,7 @@ func (im Image) RunTag() string {
 	case im.Tag != "":
 		return im.Tag
 	case im.Digest != "":
-		return "@" + shortDigest(im.Digest)
+		return "@" + ShortDigest(im.Digest)
 	}
 	return "latest"
 }
@@ -77,9 +80,9 @@ func (im Image) canonical() (host, path string) {
 	return host, path
 }
 
-// ParseImage parses an image reference by hand (it runs for every container on
+// Parse parses an image reference by hand (it runs for every container on
 // every event): [host[:port]/]path[:tag][@algorithm:hex].
-func ParseImage(ref string) (Image, error) {
+func Parse(ref string) (Image, error) {
 	var im Image
 	if ref == "" {
 		return im, errors.New("empty image reference")
@@ -91,14 +94,14 @@ func ParseImage(ref string) (Image, error) {
 	if at := strings.IndexByte(rest, '@'); at >= 0 {
 		im.Digest = rest[at+1:]
 		rest = rest[:at]
-		if err := checkDigest(im.Digest); err != nil {
+		if err := CheckDigest(im.Digest); err != nil {
 			return Image{}, fmt.Errorf("image \"%s\": %w", ref, err)
 		}
 	}
 	if colon := strings.LastIndexByte(rest, ':'); colon > strings.LastIndexByte(rest, '/') {
 		im.Tag = rest[colon+1:]
 		rest = rest[:colon]
-		if err := checkTag(im.Tag); err != nil {
+		if err := CheckTag(im.Tag); err != nil {
 			return Image{}, fmt.Errorf("image \"%s\": %w", ref, err)
 		}
 	}
@@ -141,7 +144,9 @@ func checkPath(path string) error {
 	return nil
 }
 
-func checkTag(tag string) error {
+// CheckTag accepts a tag as the distribution grammar does (at most 128
+// word characters, dots and dashes, not starting with either).
+func CheckTag(tag string) error {
 	if tag == "" {
 		return errors.New("empty tag after ':'")
 	}
@@ -203,10 +208,10 @@ func checkHost(host string) error {
 	return nil
 }
 
-// checkDigest accepts an OCI digest (sha256, sha384 or sha512, lowercase
+// CheckDigest accepts an OCI digest (sha256, sha384 or sha512, lowercase
 // hex of the right length) with opencontainers/go-digest, the registries'
 // own library, and says what is wrong by its typed errors.
-func checkDigest(d string) error {
+func CheckDigest(d string) error {
 	err := digest.Digest(d).Validate()
 	if err == nil {
 		return nil
@@ -225,3 +230,12 @@ func checkDigest(d string) error {
 }
 
 func isLowerAlnum(c byte) bool { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') }
+
+// ShortDigest keeps algorithm and 12 hex characters, as docker prints IDs.
+func ShortDigest(d string) string {
+	algo, hex, ok := strings.Cut(d, ":")
+	if !ok || len(hex) <= 12 {
+		return d
+	}
+	return algo + ":" + hex[:12]
+}
