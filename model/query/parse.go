@@ -1,3 +1,6 @@
+// Package query is the board's filter language, shared by the board and the
+// commands: parse, match, the sort orders, Select, and the View that keeps
+// a query's rows in order over the store's snapshots.
 package query
 
 import (

@@ -1,3 +1,7 @@
+// Package store is the fleet: one row per App, written by one writer (the
+// watches) and read by many (the board, the commands) through immutable
+// snapshots that cost O(1) to take, with the counts the header shows and
+// the journal a view follows change by change.
 package store
 
 import (
