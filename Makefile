@@ -49,12 +49,12 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzFastDecodeAppList$$' -fuzztime $(FUZZTIME) ./kube/wire
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeCDApplication$$' -fuzztime $(FUZZTIME) ./kube/wire
 	$(GO) test -run '^$$' -fuzz '^FuzzWorkloadEventDecode$$' -fuzztime $(FUZZTIME) ./kube/wire
-	$(GO) test -run '^$$' -fuzz '^FuzzParseQuery$$' -fuzztime $(FUZZTIME) ./model
+	$(GO) test -run '^$$' -fuzz '^FuzzParseQuery$$' -fuzztime $(FUZZTIME) ./model/query
 	$(GO) test -run '^$$' -fuzz '^FuzzBuild$$' -fuzztime $(FUZZTIME) ./model
-	$(GO) test -run '^$$' -fuzz '^FuzzParseImage$$' -fuzztime $(FUZZTIME) ./model
-	$(GO) test -run '^$$' -fuzz '^FuzzCopyableReference$$' -fuzztime $(FUZZTIME) ./model
-	$(GO) test -run '^$$' -fuzz '^FuzzViewMatchesFilterSort$$' -fuzztime $(FUZZTIME) ./model
-	$(GO) test -run '^$$' -fuzz '^FuzzImageAgainstGGCR$$' -fuzztime $(FUZZTIME) ./model
+	$(GO) test -run '^$$' -fuzz '^FuzzParseImage$$' -fuzztime $(FUZZTIME) ./model/imageref
+	$(GO) test -run '^$$' -fuzz '^FuzzCopyableReference$$' -fuzztime $(FUZZTIME) ./model/imageref
+	$(GO) test -run '^$$' -fuzz '^FuzzViewMatchesFilterSort$$' -fuzztime $(FUZZTIME) ./model/query
+	$(GO) test -run '^$$' -fuzz '^FuzzImageAgainstGGCR$$' -fuzztime $(FUZZTIME) ./model/imageref
 	$(GO) test -run '^$$' -fuzz '^FuzzObjectToRow$$' -fuzztime $(FUZZTIME) ./internal/testing/e2e
 	$(GO) test -run '^$$' -fuzz '^FuzzSanitize$$' -fuzztime $(FUZZTIME) ./internal/termtext
 	$(GO) test -run '^$$' -fuzz '^FuzzTextPrinters$$' -fuzztime $(FUZZTIME) ./internal/cli
@@ -69,7 +69,7 @@ fuzz:
 # Then the micro-benchmarks of the pure parts. ~15 min in all.
 bench: testenv
 	$(GO) test -run '^$$' -bench 'Fleet|Board' -benchmem -benchtime 1x -timeout 60m ./internal/testing/bench
-	$(GO) test -run '^$$' -bench . -benchmem ./drift ./model ./ui ./kube ./kube/wire
+	$(GO) test -run '^$$' -bench . -benchmem ./drift ./model/... ./ui ./kube ./kube/wire
 
 # k9s's Apps view and the board against one seeded API server, with the
 # ratios (not in CI): make bench-peer K9S=$$(go env GOPATH)/bin/k9s, after

@@ -36,6 +36,10 @@ var rules = []layerRule{
 	{path: "drift", never: []string{"."}}, // the standard library alone
 	{path: "internal/termtext", never: pureNever},
 	{path: "model", mayImport: []string{"drift"}, never: pureNever},
+	{path: "model/imageref", never: pureNever},
+	{path: "model/store", mayImport: []string{"model", "drift"}, never: pureNever},
+	{path: "model/query", mayImport: []string{"model", "model/store", "drift"}, never: pureNever},
+	{path: "model/modeltest", mayImport: []string{"model", "drift"}, never: pureNever},
 	{path: "internal/config", never: append(clusterClients, terminalLibs...)},
 	{path: "auth", mayImport: []string{"model"}, never: append(pureNever, module+"/kube")},
 	{path: "kube/wire", mayImport: []string{"model", "drift", "internal/termtext"}, never: terminalLibs},
@@ -126,6 +130,10 @@ func TestImportsPointDown(t *testing.T) {
 				t.Errorf("%s imports the test harness %s", p.ImportPath, imp)
 				continue
 			}
+			if under(target, "model/modeltest") && rel != "model/modeltest" {
+				t.Errorf("%s imports %s, which only tests may import", p.ImportPath, imp)
+				continue
+			}
 			if rel != "" && under(target, rel) {
 				continue // its own subtree
 			}
@@ -184,7 +192,7 @@ func TestArchitectureMapNamesEveryPackage(t *testing.T) {
 // The rules themselves: subpackages fall under their parent's layer, and
 // the never-lists catch what they are meant to.
 func TestLayerRulesApply(t *testing.T) {
-	for rel, want := range map[string]string{"model/store": "model", "ui/board": "ui", "internal/testing/e2e": "internal/testing",
+	for rel, want := range map[string]string{"model/store": "model/store", "model/store/x": "model/store", "model": "model", "ui/board": "ui", "internal/testing/e2e": "internal/testing",
 		"internal/testing/ptyterm": "internal/testing", "": ""} {
 		if rule, ok := ruleFor(rel); !ok || rule.path != want {
 			t.Errorf("%q falls under %q, want %q", rel, rule.path, want)

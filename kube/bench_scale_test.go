@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/store"
 )
 
 // BenchmarkColdBuild builds and stores every row of a cold fleet once (what
@@ -24,7 +24,7 @@ func BenchmarkColdBuild(b *testing.B) {
 			b.ResetTimer()
 			cpu0 := processCPU()
 			for b.Loop() {
-				f.store = model.NewStore()
+				f.store = store.New()
 				f.markDirtyKeys(keys)
 				if s := f.Snapshot(); s.Len() != n {
 					b.Fatalf("%d rows", s.Len())

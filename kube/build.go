@@ -7,6 +7,8 @@ import (
 
 	"github.com/hanzoai/driftboard/kube/wire"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/imageref"
+	"github.com/hanzoai/driftboard/model/store"
 )
 
 // reusedDirtyMax bounds the dirty-row maps Snapshot keeps for the next batch.
@@ -16,7 +18,7 @@ const reusedDirtyMax = 64
 // returns the store's immutable snapshot. Rows of a cluster that has not
 // synced yet are provisional: built from the Apps seen so far, with the
 // workloads not listed yet pending (never missing); the sync rebuilds them.
-func (f *Fleet) Snapshot() *model.Snapshot {
+func (f *Fleet) Snapshot() *store.Snapshot {
 	f.buildMu.Lock()
 	defer f.buildMu.Unlock()
 
@@ -134,7 +136,7 @@ func (f *Fleet) release(app model.AppObject) model.Release {
 	if f.opts.Releases == nil {
 		return model.Release{State: model.ReleaseOff, Detail: "release checks are off"}
 	}
-	switch im, err := model.ParseImage(app.ImageRepository); {
+	switch im, err := imageref.Parse(app.ImageRepository); {
 	case app.ImageRepository == "" || err == nil && im.Repository == "":
 		return model.Release{State: model.ReleaseOff, Detail: "no image to check"}
 	case err != nil: // there is an image, and the row's problems say what is wrong with it

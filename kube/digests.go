@@ -12,6 +12,7 @@ import (
 
 	"github.com/hanzoai/driftboard/kube/wire"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/imageref"
 )
 
 // ErrNoWorkload is wrapped by RunningDigests when the App has no workload.
@@ -69,7 +70,7 @@ func (f *Fleet) RunningDigests(ctx context.Context, key model.Key) (model.PodDig
 	case err != nil:
 		return model.PodDigests{}, fmt.Errorf("list pods of %s: %w", what, apiErr(err))
 	}
-	declared, declaredErr := model.ParseImage(app.ImageRepository)
+	declared, declaredErr := imageref.Parse(app.ImageRepository)
 	var out model.PodDigests
 	for i := range pods.Items {
 		p := &pods.Items[i]
@@ -134,14 +135,14 @@ func ownedBy(p *corev1.Pod, o podOwnerSet) bool {
 
 // appImageID is the imageID of the pod's container running the App's
 // repository, else of its first container ("" when not reported yet).
-func appImageID(p *corev1.Pod, declared model.Image, match bool) string {
+func appImageID(p *corev1.Pod, declared imageref.Image, match bool) string {
 	if len(p.Spec.Containers) == 0 {
 		return ""
 	}
 	name := p.Spec.Containers[0].Name
 	if match {
 		for _, c := range p.Spec.Containers {
-			if im, err := model.ParseImage(c.Image); err == nil && im.SameRepository(declared) {
+			if im, err := imageref.Parse(c.Image); err == nil && im.SameRepository(declared) {
 				name = c.Name
 				break
 			}

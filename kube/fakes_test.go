@@ -18,6 +18,7 @@ import (
 
 	"github.com/hanzoai/driftboard/kube/cd"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/store"
 )
 
 // The demo drives a Fleet with client-go fakes; this pins that contract
@@ -48,7 +49,7 @@ func TestFleetRunsOnClientFakes(t *testing.T) {
 	if err := f.WaitSynced(ctx); err != nil {
 		t.Fatal(err)
 	}
-	snap := waitSnapshot(ctx, t, f, func(s *model.Snapshot) bool { return s.Len() == 1 })
+	snap := waitSnapshot(ctx, t, f, func(s *store.Snapshot) bool { return s.Len() == 1 })
 	r := snap.Rows()[0]
 	if r.RunningTag != "v1.0.0" || !r.Workload.Found || !r.Workload.OwnedByApp || r.Offline {
 		t.Errorf("row %+v", r)
@@ -75,7 +76,7 @@ func TestFleetRunsOnClientFakes(t *testing.T) {
 }
 
 // waitSnapshot takes snapshots on every change signal until ok or ctx ends.
-func waitSnapshot(ctx context.Context, t testing.TB, f *Fleet, ok func(*model.Snapshot) bool) *model.Snapshot {
+func waitSnapshot(ctx context.Context, t testing.TB, f *Fleet, ok func(*store.Snapshot) bool) *store.Snapshot {
 	t.Helper()
 	for {
 		s := f.Snapshot()

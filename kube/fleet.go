@@ -33,6 +33,7 @@ import (
 
 	"github.com/hanzoai/driftboard/kube/cd"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/store"
 )
 
 // ClusterClients are the clients of one cluster (one kubeconfig context).
@@ -113,7 +114,7 @@ type Fleet struct {
 	opts     FleetOptions
 	clusters []*cluster
 	byName   map[string]*cluster
-	store    *model.Store
+	store    *store.Store
 	changed  chan struct{}
 	settled  chan struct{} // closed once every cluster has settled (Settled)
 	messages messageTable  // the rows' drift messages, one copy each
@@ -141,7 +142,7 @@ func NewFleet(opts FleetOptions, clusters ...ClusterClients) *Fleet {
 		opts.MaxPodWatches = DefaultMaxPodWatches
 	}
 	f := &Fleet{
-		opts: opts, byName: map[string]*cluster{}, store: model.NewStore(),
+		opts: opts, byName: map[string]*cluster{}, store: store.New(),
 		changed: make(chan struct{}, 1), settled: make(chan struct{}), dirty: map[model.Key]struct{}{}, spareDirty: map[model.Key]struct{}{},
 		subs: map[chan struct{}]struct{}{}, expectGen: map[model.Key]int64{}, offlineSet: map[string]bool{},
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/hanzoai/driftboard/internal/testing/testcluster"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/store"
 )
 
 // A frozen API server (SIGSTOP: connections stay open, nothing flows) is not
@@ -44,5 +45,5 @@ func TestLiveFrozenAPIServerIsUnresponsive(t *testing.T) {
 	resume()
 	patchApp(t, c, "hanzo", "iam", `{"spec":{"image":{"tag":"v1.1.0"}}}`)
 	waitRow(t, f, iam, "live again with the change", func(r *model.AppView) bool { return r != nil && !r.Offline && r.DeclaredTag == "v1.1.0" })
-	waitCluster(t, f, "live again", func(st model.ClusterState, _ *model.Snapshot) bool { return st.Phase == model.ConnLive })
+	waitCluster(t, f, "live again", func(st model.ClusterState, _ *store.Snapshot) bool { return st.Phase == model.ConnLive })
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/hanzoai/driftboard/internal/testing/testcluster"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/store"
 )
 
 // One cluster whose API server is frozen from the start (SIGSTOP: it accepts
@@ -28,13 +29,13 @@ func TestLiveFrozenClusterNeverDelaysTheOthers(t *testing.T) {
 
 	liveRow := model.Key{Cluster: "live", Namespace: "hanzo", Name: "iam"}
 	frozenRow := model.Key{Cluster: "frozen", Namespace: "hanzo", Name: "iam"}
-	waitFor(t, f, "the live cluster's row while the other is frozen", func(s *model.Snapshot) bool {
+	waitFor(t, f, "the live cluster's row while the other is frozen", func(s *store.Snapshot) bool {
 		return findRow(s, liveRow) != nil
 	})
 	// Not only a row seen on the stream: the live cluster's whole sync ends
 	// (its row built from complete caches, its workload read) while the
 	// other still answers nothing.
-	s := waitFor(t, f, "the live cluster synced while the other is frozen", func(s *model.Snapshot) bool {
+	s := waitFor(t, f, "the live cluster synced while the other is frozen", func(s *store.Snapshot) bool {
 		r := findRow(s, liveRow)
 		return r != nil && r.Workload.Pending == "" && r.Workload.Kind == model.KindDeployment &&
 			clusterPhase(s, "live") == model.ConnLive
@@ -49,7 +50,7 @@ func TestLiveFrozenClusterNeverDelaysTheOthers(t *testing.T) {
 	}
 
 	resume()
-	waitFor(t, f, "the frozen cluster's row once it answers", func(s *model.Snapshot) bool {
+	waitFor(t, f, "the frozen cluster's row once it answers", func(s *store.Snapshot) bool {
 		r := findRow(s, frozenRow)
 		return r != nil && !r.Offline && findRow(s, liveRow) != nil
 	})
@@ -71,7 +72,7 @@ func startClusters(t *testing.T, clusters map[string]*testcluster.Cluster) *Flee
 	return f
 }
 
-func clusterPhase(s *model.Snapshot, name string) model.ConnPhase {
+func clusterPhase(s *store.Snapshot, name string) model.ConnPhase {
 	for _, c := range s.Clusters {
 		if c.Name == name {
 			return c.Phase

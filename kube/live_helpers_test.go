@@ -14,6 +14,7 @@ import (
 
 	"github.com/hanzoai/driftboard/internal/testing/testcluster"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/store"
 )
 
 const testClusterName = "test"
@@ -67,7 +68,7 @@ func key(ns, name string) model.Key {
 	return model.Key{Cluster: testClusterName, Namespace: ns, Name: name}
 }
 
-func findRow(s *model.Snapshot, k model.Key) *model.AppView {
+func findRow(s *store.Snapshot, k model.Key) *model.AppView {
 	for _, r := range s.Rows() {
 		if r.Key() == k {
 			return r
@@ -98,11 +99,11 @@ func waitRow(t *testing.T, f *Fleet, k model.Key, what string, ok func(*model.Ap
 	}
 }
 
-func waitCluster(t *testing.T, f *Fleet, what string, ok func(model.ClusterState, *model.Snapshot) bool) *model.Snapshot {
+func waitCluster(t *testing.T, f *Fleet, what string, ok func(model.ClusterState, *store.Snapshot) bool) *store.Snapshot {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	return waitSnapshot(ctx, t, f, func(s *model.Snapshot) bool {
+	return waitSnapshot(ctx, t, f, func(s *store.Snapshot) bool {
 		for _, c := range s.Clusters {
 			if c.Name == testClusterName && ok(c, s) {
 				return true
@@ -145,7 +146,7 @@ func createRawApp(t *testing.T, c *testcluster.Cluster, ns, name string, spec an
 	}
 }
 
-func rowKeys(s *model.Snapshot) map[model.Key]string {
+func rowKeys(s *store.Snapshot) map[model.Key]string {
 	out := map[model.Key]string{}
 	for _, r := range s.Rows() {
 		out[r.Key()] = r.DeclaredTag

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hanzoai/driftboard/internal/testing/testcluster"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/store"
 )
 
 // A namespace's labels changing in one cluster rebuilds that namespace's
@@ -28,7 +29,7 @@ func TestLiveNamespaceLabelsRebuildOnlyTheirCluster(t *testing.T) {
 		{Cluster: "a", Namespace: "hanzo", Name: "iam"}, {Cluster: "a", Namespace: "other", Name: "web"},
 		{Cluster: "b", Namespace: "hanzo", Name: "iam"}, {Cluster: "b", Namespace: "other", Name: "web"},
 	}
-	waitFor(t, f, "every row built from synced caches", func(s *model.Snapshot) bool {
+	waitFor(t, f, "every row built from synced caches", func(s *store.Snapshot) bool {
 		for _, k := range rows {
 			if r := findRow(s, k); r == nil || r.Workload.Pending != "" {
 				return false
@@ -71,7 +72,7 @@ func TestLiveNamespaceLabelsRebuildOnlyTheirCluster(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	waitFor(t, f, "the new label on its row", func(s *model.Snapshot) bool {
+	waitFor(t, f, "the new label on its row", func(s *store.Snapshot) bool {
 		r := findRow(s, rows[0])
 		return r != nil && r.Org == "renamed"
 	})

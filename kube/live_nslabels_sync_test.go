@@ -6,6 +6,7 @@ import (
 
 	"github.com/hanzoai/driftboard/internal/testing/testcluster"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/store"
 )
 
 // TestClusterNotLiveBeforeNamespaceLabels: against a real API server whose
@@ -26,7 +27,7 @@ func TestClusterNotLiveBeforeNamespaceLabels(t *testing.T) {
 	f, _ := startGatedFleet(t, c, g, FleetOptions{Principal: principal(superAdmin)})
 	cl := f.clusters[0]
 
-	waitFor(t, f, "every row with its workload while the namespaces' list is held", func(s *model.Snapshot) bool {
+	waitFor(t, f, "every row with its workload while the namespaces' list is held", func(s *store.Snapshot) bool {
 		if s.Len() != len(all) {
 			return false
 		}
@@ -50,7 +51,7 @@ func TestClusterNotLiveBeforeNamespaceLabels(t *testing.T) {
 	}
 
 	close(g.namespaces)
-	waitFor(t, f, "the synced board with the namespace's org", func(s *model.Snapshot) bool {
+	waitFor(t, f, "the synced board with the namespace's org", func(s *store.Snapshot) bool {
 		if s.Clusters[0].Phase != model.ConnLive || s.Len() != len(all) {
 			return false
 		}

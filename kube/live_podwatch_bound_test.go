@@ -11,6 +11,7 @@ import (
 
 	"github.com/hanzoai/driftboard/internal/testing/testcluster"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/store"
 )
 
 // Beyond the bound, a workload waits for a pod watch and the cluster's
@@ -34,7 +35,7 @@ func TestLivePodWatchBound(t *testing.T) {
 		must(t, err)
 	}
 	const note = "1 unready workloads wait for a pod watch (at most 1 at once)"
-	waitCluster(t, f, "one watch, one waiting", func(st model.ClusterState, _ *model.Snapshot) bool {
+	waitCluster(t, f, "one watch, one waiting", func(st model.ClusterState, _ *store.Snapshot) bool {
 		run, wait := f.PodWatches()
 		return run == 1 && wait == 1 && slices.ContainsFunc(st.Notices, func(n string) bool { return strings.HasPrefix(n, note) })
 	})

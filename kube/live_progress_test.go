@@ -5,6 +5,7 @@ import (
 
 	"github.com/hanzoai/driftboard/internal/testing/testcluster"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/store"
 )
 
 // TestSyncProgressCountsTheFirstSync: against a real API server, the
@@ -18,7 +19,7 @@ func TestSyncProgressCountsTheFirstSync(t *testing.T) {
 		createRawApp(t, c, []string{"team-a", "team-b"}[i%2], name, map[string]any{"role": "service"})
 	}
 	f := startFleet(t, c.AdminConfig(), FleetOptions{Principal: principal(superAdmin)})
-	waitCluster(t, f, "expected count known", func(model.ClusterState, *model.Snapshot) bool {
+	waitCluster(t, f, "expected count known", func(model.ClusterState, *store.Snapshot) bool {
 		_, expected := f.clusters[0].conn.progress.counts()
 		return expected > 0
 	})

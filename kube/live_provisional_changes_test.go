@@ -8,6 +8,7 @@ import (
 
 	"github.com/hanzoai/driftboard/internal/testing/testcluster"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/store"
 )
 
 // Workloads that change once their lists are through but before the
@@ -31,10 +32,10 @@ func TestWorkloadChangesWhileSyncingReachTheirRows(t *testing.T) {
 	// seen once the workloads are listed (whenWorkloadsListed, all three at
 	// once) can show a-bump's and a-drop's Deployments: after it nothing is
 	// due to build a-late's row again but its Deployment's add.
-	waitFor(t, f, "the streamed rows, pending", func(s *model.Snapshot) bool { return s.Len() == firstEvents })
+	waitFor(t, f, "the streamed rows, pending", func(s *store.Snapshot) bool { return s.Len() == firstEvents })
 	close(g.deployments)
 	close(g.replicasets)
-	waitFor(t, f, "the streamed rows with their workloads", func(s *model.Snapshot) bool {
+	waitFor(t, f, "the streamed rows with their workloads", func(s *store.Snapshot) bool {
 		b, d, l := findRow(s, bump), findRow(s, drop), findRow(s, lateKey)
 		return b != nil && b.Workload.Found && d != nil && d.Workload.Found && l != nil && !l.WaitsOnWorkload()
 	})
@@ -49,7 +50,7 @@ func TestWorkloadChangesWhileSyncingReachTheirRows(t *testing.T) {
 	_, err = deployments.Create(ctx, testcluster.OperatorDeployment(late), metav1.CreateOptions{})
 	must(t, err)
 	must(t, deployments.Delete(ctx, "a-drop", metav1.DeleteOptions{}))
-	snap := waitFor(t, f, "the workload changes on their rows", func(s *model.Snapshot) bool {
+	snap := waitFor(t, f, "the workload changes on their rows", func(s *store.Snapshot) bool {
 		b, d, l := findRow(s, bump), findRow(s, drop), findRow(s, lateKey)
 		return b != nil && b.RunningTag == "v1.1.0" && d != nil && !d.Workload.Found && l != nil && l.Workload.Found
 	})

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/hanzoai/driftboard/internal/testing/testcluster"
-	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/store"
 )
 
 // A row shown while the Apps stream in is built once for what the stream
@@ -21,7 +21,7 @@ func TestStreamedRowsAreBuiltOnce(t *testing.T) {
 	f, _ := startGatedFleet(t, c, g, FleetOptions{})
 	releaseAppsOnceNamespaceKnown(t, f, g, "hanzo")
 
-	waitFor(t, f, "every streamed App on the board", func(s *model.Snapshot) bool { return s.Len() == len(all) })
+	waitFor(t, f, "every streamed App on the board", func(s *store.Snapshot) bool { return s.Len() == len(all) })
 	cl := f.clusters[0]
 	waitHandled(t, f, "apps")
 	f.Snapshot() // builds whatever the handler marked

@@ -9,6 +9,7 @@ import (
 	"github.com/hanzoai/driftboard/drift"
 	"github.com/hanzoai/driftboard/internal/testing/testcluster"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/store"
 )
 
 // TestSyncRebuildsTheProvisionalRows: the step that ends a cluster's sync
@@ -39,7 +40,7 @@ func TestSyncRebuildsTheProvisionalRows(t *testing.T) {
 	gone, drifted, noWorkload := key("hanzo", "a-gone"), key("hanzo", "a-drift"), key("hanzo", "a-nowl")
 
 	// 1. Four Apps streamed, the workload lists held: four pending rows.
-	snap := waitFor(t, f, "the first streamed Apps", func(s *model.Snapshot) bool { return s.Len() >= firstEvents })
+	snap := waitFor(t, f, "the first streamed Apps", func(s *store.Snapshot) bool { return s.Len() >= firstEvents })
 	if snap.Len() != firstEvents || findRow(snap, gone) == nil {
 		t.Fatalf("%d rows, a-gone among them: %v; want the %d streamed Apps", snap.Len(), findRow(snap, gone) != nil, firstEvents)
 	}
@@ -52,7 +53,7 @@ func TestSyncRebuildsTheProvisionalRows(t *testing.T) {
 	// it was seen, and nothing has said it went.
 	must(t, c.AdminDynamic().Resource(appsGVR).Namespace("hanzo").Delete(ctxT(t), "a-gone", metav1.DeleteOptions{}))
 	close(g.cut)
-	waitFor(t, f, "the second stream's new App", func(s *model.Snapshot) bool { return findRow(s, key("hanzo", svcs[0])) != nil })
+	waitFor(t, f, "the second stream's new App", func(s *store.Snapshot) bool { return findRow(s, key("hanzo", svcs[0])) != nil })
 	if n := g.streams.Load(); n != 2 {
 		t.Fatalf("%d App streams; want the cut one and its retry", n)
 	}
@@ -67,7 +68,7 @@ func TestSyncRebuildsTheProvisionalRows(t *testing.T) {
 	// brought (its Deployment exists).
 	close(g.deployments)
 	close(g.replicasets)
-	waitFor(t, f, "the listed workloads on the rows", func(s *model.Snapshot) bool {
+	waitFor(t, f, "the listed workloads on the rows", func(s *store.Snapshot) bool {
 		for _, r := range s.Rows() {
 			if r.WaitsOnWorkload() || r.Health == model.HealthSyncing {
 				return false
@@ -86,7 +87,7 @@ func TestSyncRebuildsTheProvisionalRows(t *testing.T) {
 	// 4. The rest of the stream: synced, a-gone gone, every row a rebuild.
 	close(g.apps)
 	want := 3 + len(svcs) // a-drift, a-nowl, a-ok and the svc-*
-	snap = waitFor(t, f, "the synced board without a-gone", func(s *model.Snapshot) bool {
+	snap = waitFor(t, f, "the synced board without a-gone", func(s *store.Snapshot) bool {
 		return s.Clusters[0].Phase == model.ConnLive && s.Len() == want && findRow(s, gone) == nil
 	})
 	cl := f.clusters[0]

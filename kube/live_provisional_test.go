@@ -12,6 +12,7 @@ import (
 	"github.com/hanzoai/driftboard/drift"
 	"github.com/hanzoai/driftboard/internal/testing/testcluster"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/store"
 )
 
 // TestRowsAppearWhileTheListsStream: against a real API server whose App
@@ -36,7 +37,7 @@ func TestRowsAppearWhileTheListsStream(t *testing.T) {
 	f, ctx := startGatedFleet(t, c, g, FleetOptions{Principal: principal(superAdmin)})
 
 	// 1. Apps stream held after 8 events, Deployments held: 8 pending rows.
-	snap := waitFor(t, f, "the first streamed Apps on the board", func(s *model.Snapshot) bool { return s.Len() >= firstEvents })
+	snap := waitFor(t, f, "the first streamed Apps on the board", func(s *store.Snapshot) bool { return s.Len() >= firstEvents })
 	if st := snap.Clusters[0]; st.Phase != model.ConnSyncing {
 		t.Fatalf("cluster %s while its lists are held; want syncing", st.Phase)
 	}
@@ -64,7 +65,7 @@ func TestRowsAppearWhileTheListsStream(t *testing.T) {
 		assertPending(t, r)
 	}
 	close(g.replicasets)
-	waitFor(t, f, "the listed Deployments on the provisional rows", func(s *model.Snapshot) bool {
+	waitFor(t, f, "the listed Deployments on the provisional rows", func(s *store.Snapshot) bool {
 		for _, r := range s.Rows() {
 			if r.WaitsOnWorkload() || !r.Workload.Found || r.RunningTag != "v1.0.0" || r.Health == model.HealthSyncing {
 				return false
@@ -78,7 +79,7 @@ func TestRowsAppearWhileTheListsStream(t *testing.T) {
 
 	// 3. The rest of the stream: every row from the caches, svc-003 gone.
 	close(g.apps)
-	snap = waitFor(t, f, "the synced board", func(s *model.Snapshot) bool {
+	snap = waitFor(t, f, "the synced board", func(s *store.Snapshot) bool {
 		return s.Clusters[0].Phase == model.ConnLive && s.Len() == len(all) && findRow(s, key("hanzo", "svc-003")) == nil
 	})
 	cl := f.clusters[0]
@@ -127,11 +128,11 @@ func assertPending(t *testing.T, r *model.AppView) {
 	}
 }
 
-func waitFor(t *testing.T, f *Fleet, what string, ok func(*model.Snapshot) bool) *model.Snapshot {
+func waitFor(t *testing.T, f *Fleet, what string, ok func(*store.Snapshot) bool) *store.Snapshot {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	var last *model.Snapshot
+	var last *store.Snapshot
 	for {
 		last = f.Snapshot()
 		if ok(last) {
@@ -159,7 +160,7 @@ func TestRowsAppearFromListPages(t *testing.T) {
 	g.refuse = true
 	f, _ := startGatedFleet(t, c, g, FleetOptions{})
 
-	snap := waitFor(t, f, "the listed Apps on the board", func(s *model.Snapshot) bool { return s.Len() == len(all) })
+	snap := waitFor(t, f, "the listed Apps on the board", func(s *store.Snapshot) bool { return s.Len() == len(all) })
 	if f.clusters[0].isSynced() {
 		t.Fatal("the cluster synced with its workload lists held")
 	}
@@ -176,7 +177,7 @@ func TestRowsAppearFromListPages(t *testing.T) {
 	}
 	close(g.deployments)
 	close(g.replicasets)
-	waitFor(t, f, "the synced board", func(s *model.Snapshot) bool {
+	waitFor(t, f, "the synced board", func(s *store.Snapshot) bool {
 		if s.Clusters[0].Phase != model.ConnLive || s.Len() != len(all) {
 			return false
 		}

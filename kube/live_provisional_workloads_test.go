@@ -12,6 +12,7 @@ import (
 	"github.com/hanzoai/driftboard/internal/testing/testcluster"
 	"github.com/hanzoai/driftboard/kube/cd"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/store"
 )
 
 // A syncing cluster builds each row once for what its workload lists bring,
@@ -36,7 +37,7 @@ func TestWorkloadListsBuildEachRowOnce(t *testing.T) {
 	releaseAppsOnceNamespaceKnown(t, f, g, "hanzo")
 
 	// 1. The Apps streamed, the workload lists held: one pending build a row.
-	waitFor(t, f, "every streamed App on the board", func(s *model.Snapshot) bool { return s.Len() == len(all) })
+	waitFor(t, f, "every streamed App on the board", func(s *store.Snapshot) bool { return s.Len() == len(all) })
 	waitHandled(t, f, "apps")
 	f.Snapshot()
 	if n := f.rowsBuilt.Load(); n != int64(len(all)) {
@@ -60,7 +61,7 @@ func TestWorkloadListsBuildEachRowOnce(t *testing.T) {
 	for what := range cl.scopeFor("hanzo").handled { // the cluster-wide scope's informers
 		waitHandled(t, f, what)
 	}
-	waitFor(t, f, "the synced board", func(s *model.Snapshot) bool { return s.Clusters[0].Phase == model.ConnLive })
+	waitFor(t, f, "the synced board", func(s *store.Snapshot) bool { return s.Clusters[0].Phase == model.ConnLive })
 	snap := f.Snapshot() // whatever the handlers marked, all their first lists through
 	if n := f.rowsBuilt.Load(); n != int64(2*len(all)) {
 		t.Fatalf("%d rows built for %d Apps: want each built twice (pending, then with its workload)", n, len(all))

@@ -10,6 +10,7 @@ import (
 
 	"github.com/hanzoai/driftboard/internal/testing/testcluster"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/store"
 )
 
 // TestLiveRestartOfAReplacedWorkloadIsRefused: a workload deleted and
@@ -96,7 +97,7 @@ func TestLiveRestartOfAReplacedWorkloadIsRefused(t *testing.T) {
 
 	// The watch is down: the cache is stale and nothing is decided from it.
 	c.StopAPIServer()
-	waitCluster(t, f, "reconnecting", func(st model.ClusterState, _ *model.Snapshot) bool { return st.Phase == model.ConnReconnecting })
+	waitCluster(t, f, "reconnecting", func(st model.ClusterState, _ *store.Snapshot) bool { return st.Phase == model.ConnReconnecting })
 	if d := f.CheckRestart(ctx, k); d.Allowed || !strings.Contains(d.Reason, "stale") {
 		t.Errorf("CheckRestart while reconnecting: %+v, want refused as stale", d)
 	}

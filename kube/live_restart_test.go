@@ -17,6 +17,7 @@ import (
 	"github.com/hanzoai/driftboard/internal/testing/testcluster"
 	"github.com/hanzoai/driftboard/kube/cd"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/store"
 )
 
 // A tag change on the workload rolls out on kwok: the row keeps the tag the
@@ -196,7 +197,7 @@ func TestLiveTenantUser(t *testing.T) {
 	user := c.UserConfig("carol")
 
 	f := startFleet(t, user, FleetOptions{Principal: principal(acmeAdmin)})
-	snap := waitCluster(t, f, "rows", func(st model.ClusterState, s *model.Snapshot) bool {
+	snap := waitCluster(t, f, "rows", func(st model.ClusterState, s *store.Snapshot) bool {
 		return st.Phase == model.ConnLive && s.Len() == 2
 	})
 	for _, r := range snap.Rows() {
@@ -258,7 +259,7 @@ func TestLiveNamespaceListingUser(t *testing.T) {
 	must(t, err)
 
 	f := startFleet(t, c.UserConfig("dave"), FleetOptions{})
-	snap := waitCluster(t, f, "rows", func(st model.ClusterState, s *model.Snapshot) bool {
+	snap := waitCluster(t, f, "rows", func(st model.ClusterState, s *store.Snapshot) bool {
 		return st.Phase == model.ConnLive && s.Len() == 1
 	})
 	if r := snap.Rows()[0]; r.Key() != key("tenant-acme", "shop") {

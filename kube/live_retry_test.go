@@ -10,6 +10,7 @@ import (
 
 	"github.com/hanzoai/driftboard/internal/testing/testcluster"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/store"
 )
 
 // TestClosedPortSaysItRetries: against a loopback port nothing listens on,
@@ -25,7 +26,7 @@ func TestClosedPortSaysItRetries(t *testing.T) {
 	l.Close()
 	f := startFleetNoWait(t, &rest.Config{Host: "https://" + addr, TLSClientConfig: rest.TLSClientConfig{Insecure: true}})
 
-	first := waitCluster(t, f, "the first attempt failed", func(c model.ClusterState, _ *model.Snapshot) bool { return c.Attempt >= 1 })
+	first := waitCluster(t, f, "the first attempt failed", func(c model.ClusterState, _ *store.Snapshot) bool { return c.Attempt >= 1 })
 	st := first.Clusters[0]
 	if st.Phase != model.ConnFailed || st.Attempt != 1 || !st.Unreachable || !strings.Contains(st.Reason, "connection refused") {
 		t.Fatalf("after one attempt: %+v; want failed, attempt 1, unreachable, connection refused", st)
@@ -36,7 +37,7 @@ func TestClosedPortSaysItRetries(t *testing.T) {
 	if w := st.FailedWords(st.Since); w != "unreachable — retrying (attempt 1, next in 1s): "+st.Reason {
 		t.Errorf("words: %q", w)
 	}
-	second := waitCluster(t, f, "the second attempt failed", func(c model.ClusterState, _ *model.Snapshot) bool { return c.Attempt >= 2 })
+	second := waitCluster(t, f, "the second attempt failed", func(c model.ClusterState, _ *store.Snapshot) bool { return c.Attempt >= 2 })
 	st2 := second.Clusters[0]
 	if st2.Attempt != 2 || !st2.RetryAt.After(st.RetryAt) {
 		t.Fatalf("after two attempts: %+v", st2)
@@ -53,7 +54,7 @@ func TestRefusingServerIsNotUnreachable(t *testing.T) {
 	cfg := rest.AnonymousClientConfig(c.AdminConfig())
 	cfg.BearerToken = "not-a-token"
 	f := startFleetNoWait(t, cfg)
-	s := waitCluster(t, f, "the first attempt failed", func(c model.ClusterState, _ *model.Snapshot) bool { return c.Attempt >= 1 })
+	s := waitCluster(t, f, "the first attempt failed", func(c model.ClusterState, _ *store.Snapshot) bool { return c.Attempt >= 1 })
 	st := s.Clusters[0]
 	if st.Phase != model.ConnFailed || st.Unreachable || !strings.Contains(st.Reason, "nauthorized") {
 		t.Fatalf("state: %+v; want failed, reachable, unauthorized", st)

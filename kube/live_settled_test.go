@@ -6,6 +6,7 @@ import (
 
 	"github.com/hanzoai/driftboard/internal/testing/testcluster"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/store"
 )
 
 // Settled stays open while a cluster's lists are held (its rows already on
@@ -22,7 +23,7 @@ func TestLiveSettledOnceSynced(t *testing.T) {
 	g := newListGate(0) // the workload lists are held
 	f, _ := startGatedFleet(t, c, g, FleetOptions{})
 	releaseAppsOnceNamespaceKnown(t, f, g, "hanzo")
-	waitFor(t, f, "every App on the board, pending", func(s *model.Snapshot) bool { return s.Len() == len(all) })
+	waitFor(t, f, "every App on the board, pending", func(s *store.Snapshot) bool { return s.Len() == len(all) })
 	select {
 	case <-f.Settled():
 		t.Fatal("Settled closed while the workload lists are held")

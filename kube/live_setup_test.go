@@ -7,6 +7,7 @@ import (
 
 	"github.com/hanzoai/driftboard/internal/testing/testcluster"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/store"
 )
 
 // TestFirstRowsWaitOnlyForDiscovery: against a real API server whose
@@ -29,7 +30,7 @@ func TestFirstRowsWaitOnlyForDiscovery(t *testing.T) {
 	f, _ := startGatedFleet(t, c, g, FleetOptions{Principal: principal(superAdmin)})
 	cl := f.clusters[0]
 
-	snap := waitFor(t, f, "the Apps on the board while the rest of setup is held", func(s *model.Snapshot) bool {
+	snap := waitFor(t, f, "the Apps on the board while the rest of setup is held", func(s *store.Snapshot) bool {
 		return s.Len() == len(all)
 	})
 	if g.setupHeld.Load() == 0 {
@@ -45,7 +46,7 @@ func TestFirstRowsWaitOnlyForDiscovery(t *testing.T) {
 	}
 
 	close(g.setup)
-	snap = waitFor(t, f, "the synced board with the namespace's org", func(s *model.Snapshot) bool {
+	snap = waitFor(t, f, "the synced board with the namespace's org", func(s *store.Snapshot) bool {
 		if s.Clusters[0].Phase != model.ConnLive || s.Len() != len(all) {
 			return false
 		}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/hanzoai/driftboard/internal/testing/testcluster"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/store"
 )
 
 // startHeldFleet runs a Fleet as cfg's identity whose ReplicaSet lists are
@@ -38,7 +39,7 @@ func startHeldFleet(t *testing.T, cfg *rest.Config, opts FleetOptions) (*Fleet, 
 // every part, and returns when that was seen.
 func failedWith(t *testing.T, f *Fleet, parts ...string) time.Time {
 	t.Helper()
-	waitCluster(t, f, "failed: "+strings.Join(parts, " … "), func(st model.ClusterState, _ *model.Snapshot) bool {
+	waitCluster(t, f, "failed: "+strings.Join(parts, " … "), func(st model.ClusterState, _ *store.Snapshot) bool {
 		if st.Phase != model.ConnFailed {
 			return false
 		}
@@ -95,7 +96,7 @@ func TestLiveFirstListRefusedFailsTheClusterUntilGranted(t *testing.T) {
 	waitSyncedFails(t, f, "listing replicasets in hanzo keeps failing")
 
 	setReplicaSetGrant(t, c, true)
-	waitCluster(t, f, "live once granted", func(st model.ClusterState, _ *model.Snapshot) bool { return st.Phase == model.ConnLive })
+	waitCluster(t, f, "live once granted", func(st model.ClusterState, _ *store.Snapshot) bool { return st.Phase == model.ConnLive })
 	waitRow(t, f, iam, "live again", func(r *model.AppView) bool { return r != nil && !r.Offline && r.RunningTag == "v1.0.0" })
 }
 
@@ -114,7 +115,7 @@ func TestLiveFirstListFailingFailsTheClusterAfterTheBound(t *testing.T) {
 	c.StopAPIServer()
 	stopped := time.Now()
 	close(g.replicasets)
-	snap := waitCluster(t, f, "syncing with the reason", func(st model.ClusterState, _ *model.Snapshot) bool {
+	snap := waitCluster(t, f, "syncing with the reason", func(st model.ClusterState, _ *store.Snapshot) bool {
 		return st.Phase == model.ConnSyncing && st.Reason != ""
 	})
 	// Which resource is retried, and the last error seen: the header's words.
@@ -134,7 +135,7 @@ func TestLiveFirstListFailingFailsTheClusterAfterTheBound(t *testing.T) {
 	waitSyncedFails(t, f, "keeps failing")
 
 	c.StartAPIServer()
-	waitCluster(t, f, "live once the server is back", func(st model.ClusterState, _ *model.Snapshot) bool { return st.Phase == model.ConnLive })
+	waitCluster(t, f, "live once the server is back", func(st model.ClusterState, _ *store.Snapshot) bool { return st.Phase == model.ConnLive })
 	waitRow(t, f, iam, "live again", func(r *model.AppView) bool { return r != nil && !r.Offline && r.RunningTag == "v1.0.0" })
 }
 
@@ -185,7 +186,7 @@ func TestLiveServerFrozenWhileSyncingIsUnresponsive(t *testing.T) {
 	resume := c.FreezeAPIServer()
 	frozen := time.Now()
 	close(g.replicasets)
-	waitCluster(t, f, "unresponsive while syncing", func(st model.ClusterState, _ *model.Snapshot) bool {
+	waitCluster(t, f, "unresponsive while syncing", func(st model.ClusterState, _ *store.Snapshot) bool {
 		return st.Phase == model.ConnUnresponsive
 	})
 	if d := time.Since(frozen); d > 45*time.Second {
@@ -197,6 +198,6 @@ func TestLiveServerFrozenWhileSyncingIsUnresponsive(t *testing.T) {
 	waitSyncedFails(t, f, "unresponsive")
 
 	resume()
-	waitCluster(t, f, "live once resumed", func(st model.ClusterState, _ *model.Snapshot) bool { return st.Phase == model.ConnLive })
+	waitCluster(t, f, "live once resumed", func(st model.ClusterState, _ *store.Snapshot) bool { return st.Phase == model.ConnLive })
 	waitRow(t, f, iam, "live again", func(r *model.AppView) bool { return r != nil && !r.Offline && r.RunningTag == "v1.0.0" })
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/hanzoai/driftboard/internal/testing/testcluster"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/store"
 )
 
 // Objects created, changed and deleted on a real API server reach the rows.
@@ -93,7 +94,7 @@ func TestLiveMalformedAppsBecomeErrorRows(t *testing.T) {
 		createRawApp(t, c, "hanzo", name, spec)
 	}
 	f := startFleet(t, c.AdminConfig(), FleetOptions{})
-	snap := waitCluster(t, f, "all rows", func(_ model.ClusterState, s *model.Snapshot) bool { return s.Len() == len(bad)+1 })
+	snap := waitCluster(t, f, "all rows", func(_ model.ClusterState, s *store.Snapshot) bool { return s.Len() == len(bad)+1 })
 	for name := range bad {
 		r := findRow(snap, key("hanzo", name))
 		if r == nil || !r.HasProblem(model.ProblemMalformed) {
@@ -117,7 +118,7 @@ func TestLiveMalformedAppsBecomeErrorRows(t *testing.T) {
 			t.Fatalf("CRD still there after 30 s: %v", err)
 		}
 	}
-	waitCluster(t, startFleetNoWait(t, c.AdminConfig()), "crd missing", func(st model.ClusterState, s *model.Snapshot) bool {
+	waitCluster(t, startFleetNoWait(t, c.AdminConfig()), "crd missing", func(st model.ClusterState, s *store.Snapshot) bool {
 		return st.Phase == model.ConnFailed && strings.Contains(st.Reason, "App CRD not installed") && s.Len() == 0
 	})
 }
@@ -131,12 +132,12 @@ func TestLiveAPIServerRestart(t *testing.T) {
 		seed(t, c, "hanzo", n, "", "v1.0.0", 1)
 	}
 	f := startFleet(t, c.AdminConfig(), FleetOptions{})
-	waitCluster(t, f, "seeded", func(st model.ClusterState, s *model.Snapshot) bool {
+	waitCluster(t, f, "seeded", func(st model.ClusterState, s *store.Snapshot) bool {
 		return st.Phase == model.ConnLive && s.Len() == 20
 	})
 
 	c.StopAPIServer()
-	snap := waitCluster(t, f, "stale", func(st model.ClusterState, s *model.Snapshot) bool {
+	snap := waitCluster(t, f, "stale", func(st model.ClusterState, s *store.Snapshot) bool {
 		return st.Phase == model.ConnReconnecting
 	})
 	for _, r := range snap.Rows() {
@@ -171,7 +172,7 @@ func TestLiveAPIServerRestart(t *testing.T) {
 	if diff := cmp.Diff(want, listedApps(t, c)); diff != "" {
 		t.Fatalf("the API server does not hold what the test changed (-want +listed):\n%s", diff)
 	}
-	snap = waitCluster(t, f, "live again with every change", func(st model.ClusterState, s *model.Snapshot) bool {
+	snap = waitCluster(t, f, "live again with every change", func(st model.ClusterState, s *store.Snapshot) bool {
 		return st.Phase == model.ConnLive && cmp.Equal(want, rowKeys(s))
 	})
 	for _, r := range snap.Rows() {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/hanzoai/driftboard/kube/cd"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/store"
 )
 
 // Notices given with a cluster's clients (e.g. which identity it is read
@@ -35,7 +36,7 @@ func TestClusterClientsNoticesReachTheSnapshot(t *testing.T) {
 	if err := f.WaitSynced(ctx); err != nil {
 		t.Fatal(err)
 	}
-	snap := waitSnapshot(ctx, t, f, func(s *model.Snapshot) bool { return s.Clusters[0].Phase == model.ConnLive })
+	snap := waitSnapshot(ctx, t, f, func(s *store.Snapshot) bool { return s.Clusters[0].Phase == model.ConnLive })
 	if n := snap.Clusters[0].Notices; len(n) == 0 || n[0] != said {
 		t.Errorf("live: notices %q, want %q first", n, said)
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/hanzoai/driftboard/drift"
+	"github.com/hanzoai/driftboard/model/imageref"
 )
 
 // OrgLabel is the label or annotation on an App that names its display org.
@@ -141,17 +142,17 @@ func laterOf(a, b time.Time) time.Time {
 // declaredImage parses the App's repository and tag; problems go on the row.
 // A role that makes no workload may have no image (route-only, delegated):
 // that is legitimate, not a problem.
-func declaredImage(app AppObject, class RoleClass, v *AppView) (Image, bool) {
+func declaredImage(app AppObject, class RoleClass, v *AppView) (imageref.Image, bool) {
 	if app.ImageRepository == "" {
 		if class.MakesWorkload() {
 			v.addProblem(ProblemNoImage, "No image declared (spec.image.repository is empty).")
 		}
-		return Image{}, false
+		return imageref.Image{}, false
 	}
-	repo, err := ParseImage(app.ImageRepository)
+	repo, err := imageref.Parse(app.ImageRepository)
 	if err != nil {
 		v.addProblem(ProblemMalformed, "Malformed image reference: "+err.Error()+".")
-		return Image{}, false
+		return imageref.Image{}, false
 	}
 	if repo.Tag != "" || repo.Digest != "" {
 		v.addProblem(ProblemTagInRepository, fmt.Sprintf(
@@ -163,13 +164,13 @@ func declaredImage(app AppObject, class RoleClass, v *AppView) (Image, bool) {
 		}
 		return repo, true
 	}
-	if err := checkTag(app.ImageTag); err != nil {
+	if err := imageref.CheckTag(app.ImageTag); err != nil {
 		v.addProblem(ProblemMalformed, fmt.Sprintf("Malformed declared tag: %v.", err))
 	}
 	return repo, true
 }
 
-func orgOf(app AppObject, im Image) string {
+func orgOf(app AppObject, im imageref.Image) string {
 	if org := app.Labels[OrgLabel]; org != "" {
 		return org
 	}
@@ -196,7 +197,7 @@ func orgOf(app AppObject, im Image) string {
 // unknown, so its flags are withheld, never read as "no release".
 func driftOf(v AppView, rel Release) drift.Drift {
 	running := v.RunningTag
-	if PinnedByDigest(running) {
+	if imageref.PinnedByDigest(running) {
 		running = "" // pinned content: not floating, and no tag to compare
 	}
 	d := drift.ComputeDrift(drift.Observed{

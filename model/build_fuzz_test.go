@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/hanzoai/driftboard/drift"
+	"github.com/hanzoai/driftboard/model/imageref"
 )
 
 // FuzzBuild feeds arbitrary CR and workload strings through Build: it must
@@ -59,7 +60,7 @@ func FuzzBuild(f *testing.F) {
 // contractRunning is the running tag the contract sees: a digest pins
 // content and is no tag.
 func contractRunning(tag string) string {
-	if PinnedByDigest(tag) {
+	if imageref.PinnedByDigest(tag) {
 		return ""
 	}
 	return tag

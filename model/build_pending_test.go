@@ -47,7 +47,7 @@ func TestBuildPendingWorkload(t *testing.T) {
 			t.Errorf("flag %s needs the running tag, which is unknown", f.Kind)
 		}
 	}
-	if !hasFlag(&v, drift.DriftFloatingDeclared) {
+	if !v.HasFlag(drift.DriftFloatingDeclared) {
 		t.Errorf("floating declared tag lost: %+v", v.Drift)
 	}
 
@@ -85,44 +85,5 @@ func TestPlanRestartPending(t *testing.T) {
 	}
 	if why := WorkloadRestartBlock(v.Key(), "iam", pendingWorkload(KindDeployment)); !strings.Contains(why, "not listed yet") {
 		t.Errorf("WorkloadRestartBlock %q, want the pending reason", why)
-	}
-}
-
-// TestSummaryPendingIsNotOK: a row with no flag known yet because its
-// workload is not listed counts as waiting, not ok, in the store and in
-// Summarize; once built from its workload it counts as ok again.
-func TestSummaryPendingIsNotOK(t *testing.T) {
-	t.Parallel()
-	s := NewStore()
-	pending := Build(baseApp(), pendingWorkload(KindDeployment), foundRelease(), t0)
-	s.UpsertMany([]AppView{pending})
-	sum := s.Snapshot().Summary
-	if sum.WaitingOnWorkload != 1 || sum.ByDrift[drift.SeverityOK] != 0 {
-		t.Errorf("store summary %+v: want 1 waiting on its workload, 0 ok", sum)
-	}
-	if got := Summarize(s.Snapshot().Rows()); got.WaitingOnWorkload != 1 || got.ByDrift[drift.SeverityOK] != 0 {
-		t.Errorf("Summarize %+v: want 1 waiting on its workload, 0 ok", got)
-	}
-	s.Upsert(Build(baseApp(), baseWorkload(), foundRelease(), t0))
-	if sum := s.Snapshot().Summary; sum.WaitingOnWorkload != 0 || sum.ByDrift[drift.SeverityOK] != 1 {
-		t.Errorf("after the sync %+v: want 1 ok", sum)
-	}
-}
-
-// TestQueryHealthSyncing: what HEALTH shows for a pending row can be typed
-// back, and a pending row is not "unknown" health.
-func TestQueryHealthSyncing(t *testing.T) {
-	t.Parallel()
-	pending := Build(baseApp(), pendingWorkload(KindDeployment), foundRelease(), t0)
-	listed := Build(baseApp(), baseWorkload(), foundRelease(), t0)
-	q, err := ParseQuery("health:syncing")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !q.Match(&pending) || q.Match(&listed) {
-		t.Errorf("health:syncing matches pending %v, listed %v; want true, false", q.Match(&pending), q.Match(&listed))
-	}
-	if q, _ := ParseQuery("health:unknown"); q.Match(&pending) {
-		t.Error("health:unknown matches a pending row")
 	}
 }

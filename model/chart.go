@@ -3,6 +3,8 @@ package model
 import (
 	"slices"
 	"time"
+
+	"github.com/hanzoai/driftboard/model/imageref"
 )
 
 // Services on the Helm chart plane have no App CR: only a CD Application
@@ -78,7 +80,7 @@ func ChartDeclared(a *CDApplication, wl *Workload) (repo, tag, from string) {
 	if wl == nil || len(wl.Containers) == 0 {
 		return repo, tag, from
 	}
-	im, err := ParseImage(wl.Containers[0].Image)
+	im, err := imageref.Parse(wl.Containers[0].Image)
 	if err != nil {
 		return repo, tag, from
 	}
@@ -100,7 +102,7 @@ type ChartSource struct {
 	Digest      string `json:"digest,omitempty"`  // the Helm image.digest, when set
 }
 
-func joinRegistry(im Image) string {
+func joinRegistry(im imageref.Image) string {
 	if im.Registry == "" {
 		return im.Repository
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/hanzoai/driftboard/model/imageref"
 )
 
 // DigestCheck compares the digests pods run (containerStatuses[].imageID)
@@ -96,7 +98,7 @@ func CompareDigests(tagDigest string, digests []string) DigestCheck {
 // reference ("" when it names none).
 func RepoDigest(imageID string) string {
 	_, d, ok := strings.Cut(imageID, "@")
-	if !ok || checkDigest(d) != nil {
+	if !ok || imageref.CheckDigest(d) != nil {
 		return ""
 	}
 	return d
@@ -123,7 +125,7 @@ func (c DigestCheck) Note() string {
 	var parts []string
 	if c.Differs() {
 		parts = append(parts, fmt.Sprintf("running digest ≠ tag digest (running %s, tag %s)",
-			strings.Join(shortDigests(c.Running), ", "), shortDigest(c.TagDigest)))
+			strings.Join(shortDigests(c.Running), ", "), imageref.ShortDigest(c.TagDigest)))
 	} else if c.Mixed() && !c.Rolling { // one tag, as far as the row says
 		parts = append(parts, fmt.Sprintf("pods run %d different digests under one tag (%s)",
 			len(c.Running), strings.Join(shortDigests(c.Running), ", ")))
@@ -134,16 +136,7 @@ func (c DigestCheck) Note() string {
 func shortDigests(ds []string) []string {
 	out := make([]string, len(ds))
 	for i, d := range ds {
-		out[i] = shortDigest(d)
+		out[i] = imageref.ShortDigest(d)
 	}
 	return out
-}
-
-// shortDigest keeps algorithm and 12 hex characters, as docker prints IDs.
-func shortDigest(d string) string {
-	algo, hex, ok := strings.Cut(d, ":")
-	if !ok || len(hex) <= 12 {
-		return d
-	}
-	return algo + ":" + hex[:12]
 }

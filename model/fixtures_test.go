@@ -1,12 +1,15 @@
 package model
 
 import (
+	"strings"
 	"time"
 
 	"github.com/hanzoai/driftboard/drift"
 )
 
 var t0 = time.Date(2026, 11, 30, 2, 0, 0, 0, time.UTC)
+
+var sha = "sha256:" + strings.Repeat("ab", 32)
 
 func ptr[T any](v T) *T { return &v }
 

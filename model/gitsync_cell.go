@@ -4,13 +4,14 @@ package model
 // text): the state, and for unknown why in a word, so a table never shows
 // "unknown" without its reason nor a bare "-" for a state not observed.
 func GitCell(g GitSync) string {
+	unknown := GitStateWords.Of(GitUnknown).Text
 	switch g.State {
 	case GitSynced, GitOutOfSync, GitNotManaged:
-		return string(g.State)
+		return GitStateWords.Of(g.State).Text
 	case "": // never looked up: no CD facts at all
-		return "unknown(not-looked-up)"
+		return unknown + "(not-looked-up)"
 	}
-	return "unknown(" + gitWhyWord(g.Why) + ")"
+	return unknown + "(" + gitWhyWord(g.Why) + ")"
 }
 
 // GitCellAt is GitCell with the commit CD compared at, for a synced or

@@ -45,7 +45,7 @@ func LastSyncWords(op *CDOperation) string {
 // what CD reported: a commit still to make, a sync on its way, or a rollout
 // git already agrees with. "" when the row needs none or nothing is known.
 func GitNextStep(v *AppView) string {
-	stale, unrolled := hasFlag(v, drift.DriftStale), hasFlag(v, drift.DriftUnrolled)
+	stale, unrolled := v.HasFlag(drift.DriftStale), v.HasFlag(drift.DriftUnrolled)
 	if !stale && !unrolled {
 		return ""
 	}

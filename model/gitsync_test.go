@@ -99,44 +99,6 @@ func TestGitNextStep(t *testing.T) {
 	}
 }
 
-func TestQueryGit(t *testing.T) {
-	t.Parallel()
-	rows := []*AppView{
-		{App: "a", Git: GitSync{State: GitOutOfSync}},
-		{App: "b", Git: GitSync{State: GitSynced}},
-		{App: "c", Git: GitSync{State: GitNotManaged}},
-		{App: "d", Git: GitSync{State: GitUnknown, Why: GitWhyNoKind}},
-		{App: "e"}, // never looked at: unknown
-	}
-	for q, want := range map[string]string{
-		"git:out-of-sync":      "a",
-		"git:outofsync":        "a",
-		"git:synced":           "b",
-		"git:not-managed":      "c",
-		"git:unknown":          "de",
-		"-git:synced,unknown":  "ac",
-		"git:synced,unmanaged": "bc",
-		"git:ok,-":             "bc",
-	} {
-		pq, err := ParseQuery(q)
-		if err != nil {
-			t.Fatalf("ParseQuery(%q): %v", q, err)
-		}
-		got := ""
-		for _, r := range rows {
-			if pq.Match(r) {
-				got += r.App
-			}
-		}
-		if got != want {
-			t.Errorf("%s matched %q, want %q", q, got, want)
-		}
-	}
-	if _, err := ParseQuery("git:dirty"); err == nil || !strings.Contains(err.Error(), "git must be one of") {
-		t.Errorf("ParseQuery(git:dirty) error = %v", err)
-	}
-}
-
 func TestBuildChart(t *testing.T) {
 	t.Parallel()
 	now := time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC)
@@ -152,7 +114,7 @@ func TestBuildChart(t *testing.T) {
 	rel := Release{State: ReleaseOff}
 
 	v := BuildChart(helm, k, dep("ghcr.io/hanzoai/billing:v1.2.0"), rel, now)
-	if v.Kind != KindChart || v.DeclaredTag != "v1.3.0" || v.RunningTag != "v1.2.0" || !hasFlag(&v, drift.DriftUnrolled) {
+	if v.Kind != KindChart || v.DeclaredTag != "v1.3.0" || v.RunningTag != "v1.2.0" || !v.HasFlag(drift.DriftUnrolled) {
 		t.Errorf("helm-declared chart row: kind %s declared %s running %s flags %v", v.Kind, v.DeclaredTag, v.RunningTag, v.Drift.Flags)
 	}
 	if len(v.Problems) != 0 {

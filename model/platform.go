@@ -3,6 +3,8 @@ package model
 import (
 	"fmt"
 	"strings"
+
+	"github.com/hanzoai/driftboard/model/imageref"
 )
 
 // RoleClass is what the operator does for a role (hanzo-facts, checked
@@ -99,7 +101,7 @@ func (u *Upgrade) FailedWords() string {
 }
 
 func imageTag(ref string) string {
-	if im, err := ParseImage(ref); err == nil && (im.Tag != "" || im.Digest != "") {
+	if im, err := imageref.Parse(ref); err == nil && (im.Tag != "" || im.Digest != "") {
 		return im.RunTag()
 	}
 	return ref

@@ -3,7 +3,6 @@ package model
 import (
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/hanzoai/driftboard/drift"
 )
 
@@ -29,30 +28,6 @@ func TestWaitsOnRelease(t *testing.T) {
 		if got := v.WaitsOnRelease(); got != tc.wait {
 			t.Errorf("%s with tag %q: WaitsOnRelease = %v, want %v", tc.state, tc.tag, got, tc.wait)
 		}
-	}
-}
-
-func TestStoreCountsRowsWaitingOnRelease(t *testing.T) {
-	t.Parallel()
-	s := NewStore()
-	for i, st := range []ReleaseState{ReleasePending, ReleaseRateLimited, ReleaseFound, ReleaseOff} {
-		a := baseApp()
-		a.Name = string(rune('a' + i))
-		s.Upsert(Build(a, baseWorkload(), Release{State: st}, t0))
-	}
-	if got := s.Snapshot().Summary.WaitingOnRelease; got != 2 {
-		t.Fatalf("WaitingOnRelease = %d, want 2 (pending, rate-limited)", got)
-	}
-	a := baseApp()
-	a.Name = "a" // the pending row is read: one fewer waits
-	s.Upsert(Build(a, baseWorkload(), foundRelease(), t0))
-	s.Delete(Key{Cluster: a.Cluster, Namespace: a.Namespace, Name: "b"})
-	snap := s.Snapshot()
-	if snap.Summary.WaitingOnRelease != 0 {
-		t.Errorf("after the answers: WaitingOnRelease = %d, want 0", snap.Summary.WaitingOnRelease)
-	}
-	if diff := cmp.Diff(snap.Summary, Summarize(snap.Rows())); diff != "" {
-		t.Errorf("store summary ≠ Summarize (-store +summarize):\n%s", diff)
 	}
 }
 

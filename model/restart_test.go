@@ -165,29 +165,3 @@ func TestPlanRestartWarnsOfALegacyWorkload(t *testing.T) {
 		t.Errorf("an owned workload warned of a legacy one:\n%s", ws)
 	}
 }
-
-// A query names an env only through a positive env term, however it is
-// spelled: production is never assumed from a negation or from free text.
-func TestQueryNamesEnv(t *testing.T) {
-	for q, want := range map[string]bool{
-		"env:main":             true,
-		"env:test,main":        true,
-		"ENV:main":             true,
-		`env:"main"`:           true,
-		`"env:main" flag:any`:  false, // a quoted whole term is free text
-		"env:test":             false,
-		"-env:main":            false,
-		"-env:main env:test":   false,
-		"main":                 false,
-		"ns:hanzo":             false,
-		"app:iam env:dev,test": false,
-	} {
-		parsed, err := ParseQuery(q)
-		if err != nil {
-			t.Fatalf("%q: %v", q, err)
-		}
-		if got := parsed.NamesEnv(EnvMain); got != want {
-			t.Errorf("%q names main = %v, want %v", q, got, want)
-		}
-	}
-}

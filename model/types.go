@@ -10,15 +10,6 @@ import (
 	"github.com/hanzoai/driftboard/drift"
 )
 
-// Key identifies one App on the board.
-type Key struct {
-	Cluster   string `json:"cluster"`
-	Namespace string `json:"namespace"`
-	Name      string `json:"name"`
-}
-
-func (k Key) String() string { return k.Cluster + "/" + k.Namespace + "/" + k.Name }
-
 // Condition is a Kubernetes-style condition, flattened.
 type Condition struct {
 	Type    string `json:"type"`

@@ -2,7 +2,6 @@ package model
 
 import (
 	"encoding/json"
-	"strings"
 
 	"github.com/hanzoai/driftboard/drift"
 )
@@ -25,20 +24,14 @@ const (
 	MarkRed                 // red drift or health, a missing workload, failing pods
 )
 
-var (
-	markNames  = [...]string{"ok", "unknown", "yellow", "red"} // JSON and sev: values
-	markWords  = [...]string{"ok", "n/a", "yellow", "red"}     // what text prints
-	markGlyphs = [...]string{"✓", "?", "▲", "✖"}               // colour-blind safe: a glyph each
-)
-
 // String is the mark's JSON and query value: ok, unknown, yellow, red.
-func (m Mark) String() string { return markNames[m] }
+func (m Mark) String() string { return MarkWords[m].Name }
 
 // Word is the mark as text prints it (? rows print n/a).
-func (m Mark) Word() string { return markWords[m] }
+func (m Mark) Word() string { return MarkWords[m].Text }
 
 // Glyph is the mark's one-column glyph.
-func (m Mark) Glyph() string { return markGlyphs[m] }
+func (m Mark) Glyph() string { return MarkWords[m].Board }
 
 // MarshalText writes the mark's String.
 func (m Mark) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
@@ -59,13 +52,8 @@ func (e *markError) Error() string { return "unknown mark " + e.s }
 
 // ParseMark reads a mark as any output prints it: its value, word or glyph.
 func ParseMark(s string) (Mark, bool) {
-	s = strings.ToLower(strings.TrimSpace(s))
-	for i := range markNames {
-		if s == markNames[i] || s == markWords[i] || s == markGlyphs[i] {
-			return Mark(i), true
-		}
-	}
-	return 0, false
+	w, ok := MarkWords.Lookup(s)
+	return w.Value, ok
 }
 
 // MarkOf is the mark of one drift severity (a flag's, in the detail).
@@ -192,3 +180,13 @@ func (v *AppView) JSON() RowJSON {
 
 // MarshalJSON writes the row's RowJSON.
 func (v AppView) MarshalJSON() ([]byte, error) { return json.Marshal(v.JSON()) }
+
+// HasFlag reports whether the row carries the drift flag k.
+func (v *AppView) HasFlag(k drift.DriftKind) bool {
+	for _, f := range v.Drift.Flags {
+		if f.Kind == k {
+			return true
+		}
+	}
+	return false
+}

@@ -3,6 +3,8 @@ package model
 import (
 	"fmt"
 	"time"
+
+	"github.com/hanzoai/driftboard/model/imageref"
 )
 
 // ExpectedKind is the workload kind the operator makes for a role.
@@ -26,7 +28,7 @@ func desiredOf(wl *Workload) int32 {
 
 // workloadView summarises the workload and adds workload problems to the row.
 // A role that makes no workload by design has no workload problem.
-func workloadView(app AppObject, class RoleClass, wl *Workload, declared Image, imageOK bool, v *AppView) WorkloadView {
+func workloadView(app AppObject, class RoleClass, wl *Workload, declared imageref.Image, imageOK bool, v *AppView) WorkloadView {
 	want := ExpectedKind(app.Role)
 	if !class.MakesWorkload() {
 		want = KindNone
@@ -57,7 +59,7 @@ func workloadView(app AppObject, class RoleClass, wl *Workload, declared Image, 
 	}
 	w.RestartedAt, w.RestartedBy = lastRestart(wl.TemplateAnnotations)
 	if c, ok := pickContainer(wl.Containers, declared, imageOK); ok {
-		if im, err := ParseImage(c.Image); err == nil {
+		if im, err := imageref.Parse(c.Image); err == nil {
 			w.SpecTag = im.RunTag()
 		} else {
 			v.addProblem(ProblemMalformed, fmt.Sprintf("Workload container %s: malformed image reference: %v.", c.Name, err))
@@ -86,13 +88,13 @@ func workloadView(app AppObject, class RoleClass, wl *Workload, declared Image, 
 }
 
 // pickContainer returns the container running the App's repository, else the first.
-func pickContainer(cs []Container, declared Image, imageOK bool) (Container, bool) {
+func pickContainer(cs []Container, declared imageref.Image, imageOK bool) (Container, bool) {
 	if len(cs) == 0 {
 		return Container{}, false
 	}
 	if imageOK {
 		for _, c := range cs {
-			if im, err := ParseImage(c.Image); err == nil && im.SameRepository(declared) {
+			if im, err := imageref.Parse(c.Image); err == nil && im.SameRepository(declared) {
 				return c, true
 			}
 		}
@@ -118,7 +120,7 @@ func runningPodSet(wl *Workload) *PodSet {
 
 // runningTag is what the pods really run during a rollout when pod sets are
 // known, else what the workload's template asks for.
-func runningTag(wl *Workload, declared Image, imageOK bool) string {
+func runningTag(wl *Workload, declared imageref.Image, imageOK bool) string {
 	cs := wl.Containers
 	if ps := runningPodSet(wl); ps != nil {
 		cs = ps.Containers
@@ -127,7 +129,7 @@ func runningTag(wl *Workload, declared Image, imageOK bool) string {
 	if !ok {
 		return ""
 	}
-	im, err := ParseImage(c.Image)
+	im, err := imageref.Parse(c.Image)
 	if err != nil {
 		return ""
 	}

@@ -17,7 +17,7 @@ import (
 	"github.com/hanzoai/driftboard/internal/cli"
 	"github.com/hanzoai/driftboard/internal/config"
 	"github.com/hanzoai/driftboard/internal/demo"
-	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/store"
 	"github.com/hanzoai/driftboard/ui"
 )
 
@@ -135,7 +135,7 @@ func Render(ctx context.Context) ([]Frame, error) {
 
 // settledSnapshot waits for the fleet to sync and then for the simulator to
 // go quiet (with the clock frozen nothing more happens), and snapshots it.
-func settledSnapshot(ctx context.Context, d *demo.Demo) (*model.Snapshot, error) {
+func settledSnapshot(ctx context.Context, d *demo.Demo) (*store.Snapshot, error) {
 	fl := d.Fleet()
 	if err := fl.WaitSynced(ctx); err != nil {
 		return nil, fmt.Errorf("demo fleet did not sync: %w", err)
@@ -159,12 +159,12 @@ func settledSnapshot(ctx context.Context, d *demo.Demo) (*model.Snapshot, error)
 // change, and has settled; every other capability is the fleet's.
 type frozenFleet struct {
 	ui.Fleet
-	snap        *model.Snapshot
+	snap        *store.Snapshot
 	ch, settled chan struct{}
 }
 
 func (s frozenFleet) Changed() <-chan struct{}  { return s.ch }
-func (s frozenFleet) Snapshot() *model.Snapshot { return s.snap }
+func (s frozenFleet) Snapshot() *store.Snapshot { return s.snap }
 func (s frozenFleet) Settled() <-chan struct{}  { return s.settled }
 
 // fixedIdentity is the demo user; its login shows a device code and then

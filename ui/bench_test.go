@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/query"
 )
 
 // bigFleet is n rows over 50 namespaces with a mix of severities.
@@ -34,11 +35,11 @@ func bigFleet(n int) []model.AppView {
 	return out
 }
 
-func benchModel(b *testing.B, n int, query string) *Model {
+func benchModel(b *testing.B, n int, filter string) *Model {
 	src := newStoreSource()
 	src.upsert(bigFleet(n)...)
 	dark := true
-	m := newModel(context.Background(), fleetOf(src, allowed()), orgAdmin(), Options{Now: fixedNow, DarkBackground: &dark, InitialQuery: query})
+	m := newModel(context.Background(), fleetOf(src, allowed()), orgAdmin(), Options{Now: fixedNow, DarkBackground: &dark, InitialQuery: filter})
 	b.Cleanup(m.cancel)
 	m.Update(identityMsg{orgAdmin().Current()})
 	m.Update(tea.WindowSizeMsg{Width: 160, Height: 50})
@@ -67,7 +68,7 @@ func BenchmarkView10k(b *testing.B) {
 // snapshot or a keystroke in the query line costs (target < 5 ms).
 func BenchmarkFilterSort10k(b *testing.B) {
 	m := benchModel(b, 10_000, "")
-	q, err := model.ParseQuery("sev:red,yellow ns:tenant-*")
+	q, err := query.Parse("sev:red,yellow ns:tenant-*")
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -4,23 +4,25 @@ import (
 	"slices"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/query"
+	"github.com/hanzoai/driftboard/model/store"
 )
 
 // envOrder is the cycle of the "e" key ("" = all envs).
 var envOrder = append([]model.Env{""}, model.Envs...)
 
 // board is the table's state: the snapshot, the filtered and sorted rows
-// (a model.View that follows the snapshots change by change, rebuilt only
+// (a query.View that follows the snapshots change by change, rebuilt only
 // when the query, sort or toggles change), the selection (by key, so it
 // follows an app when rows move) and the scroll window.
 type board struct {
-	snap        *model.Snapshot
-	query       model.Query
-	sort        model.SortKey
+	snap        *store.Snapshot
+	query       query.Query
+	sort        query.SortKey
 	onlyDrifted bool
 	env         model.Env
 
-	view     *model.View
+	view     *query.View
 	stats    colStats      // kept over the view's rows as they change
 	want     [numCols]int  // content width per column over the view's rows
 	ident    [numCols]bool // columns that tell two rows apart
@@ -44,11 +46,11 @@ type board struct {
 }
 
 func newBoard(keys keyMap) board {
-	q, _ := model.ParseQuery("")
-	return board{query: q, sort: model.SortSeverity, dirty: true, height: 1, keys: keys}
+	q, _ := query.Parse("")
+	return board{query: q, sort: query.SortSeverity, dirty: true, height: 1, keys: keys}
 }
 
-func (b *board) setSnapshot(s *model.Snapshot) {
+func (b *board) setSnapshot(s *store.Snapshot) {
 	if s == nil {
 		return
 	}
@@ -61,7 +63,7 @@ func (b *board) setSnapshot(s *model.Snapshot) {
 	b.refresh()
 }
 
-func (b *board) setQuery(q model.Query) {
+func (b *board) setQuery(q query.Query) {
 	b.query, b.dirty = q, true
 	b.refresh()
 }
@@ -100,7 +102,7 @@ func (b *board) refresh() {
 	}
 	if b.dirty || b.view == nil {
 		b.dirty = false
-		b.view = model.NewView(b.query, b.sort, b.keep())
+		b.view = query.NewView(b.query, b.sort, b.keep())
 	}
 	changes, rebuilt := b.view.Sync(b.snap)
 	if rebuilt {

@@ -10,6 +10,8 @@ import (
 
 	"github.com/hanzoai/driftboard/drift"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/query"
+	"github.com/hanzoai/driftboard/model/store"
 )
 
 // refBoard is the board as it was before the incremental view: every
@@ -24,8 +26,8 @@ type refBoard struct {
 	cursor, offset, height int
 }
 
-func (b *refBoard) refresh(snap *model.Snapshot, q model.Query, by model.SortKey, env model.Env, onlyDrifted bool) {
-	rows := model.Select(snap.Rows(), q, by)
+func (b *refBoard) refresh(snap *store.Snapshot, q query.Query, by query.SortKey, env model.Env, onlyDrifted bool) {
+	rows := query.Select(snap.Rows(), q, by)
 	rows = slices.DeleteFunc(rows, func(r *model.AppView) bool {
 		return env != "" && r.Env != env || onlyDrifted && r.Verdict().Mark == model.MarkOK
 	})
@@ -160,7 +162,7 @@ func TestBoardMatchesFullRefresh(t *testing.T) {
 	queries := []string{"", "sev:red,yellow", "app-x", "ns:ns1", "-cluster:c0"}
 	for seed := range uint64(30) {
 		rnd := rand.New(rand.NewPCG(seed, 7))
-		st := model.NewStore()
+		st := store.New()
 		b := newBoard(keyMap{})
 		b.setHeight(1 + rnd.IntN(8))
 		ref := refBoard{height: b.height}
@@ -181,7 +183,7 @@ func TestBoardMatchesFullRefresh(t *testing.T) {
 				ref.chosen = true
 				ref.place(i)
 			case op < 84:
-				q, _ := model.ParseQuery(queries[rnd.IntN(len(queries))])
+				q, _ := query.Parse(queries[rnd.IntN(len(queries))])
 				b.setQuery(q)
 			case op < 88:
 				b.cycleSort()
@@ -210,7 +212,7 @@ func TestBoardMatchesFullRefresh(t *testing.T) {
 // TestBoardFollowsWithoutRebuilding: snapshots that change a few rows are
 // applied change by change; only a new sort re-reads every row.
 func TestBoardFollowsWithoutRebuilding(t *testing.T) {
-	st := model.NewStore()
+	st := store.New()
 	rnd := rand.New(rand.NewPCG(1, 2))
 	for range 1000 {
 		st.Upsert(churnRow(rnd))

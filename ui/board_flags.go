@@ -32,8 +32,8 @@ func writeFlags(b *strings.Builder, st *styles, r *model.AppView, w int, coloure
 		n = mw
 	}
 	for _, f := range r.Drift.Flags {
-		s, ok := flagShort[f.Kind]
-		if !ok {
+		s := model.FlagWords.Of(f.Kind).Board
+		if s == "" {
 			s = safe(string(f.Kind))
 		}
 		need := textWidth(s)

@@ -4,19 +4,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/hanzoai/driftboard/drift"
 	"github.com/hanzoai/driftboard/model"
 )
-
-// flagShort is the two-letter form of each drift kind (legend in help).
-var flagShort = map[drift.DriftKind]string{
-	drift.DriftFloatingDeclared: "FD",
-	drift.DriftFloatingRunning:  "FR",
-	drift.DriftStale:            "ST",
-	drift.DriftUnrolled:         "UR",
-	drift.DriftNoRelease:        "NR",
-	drift.DriftZeroAssets:       "ZA",
-}
 
 // rowDecor is per-frame extra state the table shows on rows.
 type rowDecor struct {
@@ -122,13 +111,10 @@ func writeColumn(b *strings.Builder, st *styles, c placed, r *model.AppView, fl 
 		writeCell(b, orDash(r.LatestTag), w)
 	case colHealth:
 		if r.Offline {
-			writeCell(b, "offline", w)
+			writeCell(b, model.HealthWords.Of(model.HealthOffline).Board, w)
 			return
 		}
-		h := string(r.Health)
-		if h == "" {
-			h = "?"
-		}
+		h := model.HealthWords.Of(r.Health).Board
 		if coloured {
 			hw := st.health[r.Health]
 			b.WriteString(hw.pre)
@@ -169,15 +155,10 @@ func writeColumn(b *strings.Builder, st *styles, c placed, r *model.AppView, fl 
 // gitCell is the GIT column's short word (3 columns at most); the query
 // takes each back (git:ok, git:out, git:-, git:?).
 func gitCell(g model.GitSync) string {
-	switch g.State {
-	case model.GitSynced:
-		return "ok"
-	case model.GitOutOfSync:
-		return "out"
-	case model.GitNotManaged:
-		return "-"
+	if w := model.GitStateWords.Of(g.State); w.Board != "" {
+		return w.Board
 	}
-	return "?"
+	return model.GitStateWords.Of(model.GitUnknown).Board
 }
 
 // rolloutCell is "3/3" at rest, "2/3 ↻ v1.4.0" while rolling, and says so

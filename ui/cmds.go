@@ -8,6 +8,7 @@ import (
 
 	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/store"
 )
 
 // coalesceDelay spaces snapshots at least this far apart: bursts of watch
@@ -33,7 +34,7 @@ type Settler interface {
 
 type (
 	// snapshotMsg carries a fresh snapshot taken off the event loop.
-	snapshotMsg struct{ snap *model.Snapshot }
+	snapshotMsg struct{ snap *store.Snapshot }
 	// checkedMsg is the check's answer for the dialog and the detail.
 	checkedMsg struct {
 		key model.Key

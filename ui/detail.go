@@ -189,7 +189,7 @@ func (m *Model) detailLines(r *model.AppView, width int) []string {
 		kv("workload", fmt.Sprintf("%s %s (%s)", w.Kind, w.Name, owned))
 		kv("replicas", fmt.Sprintf("%d desired · %d ready · %d updated · %d available", w.Desired, w.Ready, w.Updated, w.Available))
 		kv("rollout", rolloutWords(r))
-		kv("health / phase", orDash(string(r.Health))+" / "+orDash(r.Phase))
+		kv("health / phase", model.HealthWords.Of(r.Health).Text+" / "+orDash(r.Phase))
 		if w.RestartedAt != "" {
 			kv("last restart", restartWords(w.RestartedAt, w.RestartedBy, now))
 		} else {

@@ -5,7 +5,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/query"
 )
 
 // filterLine is the "/" query line: parsed on every keystroke; a valid query
@@ -15,7 +15,7 @@ type filterLine struct {
 	active bool
 	err    error
 	// applied reports the query the board should use after an update.
-	applied  model.Query
+	applied  query.Query
 	changed  bool
 	lastGood string
 }
@@ -72,7 +72,7 @@ func (f filterLine) Update(msg tea.Msg) (filterLine, tea.Cmd) {
 
 func (f *filterLine) reparse() {
 	text := f.input.Value()
-	q, err := model.ParseQuery(text)
+	q, err := query.Parse(text)
 	if err != nil {
 		f.err = err
 		return

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/store"
 )
 
 // titleLine: name, read-only badge, who you are and the token's time left,
@@ -172,7 +173,7 @@ func (m *Model) summaryLine(width int) string {
 // releaseWords: how many rows wait on a release check, and whether checks
 // are off, anonymous, held back by GitHub, or starved (the rate budget left
 // stretched the refresh interval).
-func (m *Model) releaseWords(s *model.Snapshot) string {
+func (m *Model) releaseWords(s *store.Snapshot) string {
 	st := &m.st
 	rc := s.Releases
 	if rc.Off {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/store"
 )
 
 // t0 is the fixed clock of every test.
@@ -19,15 +20,15 @@ var t0 = time.Date(2026, 11, 30, 14, 0, 0, 0, time.UTC)
 
 func fixedNow() time.Time { return t0 }
 
-// storeSource adapts a model.Store to Source with the capacity-1 coalescing
+// storeSource adapts a store.Store to Source with the capacity-1 coalescing
 // channel the fleet uses.
 type storeSource struct {
-	*model.Store
+	*store.Store
 	ch chan struct{}
 }
 
 func newStoreSource() *storeSource {
-	return &storeSource{Store: model.NewStore(), ch: make(chan struct{}, 1)}
+	return &storeSource{Store: store.New(), ch: make(chan struct{}, 1)}
 }
 
 func (s *storeSource) Changed() <-chan struct{} { return s.ch }

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/query"
 )
 
 // jumpTerms maps the prompt's first word (k9s habit: ":ctx prod") to the
@@ -112,7 +113,7 @@ func (d *jumpDialog) resolve(s string) (act actApplyFilter, why string) {
 		return act, "type ctx, env or ns (alone to pick one, or with a NAME) or a saved filter's name"
 	case len(f) == 2 && jumpTerms[f[0]] != "":
 		q := jumpTerms[f[0]] + ":" + f[1]
-		if _, err := model.ParseQuery(q); err != nil {
+		if _, err := query.Parse(q); err != nil {
 			return act, err.Error()
 		}
 		return jumpTo(jumpTerms[f[0]], q, f[1]), ""

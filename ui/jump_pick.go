@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/query"
+	"github.com/hanzoai/driftboard/model/store"
 )
 
 // jumpTitles names what ":ns", ":ctx" and ":env" alone pick from.
@@ -13,7 +15,7 @@ var jumpTitles = map[string]string{"cluster": "Contexts", "env": "Envs", "namesp
 
 // count tallies the rows per cluster, env and namespace, and takes in the
 // clusters the board connects to that have no row yet.
-func (d *jumpDialog) count(s *model.Snapshot) {
+func (d *jumpDialog) count(s *store.Snapshot) {
 	for _, term := range []string{"cluster", "env", "namespace"} {
 		d.counts[term] = map[string]int{}
 	}
@@ -54,14 +56,14 @@ func (d *jumpDialog) pick(s string) (*picker, string) {
 	}
 	p := &picker{title: jumpTitles[term] + " on the board (" + strconv.Itoa(len(names)) + ")", keys: d.keys}
 	for _, n := range names {
-		v, sayable := model.QueryValue(n) // a context may be named "my ctx" or "prod[1]"
+		v, sayable := query.Quote(n) // a context may be named "my ctx" or "prod[1]"
 		q := term + ":" + v
 		hint := rowsWord(d.counts[term][n])
 		if ph, ok := d.phase[n]; ok && term == "cluster" && ph != model.ConnLive {
 			hint += " · " + string(ph)
 		}
 		var act action = jumpTo(term, q, n)
-		if _, err := model.ParseQuery(q); !sayable || err != nil {
+		if _, err := query.Parse(q); !sayable || err != nil {
 			hint, act = "cannot be a filter (a comma, quote or spaces at its ends)", actNone{}
 		}
 		if q == d.current {

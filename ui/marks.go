@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/store"
 )
 
 // markedGlyph sits in the gutter's second column of a marked row.
@@ -34,7 +35,7 @@ func (s *marks) count() int { return len(s.set) }
 
 // rows are the marked rows of snap, in its order; marks of rows no longer
 // in it are dropped.
-func (s *marks) rows(snap *model.Snapshot) []*model.AppView {
+func (s *marks) rows(snap *store.Snapshot) []*model.AppView {
 	if snap == nil || len(s.set) == 0 {
 		return nil
 	}
@@ -56,7 +57,7 @@ func (s *marks) rows(snap *model.Snapshot) []*model.AppView {
 
 // prune drops the marks of rows no longer in snap: O(marks · log n), so a
 // frame with marks costs no scan of the fleet.
-func (s *marks) prune(snap *model.Snapshot) {
+func (s *marks) prune(snap *store.Snapshot) {
 	for k := range s.set {
 		if snap.Find(k) == nil {
 			delete(s.set, k)

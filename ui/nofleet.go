@@ -5,6 +5,7 @@ import (
 
 	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/store"
 )
 
 // noFleet stands in for a missing Fleet: an empty board, every capability
@@ -32,9 +33,9 @@ var settled = func() chan struct{} { c := make(chan struct{}); close(c); return 
 
 func (noFleet) Changed() <-chan struct{} { return nil }
 func (noFleet) Settled() <-chan struct{} { return settled }
-func (noFleet) Snapshot() *model.Snapshot {
-	s := model.NewSnapshot(nil)
-	s.Summary = model.Summarize(nil)
+func (noFleet) Snapshot() *store.Snapshot {
+	s := store.NewSnapshot(nil)
+	s.Summary = store.Summarize(nil)
 	return s
 }
 

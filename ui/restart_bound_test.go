@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/store"
 )
 
 // The confirm carries what the dialog showed: the binding of its check goes
@@ -46,7 +47,7 @@ func TestDialogsCloseWhenTheFleetIsReplaced(t *testing.T) {
 			if m.dialogs.top() == nil {
 				t.Fatal("a snapshot of the same fleet closed the dialog")
 			}
-			src.Store = model.NewStore() // the reopened fleet
+			src.Store = store.New() // the reopened fleet
 			src.upsert(fleet()...)
 			m.Update(snapshotMsg{src.Snapshot()})
 			if m.dialogs.top() != nil || !strings.Contains(m.status.text, "the login changed") {

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/store"
 )
 
 // screen is what fills the body: the table, one app's detail, or full help.
@@ -183,7 +184,7 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 
 // onSnapshot applies a snapshot, follows restarts in flight and re-arms the
 // wait for the next change.
-func (m *Model) onSnapshot(s *model.Snapshot) tea.Cmd {
+func (m *Model) onSnapshot(s *store.Snapshot) tea.Cmd {
 	if s == nil {
 		return waitForChange(m.ctx, m.fleet, m.snapAt, m.snapDelay())
 	}
@@ -210,7 +211,7 @@ func (m *Model) snapDelay() time.Duration {
 	return coalesceDelay
 }
 
-func syncing(s *model.Snapshot) bool {
+func syncing(s *store.Snapshot) bool {
 	for _, c := range s.Clusters {
 		if c.Phase == model.ConnSyncing {
 			return true

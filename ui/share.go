@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/imageref"
 )
 
 // openedMsg is the answer of the Cmd that opened a page in the browser.
@@ -29,7 +30,7 @@ func imageRef(r *model.AppView) (string, error) {
 		}
 		return r.ID, nil
 	}
-	return model.CopyableReference(r.Registry, r.DeclaredTag)
+	return imageref.Copyable(r.Registry, r.DeclaredTag)
 }
 
 // plainID is an app id (org/app/env) made of what names are made of.

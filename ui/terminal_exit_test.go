@@ -16,7 +16,7 @@ import (
 	"github.com/charmbracelet/x/vt"
 	"github.com/creack/pty"
 
-	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/store"
 )
 
 // runOnPTY runs the board made by newBoard on a pseudo-terminal whose
@@ -102,7 +102,7 @@ type panickySource struct {
 	boom *atomic.Bool
 }
 
-func (s panickySource) Snapshot() *model.Snapshot {
+func (s panickySource) Snapshot() *store.Snapshot {
 	if s.boom.Load() {
 		panic("boom in Snapshot")
 	}

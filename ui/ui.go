@@ -17,6 +17,7 @@ import (
 
 	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/store"
 )
 
 // Fleet is everything the board reads from and acts through, one method a
@@ -37,7 +38,7 @@ type Fleet interface {
 // cheap immutable snapshots, and when its clusters first settled.
 type Source interface {
 	Changed() <-chan struct{}
-	Snapshot() *model.Snapshot
+	Snapshot() *store.Snapshot
 	Settler
 }
 

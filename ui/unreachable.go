@@ -6,12 +6,13 @@ import (
 	"time"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/store"
 )
 
 // emptyWords is what an empty table says before any row arrived: which
 // clusters are unreachable (or failed) and whether they are retried, so a
 // cluster being retried does not read as one that has no apps.
-func emptyWords(s *model.Snapshot, now time.Time) string {
+func emptyWords(s *store.Snapshot, now time.Time) string {
 	if s == nil {
 		return "no apps yet"
 	}

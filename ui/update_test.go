@@ -8,6 +8,7 @@ import (
 
 	"github.com/hanzoai/driftboard/drift"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/query"
 )
 
 func rowNames(m *Model) []string {
@@ -86,14 +87,14 @@ func TestFilterEnterKeepsQuery(t *testing.T) {
 
 func TestSortCycles(t *testing.T) {
 	m, _ := newTestModel(t, nil, nil, Options{}, 100, 30)
-	if m.board.sort != model.SortSeverity {
+	if m.board.sort != query.SortSeverity {
 		t.Fatalf("default sort %v", m.board.sort)
 	}
 	if first := m.board.allRows()[0]; first.Drift.Severity != drift.SeverityRed {
 		t.Fatalf("severity sort: first row %s is %s", first.App, first.Drift.Severity)
 	}
 	press(m, "s")
-	if m.board.sort != model.SortName {
+	if m.board.sort != query.SortName {
 		t.Fatalf("after s: %v", m.board.sort)
 	}
 	names := rowNames(m)
@@ -105,10 +106,10 @@ func TestSortCycles(t *testing.T) {
 	if !strings.Contains(plainView(m), "sort: name") {
 		t.Fatal("sort not shown")
 	}
-	for range model.SortDriftAge { // the remaining keys after name, back to severity
+	for range query.SortDriftAge { // the remaining keys after name, back to severity
 		press(m, "s")
 	}
-	if m.board.sort != model.SortSeverity {
+	if m.board.sort != query.SortSeverity {
 		t.Fatalf("sort does not cycle back: %v", m.board.sort)
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/hanzoai/driftboard/drift"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/store"
 )
 
 // Kind is what an event reports.
@@ -50,16 +51,13 @@ type Verdict struct {
 func VerdictOf(v *model.AppView) Verdict {
 	flags := make([]string, 0, len(v.Drift.Flags))
 	for _, f := range v.Drift.Flags {
-		flags = append(flags, string(f.Kind))
+		flags = append(flags, model.FlagWords.Of(f.Kind).Name)
 	}
 	sev := v.Drift.Severity
 	if sev == "" {
 		sev = drift.SeverityOK
 	}
-	health, rollout := string(v.Health), string(v.Workload.Rollout)
-	if v.Health == model.HealthUnknown {
-		health = "unknown"
-	}
+	health, rollout := model.HealthWords.Of(v.Health).Name, string(v.Workload.Rollout)
 	if v.Workload.Rollout == model.RolloutNone {
 		rollout = "none"
 	}
@@ -136,6 +134,6 @@ type Event struct {
 	Changed   []string         `json:"changed,omitempty"`
 	Before    any              `json:"before,omitempty"` // *Verdict or *ClusterView
 	After     any              `json:"after,omitempty"`  // *Verdict or *ClusterView
-	Summary   *model.Summary   `json:"summary,omitempty"`
+	Summary   *store.Summary   `json:"summary,omitempty"`
 	Clusters  []ClusterSummary `json:"clusters,omitempty"`
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/hanzoai/driftboard/drift"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/query"
 )
 
 // -o json is kubectl's -w -o json: a stream of indented documents, each the
@@ -18,7 +19,7 @@ import (
 func TestJSONStreamIsTheJSONLObjectsIndented(t *testing.T) {
 	t.Parallel()
 	live := map[string]model.ConnPhase{"a": model.ConnLive}
-	tr := NewTracker(model.Query{}, false)
+	tr := NewTracker(query.Query{}, false)
 	evs := tr.Observe(snap(1, live, row("a", "hanzo", "iam", "v1", "v1", drift.SeverityOK)), t0)
 	evs = append(evs, tr.Observe(snap(2, live, row("a", "hanzo", "iam", "v2\x1b[2J\u009b", "v1", drift.SeverityYellow, drift.DriftUnrolled)), t0)...)
 	if len(evs) != 3 {

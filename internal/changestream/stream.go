@@ -4,19 +4,20 @@ import (
 	"context"
 	"time"
 
-	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/query"
+	"github.com/hanzoai/driftboard/model/store"
 )
 
 // Source is a fleet that publishes snapshots: Changed signals (coalesced)
 // that a new one is worth taking.
 type Source interface {
-	Snapshot() *model.Snapshot
+	Snapshot() *store.Snapshot
 	Changed() <-chan struct{}
 }
 
 // Options shape a stream.
 type Options struct {
-	Query       model.Query
+	Query       query.Query
 	ChangesOnly bool             // start with a summary only, no current rows
 	Now         func() time.Time // the events' clock
 }
@@ -24,7 +25,7 @@ type Options struct {
 // Stream reports first (the synced snapshot) and then every change the
 // source shows, until ctx ends or emit fails. It returns emit's error, or
 // nil when ctx ended.
-func Stream(ctx context.Context, src Source, first *model.Snapshot, opts Options, emit func(Event) error) error {
+func Stream(ctx context.Context, src Source, first *store.Snapshot, opts Options, emit func(Event) error) error {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}

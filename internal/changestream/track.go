@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/query"
+	"github.com/hanzoai/driftboard/model/store"
 )
 
 // Tracker remembers the last verdicts it reported and turns each new
@@ -14,7 +16,7 @@ import (
 // reconnect yields nothing, and rows of a cluster that has never been live
 // are held back until it is, then reported as current, not added.
 type Tracker struct {
-	query       model.Query
+	query       query.Query
 	changesOnly bool
 	started     bool
 	known       map[string]bool // clusters seen live at least once
@@ -25,13 +27,13 @@ type Tracker struct {
 
 // NewTracker reports rows matching q; with changesOnly the first snapshot
 // yields only a summary.
-func NewTracker(q model.Query, changesOnly bool) *Tracker {
+func NewTracker(q query.Query, changesOnly bool) *Tracker {
 	return &Tracker{query: q, changesOnly: changesOnly, known: map[string]bool{},
 		rows: map[model.Key]Verdict{}, matched: map[model.Key]bool{}, clusters: map[string]ClusterView{}}
 }
 
 // Observe returns the events between the last snapshot and snap, observed at now.
-func (t *Tracker) Observe(snap *model.Snapshot, now time.Time) []Event {
+func (t *Tracker) Observe(snap *store.Snapshot, now time.Time) []Event {
 	var events []Event
 	first := !t.started
 	t.started = true
@@ -95,13 +97,13 @@ func (t *Tracker) Observe(snap *model.Snapshot, now time.Time) []Event {
 		delete(t.matched, k)
 	}
 	if first {
-		sum := model.Summarize(shown)
+		sum := store.Summarize(shown)
 		events = append(events, Event{Time: now, Event: KindSummary, Summary: &sum, Clusters: t.clusterList(snap)})
 	}
 	return events
 }
 
-func (t *Tracker) clusterList(snap *model.Snapshot) []ClusterSummary {
+func (t *Tracker) clusterList(snap *store.Snapshot) []ClusterSummary {
 	out := make([]ClusterSummary, 0, len(snap.Clusters))
 	for _, c := range snap.Clusters {
 		out = append(out, ClusterSummary{Name: c.Name, ClusterView: t.clusters[c.Name]})

@@ -8,6 +8,8 @@ import (
 
 	"github.com/hanzoai/driftboard/drift"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/query"
+	"github.com/hanzoai/driftboard/model/store"
 )
 
 var t0 = time.Date(2026, 12, 1, 4, 0, 0, 0, time.UTC)
@@ -23,8 +25,8 @@ func row(cluster, ns, app, declared, running string, sev drift.DriftSeverity, fl
 	return v
 }
 
-func snap(version uint64, clusters map[string]model.ConnPhase, rows ...*model.AppView) *model.Snapshot {
-	s := model.NewSnapshot(rows)
+func snap(version uint64, clusters map[string]model.ConnPhase, rows ...*model.AppView) *store.Snapshot {
+	s := store.NewSnapshot(rows)
 	s.Version = version
 	for _, name := range []string{"a", "b"} {
 		if p, ok := clusters[name]; ok {
@@ -65,12 +67,12 @@ func brief(evs []Event) []string {
 func TestTrackerReportsOnlyObservedChanges(t *testing.T) {
 	t.Parallel()
 	live := map[string]model.ConnPhase{"a": model.ConnLive, "b": model.ConnSyncing}
-	tr := NewTracker(model.Query{}, false)
+	tr := NewTracker(query.Query{}, false)
 	iam := row("a", "hanzo", "iam", "v1", "v1", drift.SeverityOK)
 	kv := row("a", "hanzo", "kv", "v1", "v1", drift.SeverityOK)
 	steps := []struct {
 		name string
-		snap *model.Snapshot
+		snap *store.Snapshot
 		want []string
 	}{
 		{"first rows and a summary; b has not synced", snap(1, live, iam, kv),
@@ -100,7 +102,7 @@ func TestTrackerReportsOnlyObservedChanges(t *testing.T) {
 
 func TestTrackerQueryAndChangesOnly(t *testing.T) {
 	t.Parallel()
-	q, err := model.ParseQuery("sev:red")
+	q, err := query.Parse("sev:red")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/hanzoai/driftboard/internal/config"
 	"github.com/hanzoai/driftboard/kube/cd"
-	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/query"
 	"github.com/hanzoai/driftboard/ui"
 )
 
@@ -16,7 +16,7 @@ import (
 func configChecks() config.Checks {
 	return config.Checks{
 		Query: func(q string) error {
-			_, err := model.ParseQuery(q)
+			_, err := query.Parse(q)
 			return err
 		},
 		KeyAction: keyActionCheck,

@@ -7,6 +7,7 @@ import (
 	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/kube"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/store"
 	"github.com/hanzoai/driftboard/ui"
 )
 
@@ -66,7 +67,7 @@ var (
 )
 
 func (b *boardFleet) Changed() <-chan struct{}  { return b.src.Changed() }
-func (b *boardFleet) Snapshot() *model.Snapshot { return b.src.current().Snapshot() }
+func (b *boardFleet) Snapshot() *store.Snapshot { return b.src.current().Snapshot() }
 func (b *boardFleet) Settled() <-chan struct{}  { return b.src.current().Settled() }
 
 func (b *boardFleet) CheckRestart(ctx context.Context, key model.Key) model.Decision {

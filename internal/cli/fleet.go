@@ -10,6 +10,7 @@ import (
 	"github.com/hanzoai/driftboard/kube"
 	"github.com/hanzoai/driftboard/kube/cd"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/store"
 )
 
 // actor is who a fleet acts as. With a session, requests carry the IAM token
@@ -85,7 +86,7 @@ func (a *app) openFleet(ctx context.Context, req fleetRequest) (*kube.Fleet, err
 
 // syncedSnapshot opens the fleet and returns its first complete snapshot.
 // The snapshot is nil when no cluster could be read; err lists what failed.
-func (a *app) syncedSnapshot(ctx context.Context, req fleetRequest) (*model.Snapshot, error) {
+func (a *app) syncedSnapshot(ctx context.Context, req fleetRequest) (*store.Snapshot, error) {
 	fl, err := a.openFleet(ctx, req)
 	if err != nil {
 		return nil, err
@@ -95,7 +96,7 @@ func (a *app) syncedSnapshot(ctx context.Context, req fleetRequest) (*model.Snap
 
 // waitSnapshot waits for every cluster to sync (or fail) and for the release
 // checks to answer, then takes the snapshot.
-func (a *app) waitSnapshot(ctx context.Context, fl *kube.Fleet) (*model.Snapshot, error) {
+func (a *app) waitSnapshot(ctx context.Context, fl *kube.Fleet) (*store.Snapshot, error) {
 	stopSaying := a.sayRetries(fl)
 	syncErr := a.namesHung(fl, fl.WaitSynced(ctx))
 	stopSaying()
@@ -130,7 +131,7 @@ func (a *app) waitSnapshot(ctx context.Context, fl *kube.Fleet) (*model.Snapshot
 	return snap, syncErr
 }
 
-func pendingReleases(s *model.Snapshot) int {
+func pendingReleases(s *store.Snapshot) int {
 	n := 0
 	for r := range s.All() {
 		if r.Release.State == model.ReleasePending {

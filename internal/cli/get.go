@@ -12,6 +12,7 @@ import (
 
 	"github.com/hanzoai/driftboard/internal/termtext"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/query"
 )
 
 func (a *app) getCommand() *cobra.Command {
@@ -82,7 +83,7 @@ Without an App, as kubectl's get, it prints the table of every App (of --env and
 	cmd.Flags().BoolVar(&noHeaders, "no-headers", false, "print no header line (the table, custom-columns)")
 	cmd.Flags().DurationVar(&timeout, "timeout", 60*time.Second, "give up waiting for the clusters after this long")
 	completeFixed(cmd, "output", "text", "json", "yaml", "name", "jsonpath=", "custom-columns=")
-	completeFixed(cmd, "sort-by", "severity", "name", "env", "namespace", "drift-age")
+	completeFixed(cmd, "sort-by", query.SortWords.Names()...)
 	return cmd
 }
 
@@ -129,7 +130,7 @@ func writeDetail(w io.Writer, r *model.AppView, now time.Time) error {
 	p("Cluster:", r.Cluster)
 	p("Namespace:", fmt.Sprintf("%s (env %s, tenant %s)", r.Namespace, dash(r.Env), dash(r.Tenant)))
 	p("Severity:", sevCell(r)+driftAge(r, now))
-	p("Health:", fmt.Sprintf("%s, phase %s", dash(string(r.Health)), dash(r.Phase)))
+	p("Health:", fmt.Sprintf("%s, phase %s", model.HealthWords.Of(r.Health).Text, dash(r.Phase)))
 	p("Image:", r.Registry)
 	fmt.Fprintln(tw, "Tags:")
 	p("  declared (App spec)", r.DeclaredTag)
@@ -216,7 +217,7 @@ func writeDetail(w io.Writer, r *model.AppView, now time.Time) error {
 		fmt.Fprintln(tw, "  "+words)
 	}
 	for _, f := range r.Drift.Flags {
-		fmt.Fprintf(tw, "  %s\t%s\n", termtext.Sanitize(fmt.Sprint(f.Severity, " ", f.Kind)), termtext.Sanitize(f.Message))
+		fmt.Fprintf(tw, "  %s\t%s\n", termtext.Sanitize(fmt.Sprint(f.Severity, " ", model.FlagWords.Of(f.Kind).Text)), termtext.Sanitize(f.Message))
 	}
 	for _, pr := range r.Problems {
 		p("Problem:", pr.Text)

@@ -9,6 +9,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/query"
+	"github.com/hanzoai/driftboard/model/store"
 )
 
 type listOptions struct {
@@ -73,7 +75,7 @@ exit code is still 2.`,
 	f.BoolVar(&o.failOnUnknown, "fail-on-unknown", false, "exit 1 also when something of a row was not observed: its release not checked (not read, or checks off; its release flags are withheld), its workload not readable or not listed")
 	f.DurationVar(&o.timeout, "timeout", 60*time.Second, "give up waiting for clusters and release checks after this long")
 	completeFixed(cmd, "output", "table", "wide", "json", "yaml", "name", "jsonpath=", "custom-columns=")
-	completeFixed(cmd, "sort-by", "severity", "name", "env", "namespace", "drift-age")
+	completeFixed(cmd, "sort-by", query.SortWords.Names()...)
 	completeFixed(cmd, "fail-on", "red", "yellow", "none")
 	return cmd
 }
@@ -116,7 +118,7 @@ func (a *app) runList(ctx context.Context, cmd *cobra.Command, o listOptions) er
 	if err != nil {
 		return err
 	}
-	q, err := model.ParseQuery(o.query)
+	q, err := query.Parse(o.query)
 	if err != nil {
 		return usageErr("-q: %v", err)
 	}
@@ -136,7 +138,7 @@ func (a *app) runList(ctx context.Context, cmd *cobra.Command, o listOptions) er
 // printList prints the synced snapshot's rows that q selects and decides
 // the exit: syncErr, else a row's mark at or above threshold (or, with
 // --fail-on-unknown, anything not observed), else nil.
-func (a *app) printList(out io.Writer, snap *model.Snapshot, syncErr error, q model.Query, by sortSpec, spec outputSpec, threshold int, o listOptions) error {
+func (a *app) printList(out io.Writer, snap *store.Snapshot, syncErr error, q query.Query, by sortSpec, spec outputSpec, threshold int, o listOptions) error {
 	rows, err := by.selectRows(snap.Rows(), q)
 	if err != nil {
 		return err

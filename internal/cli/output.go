@@ -12,6 +12,7 @@ import (
 
 	"github.com/hanzoai/driftboard/internal/termtext"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/store"
 )
 
 // textOut is where a command prints text for a person: values were
@@ -23,14 +24,14 @@ func textOut(w io.Writer) io.Writer { return termtext.NewWriter(w) }
 // the design document's shape.
 type ListOutput struct {
 	Apps    []*model.AppView `json:"apps"`
-	Summary model.Summary    `json:"summary"`
+	Summary store.Summary    `json:"summary"`
 }
 
 func newListOutput(rows []*model.AppView) ListOutput {
 	if rows == nil {
 		rows = []*model.AppView{} // "apps": [], never null
 	}
-	return ListOutput{Apps: rows, Summary: model.Summarize(rows)}
+	return ListOutput{Apps: rows, Summary: store.Summarize(rows)}
 }
 
 // writeJSON encodes v exactly; characters a terminal would act on are
@@ -65,7 +66,7 @@ func writeTableHeaders(w io.Writer, rows []*model.AppView, wide bool, now time.T
 	}
 	for _, r := range rows {
 		cols := []string{sevCell(r), r.App, dash(r.Env), r.Namespace, dash(r.Cluster),
-			dash(r.DeclaredTag), runningCell(r), dash(r.LatestTag), dash(string(r.Health)), dash(r.Phase)}
+			dash(r.DeclaredTag), runningCell(r), dash(r.LatestTag), model.HealthWords.Of(r.Health).Text, dash(r.Phase)}
 		if wide {
 			cols = append(cols, model.GitCellAt(r.Git))
 		} else {
@@ -111,7 +112,7 @@ func runningCell(r *model.AppView) string {
 func flagList(r *model.AppView) string {
 	var parts []string
 	for _, f := range r.Drift.Flags {
-		parts = append(parts, string(f.Kind))
+		parts = append(parts, model.FlagWords.Of(f.Kind).Text)
 	}
 	if r.WaitsOnRelease() {
 		parts = append(parts, "release?("+string(r.Release.State)+")")

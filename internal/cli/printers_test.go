@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/query"
 )
 
 func printerRows() []*model.AppView {
@@ -140,7 +141,7 @@ func TestSortByJSONPath(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rows, err := s.selectRows(printerRows(), model.Query{})
+		rows, err := s.selectRows(printerRows(), query.Query{})
 		if err != nil {
 			t.Fatal(err)
 		}

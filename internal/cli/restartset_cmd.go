@@ -14,6 +14,7 @@ import (
 	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/internal/termtext"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/query"
 )
 
 // setOptions are the flags of `restart -q`, a restart of a set of apps.
@@ -50,24 +51,24 @@ type setLine struct {
 	Rolled bool   `json:"rolledOut,omitempty"`
 }
 
-func (a *app) validateSet(args []string, o *restartOptions) (model.Query, error) {
+func (a *app) validateSet(args []string, o *restartOptions) (query.Query, error) {
 	switch {
 	case len(args) > 0:
-		return model.Query{}, usageErr("restart -q selects the apps; do not also name one (%q)", args[0])
+		return query.Query{}, usageErr("restart -q selects the apps; do not also name one (%q)", args[0])
 	case o.flags.env != "" || o.flags.cluster != "":
-		return model.Query{}, usageErr("restart -q: put the env and cluster in the query (env:test cluster:prod-eu), not --env/--cluster")
+		return query.Query{}, usageErr("restart -q: put the env and cluster in the query (env:test cluster:prod-eu), not --env/--cluster")
 	case o.tag != "":
-		return model.Query{}, model.RefuseTagChange("the set", o.tag)
+		return query.Query{}, model.RefuseTagChange("the set", o.tag)
 	case o.set.maxParallel < 1:
-		return model.Query{}, usageErr("--max-parallel must be at least 1, not %d", o.set.maxParallel)
+		return query.Query{}, usageErr("--max-parallel must be at least 1, not %d", o.set.maxParallel)
 	case o.set.output != "text" && o.set.output != "json":
-		return model.Query{}, usageErr("-o must be text or json, not %q", o.set.output)
+		return query.Query{}, usageErr("-o must be text or json, not %q", o.set.output)
 	case strings.TrimSpace(o.set.query) == "":
-		return model.Query{}, usageErr("-q must select something; an empty query would restart every App")
+		return query.Query{}, usageErr("-q must select something; an empty query would restart every App")
 	}
-	q, err := model.ParseQuery(o.set.query)
+	q, err := query.Parse(o.set.query)
 	if err != nil {
-		return model.Query{}, usageErr("-q: %v", err)
+		return query.Query{}, usageErr("-q: %v", err)
 	}
 	return q, nil
 }
@@ -109,8 +110,8 @@ func (a *app) runRestartSet(ctx context.Context, out io.Writer, args []string, o
 	if snap == nil {
 		return syncErr
 	}
-	by, _ := model.ParseSortKey("name")
-	rows := model.Select(snap.Rows(), q, by)
+	by, _ := query.ParseSortKey("name")
+	rows := query.Select(snap.Rows(), q, by)
 	if len(rows) == 0 {
 		return joinErr(fmt.Errorf("no App matches %q (on the namespaces you may read)", o.set.query), syncErr)
 	}

@@ -9,12 +9,13 @@ import (
 	"k8s.io/client-go/util/jsonpath"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/query"
 )
 
 // sortSpec is a parsed --sort-by: one of the board's orders by name, or, as
 // kubectl's, a JSONPath over each row's JSON (.namespace, {.drift.severity}).
 type sortSpec struct {
-	key  model.SortKey
+	key  query.SortKey
 	path *jsonpath.JSONPath
 }
 
@@ -24,19 +25,19 @@ func parseSortBy(s string) (sortSpec, error) {
 		if err != nil {
 			return sortSpec{}, usageErr("--sort-by: %v", err)
 		}
-		return sortSpec{key: model.SortSeverity, path: p}, nil
+		return sortSpec{key: query.SortSeverity, path: p}, nil
 	}
-	key, err := model.ParseSortKey(s)
+	key, err := query.ParseSortKey(s)
 	if err != nil {
 		return sortSpec{}, usageErr("--sort-by: %v, or a JSONPath such as .namespace", err)
 	}
 	return sortSpec{key: key}, nil
 }
 
-// selectRows is model.Select, then, for a JSONPath, a stable sort on the
+// selectRows is query.Select, then, for a JSONPath, a stable sort on the
 // value it finds in each row (numbers by value, rows without one first).
-func (s sortSpec) selectRows(rows []*model.AppView, q model.Query) ([]*model.AppView, error) {
-	out := model.Select(rows, q, s.key)
+func (s sortSpec) selectRows(rows []*model.AppView, q query.Query) ([]*model.AppView, error) {
+	out := query.Select(rows, q, s.key)
 	if s.path == nil {
 		return out, nil
 	}

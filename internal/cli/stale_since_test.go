@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/query"
 )
 
 // A stale row drifts since the latest release's publication: the DRIFTING
@@ -31,7 +32,7 @@ func TestStaleSinceInListOutput(t *testing.T) {
 		build("b-unknown", time.Time{}),
 		build("c-old", now.Add(-50*time.Hour)),
 	}
-	sorted := model.Select(rows, model.Query{}, model.SortDriftAge)
+	sorted := query.Select(rows, query.Query{}, query.SortDriftAge)
 	var order []string
 	for _, r := range sorted {
 		order = append(order, r.App)

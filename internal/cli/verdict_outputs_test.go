@@ -18,17 +18,19 @@ import (
 	"github.com/hanzoai/driftboard/internal/changestream"
 	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/query"
+	"github.com/hanzoai/driftboard/model/store"
 	"github.com/hanzoai/driftboard/ui"
 )
 
 // The outputs of TestOneVerdictInEveryOutput, each read back as a word.
 
 // listRun prints the snapshot as list does and returns stdout and the exit code.
-func listRun(t *testing.T, snap *model.Snapshot, q string, o listOptions) (string, int) {
+func listRun(t *testing.T, snap *store.Snapshot, q string, o listOptions) (string, int) {
 	t.Helper()
 	var out, errw bytes.Buffer
 	a := newApp(Streams{Out: &out, Err: &errw, Getenv: func(string) string { return "" }})
-	query, err := model.ParseQuery(q)
+	parsed, err := query.Parse(q)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +46,7 @@ func listRun(t *testing.T, snap *model.Snapshot, q string, o listOptions) (strin
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = a.printList(&out, snap, nil, query, by, spec, threshold, o)
+	err = a.printList(&out, snap, nil, parsed, by, spec, threshold, o)
 	return out.String(), exitCode(nil, err, false, func(string, ...any) {})
 }
 
@@ -95,8 +97,8 @@ func jsonField(t *testing.T, b []byte, key string) string {
 	return fmt.Sprint(m[key])
 }
 
-func liveSnapshot(clusters []model.ClusterState, rows ...*model.AppView) *model.Snapshot {
-	s := model.NewSnapshot(rows)
+func liveSnapshot(clusters []model.ClusterState, rows ...*model.AppView) *store.Snapshot {
+	s := store.NewSnapshot(rows)
 	s.Clusters = clusters
 	return s
 }
@@ -129,10 +131,10 @@ func watchJSONVerdict(t *testing.T, ev changestream.Event) string {
 // storeFleet is a store of rows as the board's fleet; nothing else is
 // available here (a verdict needs only the rows). Its restarts go through
 // the restart use case, like every fleet's.
-type storeFleet struct{ *model.Store }
+type storeFleet struct{ *store.Store }
 
-func boardFleetOf(store *model.Store) ui.Fleet {
-	f := storeFleet{store}
+func boardFleetOf(st *store.Store) ui.Fleet {
+	f := storeFleet{st}
 	return struct {
 		storeFleet
 		*restart.Restarts
@@ -173,10 +175,10 @@ func (storeFleet) AppYAML(context.Context, model.Key) (string, error) {
 }
 
 // boardFrame is the board's text over the store, after keys.
-func boardFrame(t *testing.T, store *model.Store, query string, keys ...string) string {
+func boardFrame(t *testing.T, st *store.Store, filter string, keys ...string) string {
 	t.Helper()
 	dark := true
-	m := ui.New(boardFleetOf(store), nil, ui.Options{DarkBackground: &dark, NoColor: true, InitialQuery: query,
+	m := ui.New(boardFleetOf(st), nil, ui.Options{DarkBackground: &dark, NoColor: true, InitialQuery: filter,
 		Now: func() time.Time { return verdictNow }})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 200, Height: 40})
 	first := m.Init()() // the first snapshot: the board's one Init command here

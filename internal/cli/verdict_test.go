@@ -11,6 +11,8 @@ import (
 
 	"github.com/hanzoai/driftboard/internal/changestream"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/query"
+	"github.com/hanzoai/driftboard/model/store"
 )
 
 // One row, one verdict: every output gives each row of the fleet its one
@@ -22,21 +24,21 @@ import (
 func TestOneVerdictInEveryOutput(t *testing.T) {
 	t.Parallel()
 	fleet := verdictFleet()
-	store := model.NewStore()
+	st := store.New()
 	byName := map[string]verdictCase{}
 	for _, c := range fleet {
-		store.Upsert(c.row)
+		st.Upsert(c.row)
 		byName[c.name] = c
 	}
 	live := []model.ClusterState{{Name: "prod", Phase: model.ConnLive, Since: verdictNow}}
-	store.SetClusters(live)
-	snap := store.Snapshot()
+	st.SetClusters(live)
+	snap := st.Snapshot()
 	count := map[string]int{}
 	for _, c := range fleet {
 		count[c.want]++
 	}
 
-	frame := boardFrame(t, store, "")
+	frame := boardFrame(t, st, "")
 	for _, c := range fleet {
 		if got := labelIn(rowLine(frame, c.name)); got != boardLabel(c.want) {
 			t.Errorf("%s: board row shows %q, want %q", c.name, got, boardLabel(c.want))
@@ -52,12 +54,12 @@ func TestOneVerdictInEveryOutput(t *testing.T) {
 		}
 	}
 	for _, c := range fleet {
-		detail := boardFrame(t, store, "app:"+c.name, "enter")
+		detail := boardFrame(t, st, "app:"+c.name, "enter")
 		if want := boardLabel(c.want) + "  " + c.name; !strings.Contains(detail, want) {
 			t.Errorf("%s: the board's detail does not open with %q:\n%s", c.name, want, headerOf(detail))
 		}
 	}
-	drifted := boardFrame(t, store, "", "d")
+	drifted := boardFrame(t, st, "", "d")
 	for _, c := range fleet {
 		if shown := rowLine(drifted, c.name) != ""; shown != (c.want != "ok") {
 			t.Errorf("%s: d (drifted only) shows it: %v, want %v", c.name, shown, c.want != "ok")
@@ -82,7 +84,7 @@ func TestOneVerdictInEveryOutput(t *testing.T) {
 		}
 	}
 
-	tr := changestream.NewTracker(model.Query{}, false)
+	tr := changestream.NewTracker(query.Query{}, false)
 	events := tr.Observe(snap, verdictNow)
 	sum := fmt.Sprintf("%d apps: %d red, %d yellow, %d ok", len(fleet), count["red"], count["yellow"], count["ok"])
 	if text := changestream.FormatText(events[len(events)-1]); !strings.Contains(text, sum) {
@@ -120,7 +122,7 @@ func TestOneVerdictInEveryOutput(t *testing.T) {
 		// The alert: a clean row of this name turning into this one.
 		was := clean
 		was.App, was.ID = c.row.App, c.row.ID
-		alert := changestream.NewTracker(model.Query{}, true)
+		alert := changestream.NewTracker(query.Query{}, true)
 		alert.Observe(liveSnapshot(live, &was), verdictNow)
 		evs := alert.Observe(liveSnapshot(live, r), verdictNow.Add(time.Second))
 		fired := len(evs) == 1 && watchJSONVerdict(t, evs[0]) == jsonWord(c.want)
@@ -147,7 +149,7 @@ func TestOneVerdictInEveryOutput(t *testing.T) {
 	}
 	selects(t, snap, "sev:>=yellow", fleet, func(c verdictCase) bool { return rankOf(c.want) >= rankOf("yellow") })
 	selects(t, snap, "has:unknown", fleet, func(c verdictCase) bool { return c.unknown })
-	sorted := model.Select(snap.Rows(), model.Query{}, model.SortSeverity)
+	sorted := query.Select(snap.Rows(), query.Query{}, query.SortSeverity)
 	for i := 1; i < len(sorted); i++ {
 		if a, b := byName[sorted[i-1].App], byName[sorted[i].App]; rankOf(a.want) < rankOf(b.want) {
 			t.Errorf("severity sort puts %s (%s) before %s (%s)", a.name, a.want, b.name, b.want)
@@ -156,15 +158,15 @@ func TestOneVerdictInEveryOutput(t *testing.T) {
 }
 
 // selects checks that query q selects exactly the rows want says.
-func selects(t *testing.T, snap *model.Snapshot, q string, fleet []verdictCase, want func(verdictCase) bool) {
+func selects(t *testing.T, snap *store.Snapshot, q string, fleet []verdictCase, want func(verdictCase) bool) {
 	t.Helper()
-	query, err := model.ParseQuery(q)
+	parsed, err := query.Parse(q)
 	if err != nil {
 		t.Errorf("query %s: %v", q, err)
 		return
 	}
 	for _, c := range fleet {
-		if got := query.Match(snap.Find(c.row.Key())); got != want(c) {
+		if got := parsed.Match(snap.Find(c.row.Key())); got != want(c) {
 			t.Errorf("%s: query %s matches it: %v, want %v", c.name, q, got, want(c))
 		}
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hanzoai/driftboard/internal/changestream"
-	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/query"
 )
 
 type watchOptions struct {
@@ -68,7 +68,7 @@ func (a *app) runWatch(ctx context.Context, out io.Writer, o watchOptions) error
 	default:
 		return usageErr("-o must be text, jsonl or json, not %q", o.output)
 	}
-	q, err := model.ParseQuery(o.query)
+	q, err := query.Parse(o.query)
 	if err != nil {
 		return usageErr("-q: %v", err)
 	}

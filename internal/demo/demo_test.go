@@ -9,10 +9,11 @@ import (
 
 	"github.com/hanzoai/driftboard/drift"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/store"
 )
 
 // startDemo starts a demo for a test and waits for a full snapshot.
-func startDemo(t *testing.T, opts Options) (*Demo, *model.Snapshot) {
+func startDemo(t *testing.T, opts Options) (*Demo, *store.Snapshot) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	d, err := Start(ctx, opts)
@@ -27,13 +28,13 @@ func startDemo(t *testing.T, opts Options) (*Demo, *model.Snapshot) {
 		t.Fatalf("WaitSynced: %v", err)
 	}
 	want := len(d.sim.plan.apps) + chartServices*len(clusterNames)
-	snap := waitSnapshot(t, d, 30*time.Second, func(s *model.Snapshot) bool { return s.Len() == want },
+	snap := waitSnapshot(t, d, 30*time.Second, func(s *store.Snapshot) bool { return s.Len() == want },
 		fmt.Sprintf("%d rows", want))
 	return d, snap
 }
 
 // waitSnapshot polls the Fleet's snapshots (on its change signal) until ok.
-func waitSnapshot(t *testing.T, d *Demo, timeout time.Duration, ok func(*model.Snapshot) bool, what string) *model.Snapshot {
+func waitSnapshot(t *testing.T, d *Demo, timeout time.Duration, ok func(*store.Snapshot) bool, what string) *store.Snapshot {
 	t.Helper()
 	deadline := time.After(timeout)
 	for {
@@ -50,7 +51,7 @@ func waitSnapshot(t *testing.T, d *Demo, timeout time.Duration, ok func(*model.S
 	}
 }
 
-func findRow(s *model.Snapshot, k model.Key) *model.AppView {
+func findRow(s *store.Snapshot, k model.Key) *model.AppView {
 	for _, r := range s.Rows() {
 		if r.Key() == k {
 			return r
@@ -175,7 +176,7 @@ func restartAndWait(t *testing.T, d *Demo, key model.Key) *model.AppView {
 		t.Fatalf("Restart %s: %v", key, err)
 	}
 	sawProgress := false
-	row := findRow(waitSnapshot(t, d, 30*time.Second, func(s *model.Snapshot) bool {
+	row := findRow(waitSnapshot(t, d, 30*time.Second, func(s *store.Snapshot) bool {
 		r := findRow(s, key)
 		if r == nil {
 			return false

@@ -12,6 +12,7 @@ import (
 
 	"github.com/hanzoai/driftboard/drift"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/store"
 )
 
 func TestScriptedEventsHappen(t *testing.T) {
@@ -65,7 +66,7 @@ func TestRestartFixesDegradedDeployment(t *testing.T) {
 	if err := d.Fleet().Restart(context.Background(), key); err != nil {
 		t.Fatalf("Restart: %v", err)
 	}
-	waitSnapshot(t, d, 30*time.Second, func(s *model.Snapshot) bool {
+	waitSnapshot(t, d, 30*time.Second, func(s *store.Snapshot) bool {
 		r := findRow(s, key)
 		return r != nil && r.Health == model.HealthGreen && r.Workload.Rollout == model.RolloutComplete && r.Workload.RestartedBy != ""
 	}, "tenant-acme/api to roll to green")
@@ -75,7 +76,7 @@ func TestGitBumpRollsOutThroughTheOperator(t *testing.T) {
 	d, _ := startDemo(t, Options{Seed: 7, Speed: 20})
 	key := model.Key{Cluster: "demo", Namespace: "hanzo", Name: "console"}
 	// console starts mid-rollout (its App tag was just bumped): let it finish.
-	waitSnapshot(t, d, 30*time.Second, func(s *model.Snapshot) bool {
+	waitSnapshot(t, d, 30*time.Second, func(s *store.Snapshot) bool {
 		r := findRow(s, key)
 		return r != nil && r.Workload.Rollout == model.RolloutComplete && r.RunningTag == r.DeclaredTag
 	}, "console's first rollout")
@@ -94,7 +95,7 @@ func TestGitBumpRollsOutThroughTheOperator(t *testing.T) {
 		t.Fatal(err)
 	}
 	sawUnrolled := false
-	waitSnapshot(t, d, 30*time.Second, func(s *model.Snapshot) bool {
+	waitSnapshot(t, d, 30*time.Second, func(s *store.Snapshot) bool {
 		r := findRow(s, key)
 		if r == nil {
 			return false

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/store"
 )
 
 // The demo's crash-looping and unpullable workloads are named on their rows
@@ -12,7 +13,7 @@ import (
 func TestDemoNamesFailingPods(t *testing.T) {
 	d, _ := startDemo(t, Options{Seed: 7, Speed: 4})
 	reasons := map[string]int{}
-	waitSnapshot(t, d, 30*time.Second, func(s *model.Snapshot) bool {
+	waitSnapshot(t, d, 30*time.Second, func(s *store.Snapshot) bool {
 		clear(reasons)
 		for _, r := range s.Rows() {
 			for _, p := range r.Problems {

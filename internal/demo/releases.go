@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/imageref"
 )
 
 // registry is the simulated image registry: the digest behind each tag. A
@@ -102,7 +103,7 @@ func (rs *Releases) state(r *repoPlan, now time.Time) model.ReleaseState {
 
 // Lookup answers for one repo (owner/repo) and declared tag.
 func (rs *Releases) Lookup(repo, tag string) model.Release {
-	if im, err := model.ParseImage(repo); err == nil && im.Repository != "" {
+	if im, err := imageref.Parse(repo); err == nil && im.Repository != "" {
 		repo = im.Repository // kube passes the full reference; GitHub knows owner/repo
 	}
 	now := rs.now()

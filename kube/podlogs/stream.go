@@ -15,6 +15,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/imageref"
 )
 
 // Options choose what Stream prints.
@@ -95,18 +96,18 @@ func copyLog(ctx context.Context, pod string, lo *corev1.PodLogOptions, open Ope
 // AppContainer picks a pod's container running the App's image repository,
 // else its first.
 func AppContainer(app model.AppObject) func(*corev1.Pod) string {
-	declared, err := model.ParseImage(app.ImageRepository)
+	declared, err := imageref.Parse(app.ImageRepository)
 	match := err == nil && declared.Repository != ""
 	return func(p *corev1.Pod) string { return appContainer(p, declared, match) }
 }
 
-func appContainer(p *corev1.Pod, declared model.Image, match bool) string {
+func appContainer(p *corev1.Pod, declared imageref.Image, match bool) string {
 	if len(p.Spec.Containers) == 0 {
 		return ""
 	}
 	if match {
 		for _, ct := range p.Spec.Containers {
-			if im, err := model.ParseImage(ct.Image); err == nil && im.SameRepository(declared) {
+			if im, err := imageref.Parse(ct.Image); err == nil && im.SameRepository(declared) {
 				return ct.Name
 			}
 		}

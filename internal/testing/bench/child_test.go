@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/hanzoai/driftboard/kube"
-	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/store"
 )
 
 // The board process: the benchmark re-executes its own test binary with
@@ -107,7 +107,7 @@ func runChild() int {
 // followTags is what the UI loop does: wait on Changed, take a snapshot. It
 // reports rows whose declared tag moved; rows are replaced, never mutated, so
 // comparing pointers finds the changed ones cheaply.
-func followTags(f *kube.Fleet, prev *model.Snapshot, out *childOut) {
+func followTags(f *kube.Fleet, prev *store.Snapshot, out *childOut) {
 	for range f.Changed() {
 		snap := f.Snapshot()
 		now := time.Now().UnixNano()

@@ -14,6 +14,7 @@ import (
 	"github.com/hanzoai/driftboard/internal/testing/testcluster"
 	"github.com/hanzoai/driftboard/kube"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/store"
 )
 
 // backend is where the board's Kubernetes behaviour comes from: the demo's
@@ -96,7 +97,7 @@ func appLifecycle(t *testing.T, b backend) {
 func waitApp(t *testing.T, f *kube.Fleet, k model.Key, what string, ok func(*model.AppView) bool) *model.AppView {
 	t.Helper()
 	var got *model.AppView
-	waitBoard(t, f, 90*time.Second, what, func(s *model.Snapshot) bool {
+	waitBoard(t, f, 90*time.Second, what, func(s *store.Snapshot) bool {
 		got = nil
 		for _, r := range s.Rows() {
 			if r.Key() == k {
@@ -130,14 +131,14 @@ func demoBackend(t *testing.T) backend {
 	if err := d.Fleet().WaitSynced(wctx); err != nil {
 		t.Fatalf("demo WaitSynced: %v", err)
 	}
-	snap := waitBoard(t, d.Fleet(), 60*time.Second, "a healthy demo App", func(s *model.Snapshot) bool {
+	snap := waitBoard(t, d.Fleet(), 60*time.Second, "a healthy demo App", func(s *store.Snapshot) bool {
 		return healthyApp(s) != nil
 	})
 	return backend{clients: cc, key: healthyApp(snap).Key(), operate: func(*testing.T, string) {}}
 }
 
 // healthyApp is a plain, rolled-out, drift-free Deployment App on cluster demo.
-func healthyApp(s *model.Snapshot) *model.AppView {
+func healthyApp(s *store.Snapshot) *model.AppView {
 	for _, r := range s.Rows() {
 		if r.Cluster == "demo" && r.Kind == "App" && r.Workload.Kind == model.KindDeployment && r.Workload.Found &&
 			r.Workload.OwnedByApp && r.Workload.Rollout == model.RolloutComplete && len(r.Problems) == 0 &&

@@ -9,6 +9,8 @@ import (
 
 	"github.com/hanzoai/driftboard/kube/wire"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/query"
+	"github.com/hanzoai/driftboard/model/store"
 )
 
 // FuzzObjectToRow runs the whole object-to-row path on arbitrary bytes, as
@@ -22,7 +24,7 @@ func FuzzObjectToRow(f *testing.F) {
 	f.Add(`{"apiVersion":"hanzo.ai/v1","kind":"Service","metadata":{"name":"x","labels":{"a":1}},"status":{"conditions":"none","endpoints":[1]}}`, "-name:x sort:age")
 	f.Add(`{"apiVersion":"hanzo.ai/v1","kind":"App","metadata":{"name":"y"},"spec":{"replicas":1e30,"image":{"repository":"GHCR.io/Hanzo AI/x","tag":"v1 2"}}}`, `"quoted value" name:*y*`)
 	now := time.Date(2026, 11, 30, 14, 0, 0, 0, time.UTC)
-	f.Fuzz(func(t *testing.T, object, query string) {
+	f.Fuzz(func(t *testing.T, object, filter string) {
 		u := &unstructured.Unstructured{}
 		if err := runtime.DecodeInto(unstructured.UnstructuredJSONScheme, []byte(object), u); err != nil {
 			return // not an object the API server could serve
@@ -40,14 +42,14 @@ func FuzzObjectToRow(f *testing.F) {
 		if len(app.DecodeErrors) > 0 && !row.HasProblem(model.ProblemMalformed) {
 			t.Fatalf("decode errors %q but the row's problems %q do not say malformed", app.DecodeErrors, row.Problems)
 		}
-		s := model.NewStore()
+		s := store.New()
 		s.Upsert(row)
 		snap := s.Snapshot()
 		if snap.Len() != 1 || snap.Summary.Total != 1 {
 			t.Fatalf("store of one row: %d rows, total %d", snap.Len(), snap.Summary.Total)
 		}
-		if q, err := model.ParseQuery(query); err == nil {
-			_ = model.Select(snap.Rows(), q, model.SortSeverity)
+		if q, err := query.Parse(filter); err == nil {
+			_ = query.Select(snap.Rows(), q, query.SortSeverity)
 		}
 	})
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/hanzoai/driftboard/internal/testing/testcluster"
 	"github.com/hanzoai/driftboard/kube"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/store"
 )
 
 const clusterName = "e2e"
@@ -46,7 +47,7 @@ func startFleet(t *testing.T, cfg *rest.Config, opts kube.FleetOptions) *kube.Fl
 // waitBoard waits on the fleet's change signal (re-checking every 250 ms in
 // case another reader took it) until ok accepts a snapshot, and returns it.
 // On timeout it fails with describe(last snapshot).
-func waitBoard(t *testing.T, f *kube.Fleet, timeout time.Duration, what string, ok func(*model.Snapshot) bool) *model.Snapshot {
+func waitBoard(t *testing.T, f *kube.Fleet, timeout time.Duration, what string, ok func(*store.Snapshot) bool) *store.Snapshot {
 	t.Helper()
 	deadline := time.After(timeout)
 	tick := time.NewTicker(250 * time.Millisecond)
@@ -65,7 +66,7 @@ func waitBoard(t *testing.T, f *kube.Fleet, timeout time.Duration, what string, 
 	}
 }
 
-func describe(s *model.Snapshot) string {
+func describe(s *store.Snapshot) string {
 	var cl []string
 	for _, c := range s.Clusters {
 		cl = append(cl, fmt.Sprintf("%s %s since %s (%s)", c.Name, c.Phase, c.Since.Format(time.TimeOnly), c.Reason))
@@ -79,7 +80,7 @@ func describe(s *model.Snapshot) string {
 	return fmt.Sprintf("%d rows (%d stale), clusters [%s]", s.Len(), stale, strings.Join(cl, "; "))
 }
 
-func phaseOf(s *model.Snapshot) model.ConnPhase {
+func phaseOf(s *store.Snapshot) model.ConnPhase {
 	for _, c := range s.Clusters {
 		if c.Name == clusterName {
 			return c.Phase
@@ -128,7 +129,7 @@ func truth(t *testing.T, c *testcluster.Cluster) map[model.Key]fact {
 
 // boardFacts are the same facts read from a snapshot; a key seen twice is
 // reported as a duplicate.
-func boardFacts(s *model.Snapshot) (map[model.Key]fact, []model.Key) {
+func boardFacts(s *store.Snapshot) (map[model.Key]fact, []model.Key) {
 	out := map[model.Key]fact{}
 	var dups []model.Key
 	for _, r := range s.Rows() {
@@ -161,8 +162,8 @@ func factsDiff(want, got map[model.Key]fact) []string {
 
 // converged reports whether the board is live, has no stale row, no
 // duplicate, and equals the truth.
-func converged(want map[model.Key]fact) func(*model.Snapshot) bool {
-	return func(s *model.Snapshot) bool {
+func converged(want map[model.Key]fact) func(*store.Snapshot) bool {
+	return func(s *store.Snapshot) bool {
 		if phaseOf(s) != model.ConnLive {
 			return false
 		}
@@ -178,7 +179,7 @@ func converged(want map[model.Key]fact) func(*model.Snapshot) bool {
 
 // assertConverged waits until the board equals a fresh list, re-reading the
 // truth while it waits (changes may still be landing).
-func assertConverged(t *testing.T, c *testcluster.Cluster, f *kube.Fleet, timeout time.Duration) *model.Snapshot {
+func assertConverged(t *testing.T, c *testcluster.Cluster, f *kube.Fleet, timeout time.Duration) *store.Snapshot {
 	t.Helper()
 	deadline := time.Now().Add(timeout)
 	for {

@@ -15,7 +15,7 @@ import (
 	"github.com/hanzoai/driftboard/internal/testing/hostile"
 	"github.com/hanzoai/driftboard/internal/testing/testcluster"
 	"github.com/hanzoai/driftboard/kube"
-	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/store"
 	"github.com/hanzoai/driftboard/ui"
 )
 
@@ -41,7 +41,7 @@ func TestHostileAppOnTheBoard(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := startFleet(t, c.AdminConfig(), kube.FleetOptions{})
-	waitBoard(t, f, 90*time.Second, "the hostile row whole", func(s *model.Snapshot) bool {
+	waitBoard(t, f, 90*time.Second, "the hostile row whole", func(s *store.Snapshot) bool {
 		return s.Len() == 1 && s.Rows()[0].Workload.RestartedBy == want.RestartedBy && s.Rows()[0].Org == want.Org
 	})
 

@@ -18,6 +18,7 @@ import (
 	"github.com/hanzoai/driftboard/internal/testing/testcluster"
 	"github.com/hanzoai/driftboard/kube"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/store"
 	"github.com/hanzoai/driftboard/ui"
 )
 
@@ -49,7 +50,7 @@ func TestLogViewAgainstAPIServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := startFleet(t, c.AdminConfig(), kube.FleetOptions{})
-	waitBoard(t, f, 90*time.Second, "iam ready", func(s *model.Snapshot) bool {
+	waitBoard(t, f, 90*time.Second, "iam ready", func(s *store.Snapshot) bool {
 		for _, r := range s.Rows() {
 			if r.Key() == key("hanzo", "iam") {
 				return r.Workload.Found && r.Workload.Ready == 1

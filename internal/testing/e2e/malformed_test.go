@@ -16,6 +16,7 @@ import (
 	"github.com/hanzoai/driftboard/internal/testing/testcluster"
 	"github.com/hanzoai/driftboard/kube"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/store"
 )
 
 // badApp is one way a committed App can be wrong: a spec, and optionally a
@@ -103,7 +104,7 @@ func TestThousandMalformedAppsAmongGoodOnes(t *testing.T) {
 	}
 
 	f := startFleet(t, c.AdminConfig(), kube.FleetOptions{})
-	snap := waitBoard(t, f, 60*time.Second, "every App on the board", func(s *model.Snapshot) bool {
+	snap := waitBoard(t, f, 60*time.Second, "every App on the board", func(s *store.Snapshot) bool {
 		return s.Len() >= nBad+nGood
 	})
 	if snap.Len() != nBad+nGood {

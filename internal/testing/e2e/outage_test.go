@@ -15,6 +15,7 @@ import (
 	"github.com/hanzoai/driftboard/internal/testing/testcluster"
 	"github.com/hanzoai/driftboard/kube"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/store"
 )
 
 // churner patches App tags in the background (errors while the server is
@@ -78,7 +79,7 @@ func TestOutagesAndExpiredWatchesConverge(t *testing.T) {
 		time.Sleep(time.Second)
 		c.KillAPIServer()
 		down := time.Now()
-		snap := waitBoard(t, f, 60*time.Second, "the board to notice the outage", func(s *model.Snapshot) bool {
+		snap := waitBoard(t, f, 60*time.Second, "the board to notice the outage", func(s *store.Snapshot) bool {
 			return phaseOf(s) == model.ConnReconnecting
 		})
 		for _, r := range snap.Rows() {
@@ -181,7 +182,7 @@ func appRelists(t *testing.T, c *testcluster.Cluster, t0 time.Time) int {
 	return n
 }
 
-func findRow(s *model.Snapshot, k model.Key) *model.AppView {
+func findRow(s *store.Snapshot, k model.Key) *model.AppView {
 	for _, r := range s.Rows() {
 		if r.Key() == k {
 			return r

@@ -17,6 +17,7 @@ import (
 	"github.com/hanzoai/driftboard/internal/testing/testcluster"
 	"github.com/hanzoai/driftboard/kube"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/store"
 )
 
 // Restart races on a real control plane (controllers, scheduler, kwok): two
@@ -43,7 +44,7 @@ func TestRestartRaces(t *testing.T) {
 			"bob":   startFleet(t, c.UserConfig("bob"), kube.FleetOptions{}),
 		}
 		for who, f := range boards {
-			waitBoard(t, f, 30*time.Second, who+" sees the app", func(s *model.Snapshot) bool {
+			waitBoard(t, f, 30*time.Second, who+" sees the app", func(s *store.Snapshot) bool {
 				r := findRow(s, key("hanzo", "race"))
 				return r != nil && r.Workload.Found
 			})
@@ -89,7 +90,7 @@ func TestRestartRaces(t *testing.T) {
 			t.Errorf("restart annotations after the race: %v", after.Spec.Template.Annotations)
 		}
 		assertHealthy(ctx, t, c, after)
-		waitBoard(t, boards["alice"], 30*time.Second, "the board to show who restarted", func(s *model.Snapshot) bool {
+		waitBoard(t, boards["alice"], 30*time.Second, "the board to show who restarted", func(s *store.Snapshot) bool {
 			r := findRow(s, key("hanzo", "race"))
 			return r != nil && r.Workload.RestartedBy == by && r.Workload.Rollout == model.RolloutComplete
 		})
@@ -98,7 +99,7 @@ func TestRestartRaces(t *testing.T) {
 	t.Run("restart while the workload is deleted", func(t *testing.T) {
 		f := startFleet(t, c.AdminConfig(), kube.FleetOptions{})
 		for _, n := range names("gone", 3) {
-			waitBoard(t, f, 30*time.Second, n+" on the board", func(s *model.Snapshot) bool {
+			waitBoard(t, f, 30*time.Second, n+" on the board", func(s *store.Snapshot) bool {
 				r := findRow(s, key("hanzo", n))
 				return r != nil && r.Workload.Found
 			})
@@ -125,7 +126,7 @@ func TestRestartRaces(t *testing.T) {
 	t.Run("RBAC revoked mid-session", func(t *testing.T) {
 		f := startFleet(t, c.UserConfig("carol"), kube.FleetOptions{})
 		k := key("hanzo", "race")
-		waitBoard(t, f, 30*time.Second, "carol sees the app", func(s *model.Snapshot) bool {
+		waitBoard(t, f, 30*time.Second, "carol sees the app", func(s *store.Snapshot) bool {
 			r := findRow(s, k)
 			return r != nil && r.Workload.Found
 		})

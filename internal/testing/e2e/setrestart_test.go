@@ -16,6 +16,7 @@ import (
 	"github.com/hanzoai/driftboard/internal/testing/testcluster"
 	"github.com/hanzoai/driftboard/kube"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/store"
 	"github.com/hanzoai/driftboard/ui"
 )
 
@@ -46,7 +47,7 @@ func TestBoardSetRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := startFleet(t, c.AdminConfig(), kube.FleetOptions{})
-	waitBoard(t, f, 60*time.Second, "13 settled rows, frozen paused", func(s *model.Snapshot) bool {
+	waitBoard(t, f, 60*time.Second, "13 settled rows, frozen paused", func(s *store.Snapshot) bool {
 		n := 0
 		for _, r := range s.Rows() {
 			if r.Workload.Rollout == model.RolloutComplete || r.App == "frozen" && r.Workload.Paused {

@@ -17,15 +17,16 @@ import (
 
 	"github.com/hanzoai/driftboard/internal/cli"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/store"
 	"github.com/hanzoai/driftboard/ui"
 )
 
 var t0 = time.Date(2026, 11, 30, 14, 0, 0, 0, time.UTC)
 
-// storeSource is a ui.Source over a model.Store with the fleet's
+// storeSource is a ui.Source over a store.Store with the fleet's
 // capacity-1 coalescing signal.
 type storeSource struct {
-	*model.Store
+	*store.Store
 	ch chan struct{}
 }
 
@@ -58,7 +59,7 @@ func row(i int, tag string) model.AppView {
 
 func newBoard(t *testing.T, rows int, w, h int) (*teatest.TestModel, *storeSource) {
 	t.Helper()
-	src := &storeSource{Store: model.NewStore(), ch: make(chan struct{}, 1)}
+	src := &storeSource{Store: store.New(), ch: make(chan struct{}, 1)}
 	for i := range rows {
 		src.Upsert(row(i, "v1.0.0"))
 	}

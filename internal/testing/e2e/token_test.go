@@ -15,6 +15,7 @@ import (
 	"github.com/hanzoai/driftboard/internal/testing/testcluster"
 	"github.com/hanzoai/driftboard/kube"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/store"
 )
 
 // bearer sends whatever token the session holds now, like auth's
@@ -56,14 +57,14 @@ func TestTokenExpiryDuringSession(t *testing.T) {
 	cfg.CertData, cfg.KeyData = nil, nil
 	cfg.Wrap(func(rt http.RoundTripper) http.RoundTripper { return bearer{next: rt, token: &token} })
 	f := startFleet(t, rest.CopyConfig(cfg), kube.FleetOptions{})
-	waitBoard(t, f, 30*time.Second, "the board live as alice", func(s *model.Snapshot) bool {
+	waitBoard(t, f, 30*time.Second, "the board live as alice", func(s *store.Snapshot) bool {
 		return phaseOf(s) == model.ConnLive && s.Len() == 10
 	})
 
 	time.Sleep(time.Until(expiry) + time.Second)
 	c.KillAPIServer()
 	c.StartAPIServer()
-	snap := waitBoard(t, f, 60*time.Second, "the board to say the credentials were rejected", func(s *model.Snapshot) bool {
+	snap := waitBoard(t, f, 60*time.Second, "the board to say the credentials were rejected", func(s *store.Snapshot) bool {
 		for _, cl := range s.Clusters {
 			if cl.Name == clusterName && cl.Phase == model.ConnReconnecting && strings.Contains(cl.Reason, "unauthorized") {
 				return true

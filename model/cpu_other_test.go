@@ -1,7 +1,0 @@
-//go:build !unix
-
-package model
-
-import "testing"
-
-func reportCPU(*testing.B) func() { return func() {} }
