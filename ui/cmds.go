@@ -50,7 +50,10 @@ type (
 		key model.Key
 		err error
 	}
-	identityMsg     struct{ state IdentityState }
+	identityMsg struct{ state IdentityState }
+	// switchedMsg is the identity read after a login that switched users
+	// (the demo's), for the status line to name who.
+	switchedMsg     struct{ state IdentityState }
 	expiryMsg       struct{}
 	loginPromptMsg  struct{ prompt LoginPrompt }
 	loginDoneMsg    struct{ err error }
@@ -127,6 +130,11 @@ func followRestart(ctx context.Context, r Restarter, k model.Key) tea.Cmd {
 
 func readIdentity(id Identity) tea.Cmd {
 	return func() tea.Msg { return identityMsg{id.Current()} }
+}
+
+// readSwitchedIdentity reads who a login switched to, for the status line.
+func readSwitchedIdentity(id Identity) tea.Cmd {
+	return func() tea.Msg { return switchedMsg{id.Current()} }
 }
 
 // expiryTimer fires once when the token expires, so the board says so even

@@ -35,7 +35,7 @@ type column struct {
 var columns = []column{
 	{colSeverity, "DRIFT", 8, 8, 0},
 	{colApp, "APP", 10, 32, 0},
-	{colEnv, "ENV", 4, 4, 10},
+	{colEnv, "ENV", 4, 4, 22}, // mostly said by the namespace (hanzo-dev…): yields to HEALTH and FLAGS
 	{colNamespace, "NAMESPACE", 10, 20, 40},
 	{colCluster, "CLUSTER", 8, 16, 40},
 	{colTags, "DECLARED→RUN", 15, 27, 10}, // 15: "v1.22.7→v1.22.5"; cut, the declared tag goes first (fitTags)
@@ -51,10 +51,12 @@ var columns = []column{
 }
 
 // identifyingPrio is the rank of a column that tells two of the board's rows
-// apart (two "sql" apps in different namespaces or clusters): after the
-// drift itself (tags, health, flags), before the decorative LATEST, ROLLOUT
-// and PHASE, so two rows never look identical while a decoration is shown.
-const identifyingPrio = 25
+// apart (two "sql" apps in different namespaces or clusters): right after
+// the drift itself (the mark, the app, its tags), before ENV, HEALTH and
+// FLAGS, as k9s never hides NAMESPACE in its all-namespaces view: two rows
+// that read the same are worse than a column less, and the detail says the
+// rest. DRIFT, APP, DECLARED→RUN, NAMESPACE and CLUSTER fit in 60 columns.
+const identifyingPrio = 15
 
 // gutterWidth is the selection marker column ("› ").
 const gutterWidth = 2
@@ -70,7 +72,8 @@ const numCols = int(colFlags) + 1
 
 // layoutColumns picks the columns that fit width (most important first, a
 // column in ident ranked at identifyingPrio), then widens each towards the
-// width its content wants (want, by column id) in priority order; what is
+// width its content wants (want, by column id) in its own priority order, so
+// an identifying column is shown but not widened before the drift's; what is
 // left goes to the app column. The cluster column only appears when the
 // board spans more than one cluster.
 func layoutColumns(width int, multiCluster bool, want *[numCols]int, ident *[numCols]bool) []placed {
@@ -83,17 +86,22 @@ func layoutColumns(width int, multiCluster bool, want *[numCols]int, ident *[num
 		if c.id == colGit && want[colGit] == 0 {
 			continue
 		}
-		if ident[c.id] {
-			c.prio = min(c.prio, identifyingPrio)
-		}
 		cand = append(cand, c)
 	}
+	rank := func(c column) int {
+		if ident[c.id] {
+			return min(c.prio, identifyingPrio)
+		}
+		return c.prio
+	}
+	byRank := append([]column(nil), cand...)
+	sort.SliceStable(byRank, func(i, j int) bool { return rank(byRank[i]) < rank(byRank[j]) })
 	byPrio := append([]column(nil), cand...)
 	sort.SliceStable(byPrio, func(i, j int) bool { return byPrio[i].prio < byPrio[j].prio })
 
 	var chosen [numCols]int // 0 = not shown
 	used := 0
-	for _, c := range byPrio {
+	for _, c := range byRank {
 		need := c.min
 		if used > 0 {
 			need++ // separator

@@ -9,8 +9,10 @@ import (
 )
 
 // Two apps named sql, told apart only by cluster (same namespace) or only
-// by namespace: at 70 and 100 columns every visible row must still read
-// differently, so the column that tells them apart outranks LATEST/ROLLOUT.
+// by namespace, or both at once (the demo's api-chart on demo and demo-eu
+// beside its api in two namespaces): down to 60 columns every visible row
+// must still read differently, so the columns that tell them apart outrank
+// every column but the drift itself.
 func TestColumnsKeepSameNamedRowsApart(t *testing.T) {
 	sql := func(cluster, ns string) model.AppView {
 		return app{cluster: cluster, ns: ns, name: "sql", declared: "v1.22.2", running: "v1.22.2", latest: "v1.22.2", ready: 2, updated: 2, assets: 1}.build()
@@ -18,9 +20,10 @@ func TestColumnsKeepSameNamedRowsApart(t *testing.T) {
 	cases := map[string][]model.AppView{
 		"by cluster":   {sql("prod", "hanzo"), sql("prod-eu", "hanzo")},
 		"by namespace": {sql("prod", "hanzo"), sql("prod", "tenant-acme")},
+		"by both":      {sql("prod", "hanzo"), sql("prod-eu", "hanzo"), sql("prod", "tenant-acme")},
 	}
 	for name, rows := range cases {
-		for _, width := range []int{70, 100} {
+		for _, width := range []int{60, 70, 100} {
 			m, src := newTestModel(t, nil, nil, Options{}, width, 30)
 			src.SetClusters([]model.ClusterState{
 				{Name: "prod", Phase: model.ConnLive, Since: t0.Add(-time.Hour)},
@@ -36,11 +39,15 @@ func TestColumnsKeepSameNamedRowsApart(t *testing.T) {
 					got = append(got, strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "›")))
 				}
 			}
-			if len(got) != 2 {
-				t.Fatalf("%s at %d columns: %d sql rows, want 2:\n%s", name, width, len(got), plainView(m))
+			if len(got) != len(rows) {
+				t.Fatalf("%s at %d columns: %d sql rows, want %d:\n%s", name, width, len(got), len(rows), plainView(m))
 			}
-			if got[0] == got[1] {
-				t.Errorf("%s at %d columns: the two sql rows read the same:\n%s", name, width, plainView(m))
+			seen := map[string]bool{}
+			for _, l := range got {
+				if seen[l] {
+					t.Errorf("%s at %d columns: two sql rows read the same:\n%s", name, width, plainView(m))
+				}
+				seen[l] = true
 			}
 		}
 	}

@@ -55,6 +55,12 @@ func (d *confirmDialog) ask() tea.Cmd {
 	return nil
 }
 
+// declined closes a dialog that asked (or was about to ask), saying so: a
+// restart that did not happen is news too.
+func (d *confirmDialog) declined() action {
+	return actClose{status: "restart of " + d.key.Namespace + "/" + d.key.Name + " declined"}
+}
+
 func (d *confirmDialog) busy() bool {
 	return d.phase == confirmChecking || d.phase == confirmSending
 }
@@ -63,6 +69,9 @@ func (d *confirmDialog) busy() bool {
 func (d *confirmDialog) Update(msg tea.KeyPressMsg) (action, tea.Cmd) {
 	k := &d.keys
 	if key.Matches(msg, k.Back) {
+		if d.phase == confirmAsk || d.phase == confirmChecking {
+			return d.declined(), nil
+		}
 		return actClose{}, nil
 	}
 	switch d.phase {
@@ -86,11 +95,14 @@ func (d *confirmDialog) Update(msg tea.KeyPressMsg) (action, tea.Cmd) {
 			d.answer = "y"
 			return actRestart{d}, nil
 		case key.Matches(msg, k.No, k.Accept, k.Quit):
-			return actClose{}, nil // default is No
+			return d.declined(), nil // default is No
 		}
 	case confirmRefused, confirmFailed:
-		if key.Matches(msg, k.Accept, k.Quit, k.No) {
+		switch {
+		case key.Matches(msg, k.Accept, k.Quit, k.No):
 			return actClose{}, nil
+		case key.Matches(msg, k.Login): // the refusal names it ("press L to log in")
+			return actStartLogin{}, nil
 		}
 	}
 	return actNone{}, nil
@@ -100,15 +112,15 @@ func (d *confirmDialog) Update(msg tea.KeyPressMsg) (action, tea.Cmd) {
 func (d *confirmDialog) Render(st *styles, width int, spin string) string {
 	p, k := d.plan, &d.keys
 	back := k.Back.Help().Key
-	user := d.user
-	if user == "" {
-		user = "(nobody)"
+	who := " as " + d.user
+	if d.user == "" { // the refusal below says what to do about it
+		who = ", not logged in"
 	}
 	inner := max(20, min(width-6, 76))
 	var lines []string
 	add := func(s ...string) { lines = append(lines, s...) }
 	add(st.dialogTitle.Render("Restart?"), "")
-	add(wrapText(safe(p.Title()+" as "+user), inner)...)
+	add(wrapText(safe(p.Title()+who), inner)...)
 	add(wrapText(safe(p.Effect()), inner)...)
 	if srv := d.chk.Decision.Bound.Server; srv != "" {
 		add(wrapText(st.dim.Render("API server "+safe(srv)), inner)...)

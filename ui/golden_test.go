@@ -74,7 +74,7 @@ func goldenModel(t *testing.T, width int, dark bool, opts Options) *Model {
 }
 
 func TestGoldenBoard(t *testing.T) {
-	for _, w := range []int{60, 100, 160} {
+	for _, w := range []int{60, 70, 100, 160} {
 		for _, dark := range []bool{true, false} {
 			bg := map[bool]string{true: "dark", false: "light"}[dark]
 			t.Run(fmt.Sprintf("w%d_%s", w, bg), func(t *testing.T) {

@@ -66,7 +66,7 @@ func (m *Model) identityWords(compact bool) string {
 		}
 		return s
 	}
-	login := m.keys.Login.Help().Key + " to log in" // follows a rebinding
+	login := m.keys.Login.Help().Key + " to " + m.loginWords() // follows a rebinding
 	switch {
 	case id.Principal != nil && id.Err == nil:
 		return st.errText.Render("session expired") + st.dim.Render(" — "+login)

@@ -59,7 +59,7 @@ func (m *Model) helpLegend(width int) []string {
 		{"Rollout", "ready/desired · 1/2 ↻ TAG rolling out to TAG · stuck · paused · restarting (just asked) · pending (not listed yet) · unreadable (forbidden) · no workload · none (by design)"},
 		{"Health", "green · yellow · red · syncing (workload not listed yet) · offline (cluster watch down) · ? unknown"},
 		{"Marks", "› the selected row · • marked for a set restart (space, *)"},
-		{"Query", "free text (fuzzy) · app:iam (the name exactly; globs) · sev:red,yellow,? (or ✖,▲) · env:main · ns:tenant-* · flag:unrolled (or UR) · health:red,offline · rollout:stuck · release:none · has:problems,unknown · git:out · cluster: · role: · org: · -term negates · terms AND"},
+		{"Query", "free text (fuzzy: exact name first, then prefix, then the rest) · app:iam (the name exactly; globs) · sev:red,yellow,? (or ✖,▲) · env:main · ns:tenant-* · flag:unrolled (or UR) · health:red,offline · rollout:stuck · release:none · has:problems,unknown · git:out · cluster: · role: · org: · -term negates · terms AND"},
 		{"Git", "GIT (Hanzo CD): ok synced · out git declares something else · - not managed · ? unknown (the detail says why)"},
 	}
 	var out []string

@@ -93,7 +93,11 @@ func (k keyMap) FullHelp() [][]key.Binding {
 	if k.Restart.Help().Desc == "restart…" {
 		k.Restart = long(k.Restart, "rolling restart (asks first)")
 	}
-	k.Login = long(k.Login, "log in again (browser or device code)")
+	if k.Login.Help().Desc == "log in" {
+		k.Login = long(k.Login, "log in again (browser or device code)")
+	} else {
+		k.Login = long(k.Login, "switch the demo's user")
+	}
 	k.Actions = long(k.Actions, "action menu for the app")
 	k.Copy = long(k.Copy, "copy the image reference (OSC 52)")
 	k.Open = long(k.Open, "open the release page on GitHub")
@@ -122,6 +126,17 @@ func (k keyMap) withState(readOnly, canLogin bool) keyMap {
 	}
 	k.Login.SetEnabled(canLogin)
 	// f stays on without saved filters: pressed, it says how to add one.
+	return k
+}
+
+// withLogin words L for what the identity's login does: the demo's
+// switches users.
+func (k keyMap) withLogin(switchesUser bool) keyMap {
+	desc := "log in"
+	if switchesUser {
+		desc = "switch user"
+	}
+	k.Login.SetHelp(k.Login.Help().Key, desc)
 	return k
 }
 

@@ -11,12 +11,13 @@ import (
 // loginDialog shows a login (browser or device code) running in the
 // background; the board keeps updating underneath.
 type loginDialog struct {
-	cancel context.CancelFunc
-	ch     chan LoginPrompt
-	prompt *LoginPrompt
-	done   bool
-	err    error
-	keys   keyMap
+	cancel       context.CancelFunc
+	ch           chan LoginPrompt
+	prompt       *LoginPrompt
+	done         bool
+	err          error
+	keys         keyMap
+	switchesUser bool // the demo's: it switches users, there is no IAM
 }
 
 func (d *loginDialog) busy() bool { return !d.done }
@@ -35,6 +36,14 @@ func (d *loginDialog) Update(msg tea.KeyPressMsg) (action, tea.Cmd) {
 	return actNone{}, nil
 }
 
+// loginWords is what L does, after "press L to".
+func (m *Model) loginWords() string {
+	if m.ident.SwitchesUser {
+		return "switch the demo's user"
+	}
+	return "log in"
+}
+
 func (m *Model) startLogin() tea.Cmd {
 	if m.identity == nil {
 		m.status = statusLine{text: "log in is not available in this session", bad: true}
@@ -45,7 +54,7 @@ func (m *Model) startLogin() tea.Cmd {
 	}
 	ctx, cancel := context.WithCancel(m.ctx)
 	ch := make(chan LoginPrompt, 1)
-	m.dialogs.push(&loginDialog{cancel: cancel, ch: ch, keys: m.keys})
+	m.dialogs.push(&loginDialog{cancel: cancel, ch: ch, keys: m.keys, switchesUser: m.ident.SwitchesUser})
 	return tea.Batch(runLogin(ctx, m.identity, ch), waitLoginPrompt(ch), m.startSpinner())
 }
 
@@ -72,10 +81,14 @@ func (m *Model) onLogin(msg tea.Msg) tea.Cmd {
 		if d != nil {
 			m.dialogs.remove(d)
 		}
-		m.status = statusLine{text: "logged in"}
-		if m.identity != nil {
-			return readIdentity(m.identity)
+		if m.identity == nil {
+			return nil
 		}
+		if m.ident.SwitchesUser { // the status names who, once read
+			return readSwitchedIdentity(m.identity)
+		}
+		m.status = statusLine{text: "logged in"}
+		return readIdentity(m.identity)
 	}
 	return nil
 }
@@ -83,7 +96,11 @@ func (m *Model) onLogin(msg tea.Msg) tea.Cmd {
 // Render is the dialog box with the code and where to enter it.
 func (d *loginDialog) Render(st *styles, width int, spin string) string {
 	inner := max(20, min(width-6, 70))
-	lines := []string{st.dialogTitle.Render("Log in to Hanzo IAM"), ""}
+	title := "Log in to Hanzo IAM"
+	if d.switchesUser {
+		title = "Switch the demo's user"
+	}
+	lines := []string{st.dialogTitle.Render(title), ""}
 	switch {
 	case d.err != nil:
 		lines = append(lines, wrapText(st.errText.Render("✖ login failed: ")+oneLine(d.err.Error()), inner)...)

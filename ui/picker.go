@@ -147,7 +147,11 @@ func (m *Model) actionMenu() *picker {
 		pickItem{label: "Logs of its pods", hint: m.keys.Logs.Help().Key + " · read-only", act: actOpenLogs{}},
 	)
 	if m.identity != nil {
-		p.items = append(p.items, pickItem{label: "Log in again", hint: m.keys.Login.Help().Key, act: actStartLogin{}})
+		label := "Log in again"
+		if m.ident.SwitchesUser {
+			label = "Switch the demo's user"
+		}
+		p.items = append(p.items, pickItem{label: label, hint: m.keys.Login.Help().Key, act: actStartLogin{}})
 	}
 	return p
 }

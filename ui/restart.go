@@ -29,7 +29,7 @@ func (m *Model) refusal(r *model.AppView) string {
 		} else if m.ident.Principal != nil {
 			why = "session expired at " + clock(m.ident.Expiry, now)
 		}
-		return why + " — press " + m.keys.Login.Help().Key + " to log in"
+		return why + " — press " + m.keys.Login.Help().Key + " to " + m.loginWords()
 	}
 	if f := m.inflight[r.Key()]; f != nil {
 		return fmt.Sprintf("a restart of %s/%s is already in flight (since %s); wait for its rollout to finish",

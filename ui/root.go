@@ -132,8 +132,14 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 		var cmd tea.Cmd
 		m.spin, cmd = m.spin.Update(msg)
 		return cmd
+	case switchedMsg:
+		m.ident, m.identKnown = msg.state, true
+		m.status = statusLine{text: "switched the demo's user to " + cmpOr(m.user(), "nobody")}
+		return expiryTimer(m.ident.Expiry, m.now())
 	case identityMsg:
 		m.ident, m.identKnown = msg.state, true
+		m.keys = m.keys.withLogin(m.ident.SwitchesUser)
+		m.helpLine.text = "" // the short help names L's words
 		return expiryTimer(m.ident.Expiry, m.now())
 	case clockTickMsg:
 		m.onClockTick(msg)

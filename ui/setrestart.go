@@ -110,6 +110,8 @@ func (d *setRestartDialog) Update(msg tea.KeyPressMsg) (action, tea.Cmd) {
 		switch {
 		case key.Matches(msg, k.Back):
 			return actClose{status: "set restart cancelled; nothing was sent"}, nil
+		case len(d.allowed) == 0 && key.Matches(msg, k.Login): // nothing to type; the refusals name L
+			return actStartLogin{}, nil
 		case msg.String() == "tab":
 			d.cont = !d.cont
 			return actNone{}, nil

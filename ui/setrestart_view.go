@@ -22,7 +22,11 @@ func (d *setRestartDialog) Render(st *styles, width int, spin string) string {
 		add(spin+" checking permission for each app…", "", st.dim.Render(back+" cancel"))
 		return st.dialog.Render(strings.Join(lines, "\n"))
 	}
-	add(wrapText(fmt.Sprintf("Rolling restart of %s as %s, at most %d at once.", countApps(len(d.allowed)), safe(cmpOr(d.user, "(nobody)")), d.limit), inner)...)
+	who := " as " + safe(d.user) + ","
+	if d.user == "" {
+		who = ", not logged in,"
+	}
+	add(wrapText(fmt.Sprintf("Rolling restart of %s%s at most %d at once.", countApps(len(d.allowed)), who, d.limit), inner)...)
 	add("  clusters: "+d.counts(func(r *model.AppView) string { return r.Cluster }),
 		"  envs:     "+d.counts(func(r *model.AppView) string { return string(r.Env) }),
 		"  kinds:    "+d.counts(func(r *model.AppView) string { return string(r.Workload.Kind) }))

@@ -70,6 +70,9 @@ type IdentityState struct {
 	Expiry    time.Time        // access token expiry; zero if unknown
 	Err       error            // why there is no usable identity (expired, unreadable, ...)
 	Source    string           // where the identity came from, e.g. "~/.hanzo", "HANZO_TOKEN", "demo"
+	// SwitchesUser: Login does not log in but switches to another of a
+	// fixed set of users (the demo's), and the board says so.
+	SwitchesUser bool
 }
 
 // LoggedIn reports whether the state carries a usable principal at now.

@@ -56,7 +56,7 @@ SuperAdmin; 'L' switches between them.`,
 type demoIdentity struct{ d *demo.Demo }
 
 func (i demoIdentity) Current() ui.IdentityState {
-	return ui.IdentityState{Principal: i.d.Principal(), Expiry: i.d.Expiry(), Source: i.d.Source()}
+	return ui.IdentityState{Principal: i.d.Principal(), Expiry: i.d.Expiry(), Source: i.d.Source(), SwitchesUser: true}
 }
 
 func (i demoIdentity) Login(ctx context.Context, prompt func(ui.LoginPrompt)) error {

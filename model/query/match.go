@@ -29,6 +29,34 @@ func (q Query) Match(v *model.AppView) bool {
 	return true
 }
 
+// Match ranks of a row for the query's free text, best first.
+const (
+	RankExact  = iota // the app's name is a free-text term (ignoring case)
+	RankPrefix        // the app's name starts with one
+	RankOther         // any other match, or a query without free text
+)
+
+// Rank is how well the query's free text names the row, for ordering: as fzf
+// puts an exact match first, "iam" ranks iam before iam-proxy, and both
+// before the charts whose IDs merely contain i…a…m.
+func (q Query) Rank(v *model.AppView) int {
+	best := RankOther
+	for i := range q.terms {
+		t := &q.terms[i]
+		if t.field != fieldText || t.neg || len(t.values) == 0 || t.values[0] == "" {
+			continue
+		}
+		n := t.values[0]
+		switch {
+		case strings.EqualFold(v.App, n):
+			return RankExact
+		case len(v.App) > len(n) && strings.EqualFold(v.App[:len(n)], n):
+			best = RankPrefix
+		}
+	}
+	return best
+}
+
 func (t *term) match(v *model.AppView) bool {
 	switch t.field {
 	case fieldText:

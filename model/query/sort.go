@@ -53,6 +53,7 @@ func ParseSortKey(s string) (SortKey, error) {
 // sortItem holds a row's sort fields inline: comparing contiguous items
 // instead of chasing 10,000 row pointers is what keeps Select fast.
 type sortItem struct {
+	match  int // the query's match rank (exact name, prefix, other) before the sort's own order
 	a, b   int64
 	s1, s2 string
 	v      *model.AppView
@@ -60,7 +61,9 @@ type sortItem struct {
 
 var itemPool = sync.Pool{New: func() any { return new([]sortItem) }}
 
-// Select returns the rows matching q, sorted by the key. Every order ends in
+// Select returns the rows matching q, sorted by the key: rows whose name
+// the query's free text names exactly come first, then names it starts,
+// then the other matches (Query.Rank), as fzf ranks. Every order ends in
 // the row's Key, so it is total and the result does not depend on the input
 // order (stronger than a stable sort, and cheaper). rows is not modified; the
 // result is a new slice sharing the row pointers.
@@ -69,7 +72,7 @@ func Select(rows []*model.AppView, q Query, by SortKey) []*model.AppView {
 	items := (*buf)[:0]
 	for _, v := range rows {
 		if q.Match(v) {
-			items = append(items, itemFor(v, by))
+			items = append(items, itemFor(v, q, by))
 		}
 	}
 	slices.SortFunc(items, compareItems)
@@ -83,7 +86,13 @@ func Select(rows []*model.AppView, q Query, by SortKey) []*model.AppView {
 	return out
 }
 
-func itemFor(v *model.AppView, by SortKey) sortItem {
+func itemFor(v *model.AppView, q Query, by SortKey) sortItem {
+	it := sortItemBy(v, by)
+	it.match = q.Rank(v)
+	return it
+}
+
+func sortItemBy(v *model.AppView, by SortKey) sortItem {
 	rank := int64(v.Verdict().Mark) // red, yellow, ?, ok
 	switch by {
 	case SortName:
@@ -103,6 +112,9 @@ func itemFor(v *model.AppView, by SortKey) sortItem {
 }
 
 func compareItems(x, y sortItem) int {
+	if c := cmp.Compare(x.match, y.match); c != 0 {
+		return c
+	}
 	if c := cmp.Compare(x.a, y.a); c != 0 {
 		return c
 	}

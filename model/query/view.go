@@ -86,10 +86,10 @@ func (v *View) Sync(snap *store.Snapshot) (changes []ViewChange, rebuilt bool) {
 			continue // changed back, or not in the view before or after
 		}
 		if old != nil {
-			v.tree.Delete(itemFor(old, v.by))
+			v.tree.Delete(itemFor(old, v.q, v.by))
 		}
 		if cur != nil {
-			v.tree.Set(itemFor(cur, v.by))
+			v.tree.Set(itemFor(cur, v.q, v.by))
 		}
 		changes = append(changes, ViewChange{Old: old, New: cur})
 	}
@@ -103,7 +103,7 @@ func (v *View) rebuild(snap *store.Snapshot) {
 	items := make([]sortItem, 0, snap.Len())
 	for r := range snap.All() {
 		if v.matches(r) {
-			items = append(items, itemFor(r, v.by))
+			items = append(items, itemFor(r, v.q, v.by))
 		}
 	}
 	slices.SortFunc(items, compareItems)
@@ -154,7 +154,7 @@ func (v *View) Index(k model.Key) (int, bool) {
 	if r == nil {
 		return 0, false
 	}
-	it := itemFor(r, v.by)
+	it := itemFor(r, v.q, v.by)
 	lo, hi := 0, v.tree.Len()
 	for lo < hi {
 		mid := int(uint(lo+hi) >> 1)
