@@ -40,7 +40,7 @@ func newModel(ctx context.Context, f Fleet, id Identity, opts Options) *Model {
 	ctx, cancel := context.WithCancel(ctx)
 	m := &Model{
 		deps:     deps{ctx: ctx, cancel: cancel, fleet: f, identity: id, opts: opts, now: opts.Now},
-		terminal: terminal{dark: true, plain: opts.NoColor},
+		display:  display{dark: true, plain: opts.NoColor},
 		screens:  screens{board: newBoard(keyMap{}), help: help.New()},
 		session:  session{inflight: map[model.Key]*inflight{}},
 		activity: activity{spin: spinner.New(spinner.WithSpinner(spinner.MiniDot))},

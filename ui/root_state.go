@@ -16,7 +16,7 @@ import (
 // before.
 type Model struct {
 	deps     // what the board reads from and acts through
-	terminal // the terminal: size, background, styles and keys
+	display  // the terminal: size, background, styles and keys
 	screens  // what is on screen: board, query line, detail, help, dialogs
 	session  // who is logged in and which restarts are in flight
 	activity // spinner, status line, counters
@@ -31,19 +31,19 @@ type deps struct {
 	now      func() time.Time
 }
 
-type terminal struct {
+type display struct {
 	keys          keyMap
 	st            styles
 	dark, plain   bool
 	width, height int
-	// backgroundAsked: the ttyScreen asked for the background as it took the
+	// backgroundAsked: the terminal renderer asked for the background as it took the
 	// terminal; asked again through bubbletea, the query would wait for its
 	// next flush, which on a quick quit comes after input stops, and the
 	// reply would land in the shell.
 	backgroundAsked bool
-	// clipboard writes OSC 52 at once when the ttyScreen draws; nil:
+	// clipboard writes OSC 52 at once when the terminal renderer draws; nil:
 	// tea.SetClipboard, which bubbletea queues for its renderer's next tick
-	// (a second away when the ttyScreen draws).
+	// (a second away when the terminal renderer draws).
 	clipboard func(text string)
 }
 

@@ -17,6 +17,7 @@ import (
 
 	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/terminal"
 )
 
 // Fleet is everything the board reads from and acts through, one method a
@@ -156,11 +157,14 @@ func Run(ctx context.Context, f Fleet, id Identity, opts Options) error {
 	return err
 }
 
-// runProgram runs the board on the terminal (ttyScreen draws each frame)
-// where runOnTTY can, else with bubbletea's renderer: stdin or stdout is not
-// a terminal, or the platform has no ttyScreen.
+// runProgram runs the board on the terminal (terminal.Run draws each frame)
+// where it can, else with bubbletea's renderer: stdin or stdout is not a
+// terminal, or the platform has no such renderer.
 func runProgram(ctx context.Context, m *Model, profile colorprofile.Profile, in, out *os.File) (tea.Model, error) {
-	if final, ok, err := runOnTTY(ctx, m, profile, in, out); ok || err != nil {
+	ask := m.opts.DarkBackground == nil
+	final, ok, err := terminal.Run(ctx, m, terminal.Options{Profile: profile, In: in, Out: out, AskBackground: ask,
+		Taken: func(setClipboard func(string)) { m.backgroundAsked, m.clipboard = ask, setClipboard }})
+	if ok || err != nil {
 		if final == nil {
 			return nil, err
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/hanzoai/driftboard/internal/termtext"
+	"github.com/hanzoai/driftboard/ui/terminal"
 )
 
 // Minimum usable terminal size; below it the board says so instead of
@@ -25,7 +26,7 @@ func (m *Model) View() tea.View {
 	if m.frame.valid {
 		return m.frame.view
 	}
-	v := tea.NewView(tidyFrame(m.guard(m.render())))
+	v := tea.NewView(terminal.Tidy(m.guard(m.render())))
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = "driftboard"

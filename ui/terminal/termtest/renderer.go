@@ -1,4 +1,7 @@
-package ui
+// Package termtest holds what the renderer's tests and the board's share:
+// bubbletea's own renderer as a reference, and cell-by-cell comparison of
+// what terminals show.
+package termtest
 
 import (
 	"bytes"
@@ -7,22 +10,23 @@ import (
 	uv "github.com/charmbracelet/ultraviolet"
 )
 
-// termScreen drives ultraviolet the way bubbletea v2.1.1's renderer does
+// Renderer drives ultraviolet the way bubbletea v2.1.1's renderer does
 // for a full-screen program on a Unix terminal (cursed_renderer.go: reset,
 // enterAltScreen, flush): every frame whose content changed is drawn whole
 // into a cleared cell buffer and diffed against the screen, and the bytes
 // it would send are counted.
-type termScreen struct {
+type Renderer struct {
 	out     bytes.Buffer
 	scr     *uv.TerminalRenderer
-	cells   uv.ScreenBuffer
-	written int    // bytes of the last frame
-	keep    bool   // keep them in sent
-	sent    string // the last frame's bytes, when keep
+	Cells   uv.ScreenBuffer
+	Written int    // bytes of the last frame
+	Keep    bool   // keep them in Sent
+	Sent    string // the last frame's bytes, when Keep
 }
 
-func newTermScreen(w, h int) *termScreen {
-	t := &termScreen{}
+// NewRenderer is bubbletea's renderer on a w×h true-colour terminal.
+func NewRenderer(w, h int) *Renderer {
+	t := &Renderer{}
 	scr := uv.NewTerminalRenderer(&t.out, []string{"TERM=xterm-256color"})
 	scr.SetColorProfile(colorprofile.TrueColor)
 	scr.SetRelativeCursor(true)
@@ -37,29 +41,29 @@ func newTermScreen(w, h int) *termScreen {
 	scr.SetFullscreen(true)
 	scr.SetRelativeCursor(false)
 	scr.Erase()
-	t.scr, t.cells = scr, uv.NewScreenBuffer(w, h)
+	t.scr, t.Cells = scr, uv.NewScreenBuffer(w, h)
 	return t
 }
 
-// resize is bubbletea's resize and the flush after it: erase the screen,
+// Resize is bubbletea's resize and the flush after it: erase the screen,
 // draw the next frame at the new size.
-func (t *termScreen) resize(w, h int) {
+func (t *Renderer) Resize(w, h int) {
 	t.scr.Erase()
 	t.scr.Resize(w, h)
-	t.cells.Resize(w, h)
+	t.Cells.Resize(w, h)
 }
 
-// frame is one flush of content: clear, draw, diff, write.
-func (t *termScreen) frame(content string) {
-	t.cells.Clear()
-	uv.NewStyledString(content).Draw(t.cells, t.cells.Bounds())
-	t.scr.Render(t.cells.RenderBuffer)
+// Frame is one flush of content: clear, draw, diff, write.
+func (t *Renderer) Frame(content string) {
+	t.Cells.Clear()
+	uv.NewStyledString(content).Draw(t.Cells, t.Cells.Bounds())
+	t.scr.Render(t.Cells.RenderBuffer)
 	if err := t.scr.Flush(); err != nil {
 		panic(err)
 	}
-	t.written = t.out.Len()
-	if t.keep {
-		t.sent = t.out.String()
+	t.Written = t.out.Len()
+	if t.Keep {
+		t.Sent = t.out.String()
 	}
 	t.out.Reset()
 }
