@@ -4,13 +4,14 @@ import (
 	"strings"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/styles"
 )
 
 // writeFlags writes the problem marker ("! no workload", in the warning
 // colour) then the drift flags that fit. When marker and flags do not fit
 // together the marker shrinks to "!" (the detail says why); alone, it is
 // truncated. Either way it always shows.
-func writeFlags(b *strings.Builder, st *styles, r *model.AppView, w int, coloured bool) {
+func writeFlags(b *strings.Builder, st *styles.Styles, r *model.AppView, w int, coloured bool) {
 	marker := problemCell(r.Problems)
 	if len(r.Drift.Flags) == 0 && marker == "" && !r.WaitsOnRelease() {
 		writeCell(b, "-", w)
@@ -23,11 +24,11 @@ func writeFlags(b *strings.Builder, st *styles, r *model.AppView, w int, coloure
 	if marker != "" {
 		mw := min(textWidth(marker), w)
 		if coloured {
-			b.WriteString(st.warn.pre)
+			b.WriteString(st.Warn.Pre)
 		}
 		writeCell(b, marker, mw)
 		if coloured {
-			b.WriteString(st.warn.post)
+			b.WriteString(st.Warn.Post)
 		}
 		n = mw
 	}
@@ -57,11 +58,11 @@ func writeFlags(b *strings.Builder, st *styles, r *model.AppView, w int, coloure
 			n++
 		}
 		if coloured {
-			b.WriteString(st.sev[model.MarkUnknown].pre)
+			b.WriteString(st.Sev[model.MarkUnknown].Pre)
 		}
 		b.WriteString(unknownRelease)
 		if coloured {
-			b.WriteString(st.sev[model.MarkUnknown].post)
+			b.WriteString(st.Sev[model.MarkUnknown].Post)
 		}
 		n += len(unknownRelease)
 	}

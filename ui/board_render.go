@@ -6,6 +6,7 @@ import (
 
 	"github.com/hanzoai/driftboard/drift"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/styles"
 )
 
 // flagShort is the two-letter form of each drift kind (legend in help).
@@ -28,7 +29,7 @@ type rowDecor struct {
 
 // renderTable writes the column header and the visible window of rows:
 // only height rows are rendered whatever the fleet size.
-func (b *board) renderTable(sb *strings.Builder, st *styles, width, height int, d rowDecor) {
+func (b *board) renderTable(sb *strings.Builder, st *styles.Styles, width, height int, d rowDecor) {
 	cols, pad := b.columns(width)
 	var hb strings.Builder
 	writeSpaces(&hb, gutterWidth)
@@ -43,7 +44,7 @@ func (b *board) renderTable(sb *strings.Builder, st *styles, width, height int, 
 		writeCell(&hb, title, c.width)
 	}
 	writeSpaces(&hb, pad)
-	sb.WriteString(st.colHeader.Render(hb.String()))
+	sb.WriteString(st.ColHeader.Render(hb.String()))
 	sb.WriteByte('\n')
 
 	body := height - 1
@@ -103,11 +104,11 @@ func (b *board) columns(width int) ([]placed, int) {
 	return cols, width - used
 }
 
-func writeColumn(b *strings.Builder, st *styles, c placed, r *model.AppView, fl *inflight, coloured bool) {
+func writeColumn(b *strings.Builder, st *styles.Styles, c placed, r *model.AppView, fl *inflight, coloured bool) {
 	w := c.width
 	switch c.id {
 	case colSeverity:
-		st.writeSeverity(b, r.Verdict().Mark, w, coloured)
+		st.WriteSeverity(b, r.Verdict().Mark, w, coloured)
 	case colApp:
 		writeCell(b, r.App, w)
 	case colEnv:
@@ -130,10 +131,10 @@ func writeColumn(b *strings.Builder, st *styles, c placed, r *model.AppView, fl 
 			h = "?"
 		}
 		if coloured {
-			hw := st.health[r.Health]
-			b.WriteString(hw.pre)
+			hw := st.Health[r.Health]
+			b.WriteString(hw.Pre)
 			writeCell(b, h, w)
-			b.WriteString(hw.post)
+			b.WriteString(hw.Post)
 			return
 		}
 		writeCell(b, h, w)
@@ -141,23 +142,23 @@ func writeColumn(b *strings.Builder, st *styles, c placed, r *model.AppView, fl 
 		writeCell(b, orDash(r.Phase), w)
 	case colRollout:
 		if coloured && (r.Workload.Rollout == model.RolloutStuck || r.Workload.Rollout == model.RolloutPaused) {
-			hw := st.health[model.HealthYellow]
+			hw := st.Health[model.HealthYellow]
 			if r.Workload.Rollout == model.RolloutStuck {
-				hw = st.health[model.HealthRed]
+				hw = st.Health[model.HealthRed]
 			}
-			b.WriteString(hw.pre)
+			b.WriteString(hw.Pre)
 			writeCell(b, rolloutCell(r, fl), w)
-			b.WriteString(hw.post)
+			b.WriteString(hw.Post)
 			return
 		}
 		writeCell(b, rolloutCell(r, fl), w)
 	case colGit:
 		cell := gitCell(r.Git)
 		if coloured && r.Git.State == model.GitOutOfSync {
-			hw := st.health[model.HealthYellow]
-			b.WriteString(hw.pre)
+			hw := st.Health[model.HealthYellow]
+			b.WriteString(hw.Pre)
 			writeCell(b, cell, w)
-			b.WriteString(hw.post)
+			b.WriteString(hw.Post)
 			return
 		}
 		writeCell(b, cell, w)

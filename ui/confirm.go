@@ -9,6 +9,7 @@ import (
 
 	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/styles"
 )
 
 type confirmPhase int
@@ -36,12 +37,12 @@ type confirmDialog struct {
 	keys   keyMap
 }
 
-func newConfirm(row *model.AppView, user string, st *styles, keys keyMap) *confirmDialog {
+func newConfirm(row *model.AppView, user string, st *styles.Styles, keys keyMap) *confirmDialog {
 	d := &confirmDialog{key: row.Key(), row: row, plan: model.PlanRestart(row), user: user, keys: keys}
 	d.typed = textinput.New()
 	d.typed.Prompt = "type " + row.App + ": "
 	d.typed.CharLimit = 253
-	d.typed.SetStyles(st.input)
+	d.typed.SetStyles(st.Input)
 	return d
 }
 
@@ -97,7 +98,7 @@ func (d *confirmDialog) Update(msg tea.KeyPressMsg) (action, tea.Cmd) {
 }
 
 // Render is the dialog box content (the root frames and centres it).
-func (d *confirmDialog) Render(st *styles, width int, spin string) string {
+func (d *confirmDialog) Render(st *styles.Styles, width int, spin string) string {
 	p, k := d.plan, &d.keys
 	back := k.Back.Help().Key
 	user := d.user
@@ -107,16 +108,16 @@ func (d *confirmDialog) Render(st *styles, width int, spin string) string {
 	inner := max(20, min(width-6, 76))
 	var lines []string
 	add := func(s ...string) { lines = append(lines, s...) }
-	add(st.dialogTitle.Render("Restart?"), "")
+	add(st.DialogTitle.Render("Restart?"), "")
 	add(wrapText(safe(p.Title()+" as "+user), inner)...)
 	add(wrapText(safe(p.Effect()), inner)...)
 	if srv := d.chk.Decision.Bound.Server; srv != "" {
-		add(wrapText(st.dim.Render("API server "+safe(srv)), inner)...)
+		add(wrapText(st.Dim.Render("API server "+safe(srv)), inner)...)
 	}
 	if len(p.Warnings) > 0 {
 		add("")
 		for _, w := range p.Warnings {
-			add(wrapText(st.warnText.Render("▲ ")+safe(w), inner)...)
+			add(wrapText(st.WarnText.Render("▲ ")+safe(w), inner)...)
 		}
 	}
 	add("")
@@ -124,24 +125,24 @@ func (d *confirmDialog) Render(st *styles, width int, spin string) string {
 	case confirmChecking:
 		add(spin + " checking permission…")
 	case confirmRefused:
-		add(wrapText(st.errText.Render("✖ not allowed: ")+safe(d.reason), inner)...)
-		add(st.dim.Render(back + " close"))
+		add(wrapText(st.ErrText.Render("✖ not allowed: ")+safe(d.reason), inner)...)
+		add(st.Dim.Render(back + " close"))
 	case confirmAsk:
 		if d.plan.MustType {
-			add(wrapText(st.warnText.Render(safe(p.Prompt())), inner)...)
+			add(wrapText(st.WarnText.Render(safe(p.Prompt())), inner)...)
 			add(d.typed.View())
 			if d.reason != "" {
-				add(st.errText.Render(safe(d.reason)))
+				add(st.ErrText.Render(safe(d.reason)))
 			}
-			add(st.dim.Render(k.Accept.Help().Key + " confirm · " + back + " cancel"))
+			add(st.Dim.Render(k.Accept.Help().Key + " confirm · " + back + " cancel"))
 		} else {
-			add(st.bold.Render(p.Prompt()) + st.dim.Render("  "+k.Yes.Help().Key+" yes · "+k.No.Help().Key+"/"+k.Accept.Help().Key+"/"+back+" no"))
+			add(st.Bold.Render(p.Prompt()) + st.Dim.Render("  "+k.Yes.Help().Key+" yes · "+k.No.Help().Key+"/"+k.Accept.Help().Key+"/"+back+" no"))
 		}
 	case confirmSending:
 		add(spin + " sending restart…")
 	case confirmFailed:
-		add(wrapText(st.errText.Render("✖ restart failed: ")+safe(d.reason), inner)...)
-		add(st.dim.Render(back + " close"))
+		add(wrapText(st.ErrText.Render("✖ restart failed: ")+safe(d.reason), inner)...)
+		add(st.Dim.Render(back + " close"))
 	}
-	return st.dialog.Render(strings.Join(lines, "\n"))
+	return st.Dialog.Render(strings.Join(lines, "\n"))
 }

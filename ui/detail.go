@@ -9,6 +9,7 @@ import (
 
 	"github.com/hanzoai/driftboard/drift"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/styles"
 )
 
 // detailView shows one app in full. It re-reads the app from each new
@@ -103,15 +104,15 @@ func (m *Model) detailLines(r *model.AppView, width int) []string {
 	now := m.now()
 	var out []string
 	add := func(s ...string) { out = append(out, s...) }
-	section := func(t string) { add("", st.bold.Render(t)) }
-	kv := func(k, v string) { add(wrapText(st.dim.Render(fmt.Sprintf("%-16s", k))+safe(v), width)...) }
+	section := func(t string) { add("", st.Bold.Render(t)) }
+	kv := func(k, v string) { add(wrapText(st.Dim.Render(fmt.Sprintf("%-16s", k))+safe(v), width)...) }
 	text := func(s string) { add(wrapText(safe(s), width)...) } // a whole line of outside text
 
 	sev := r.Verdict().Mark
-	add(st.sev[sev].pre + sevLabel[sev] + st.sev[sev].post + "  " + st.title.Render(safe(r.App)) +
-		st.dim.Render(safe(fmt.Sprintf("  %s · %s/%s · cluster %s", r.Kind, r.Namespace, r.App, orDash(r.Cluster)))))
+	add(st.Sev[sev].Pre + styles.MarkLabel(sev) + st.Sev[sev].Post + "  " + st.Title.Render(safe(r.App)) +
+		st.Dim.Render(safe(fmt.Sprintf("  %s · %s/%s · cluster %s", r.Kind, r.Namespace, r.App, orDash(r.Cluster)))))
 	if r.Offline {
-		add(st.warnText.Render("▲ offline: this cluster's watch is down; the facts below may be out of date"))
+		add(st.WarnText.Render("▲ offline: this cluster's watch is down; the facts below may be out of date"))
 	}
 	kv("id", r.ID)
 	kv("env / tenant", orDash(r.Env)+" / "+orDash(r.Tenant))
@@ -136,9 +137,9 @@ func (m *Model) detailLines(r *model.AppView, width int) []string {
 	switch {
 	case len(r.Drift.Flags) > 0 || r.RunningUnknown():
 	case r.ReleaseFlagsUnchecked(): // the release flags were not decided: not "no drift"
-		add(st.okText.Render("✓ no drift in the flags checked"))
+		add(st.OkText.Render("✓ no drift in the flags checked"))
 	default:
-		add(st.okText.Render("✓ no drift"))
+		add(st.OkText.Render("✓ no drift"))
 	}
 	for _, f := range r.Drift.Flags {
 		i := model.MarkOf(f.Severity)
@@ -149,22 +150,22 @@ func (m *Model) detailLines(r *model.AppView, width int) []string {
 				msg += " " + r.LatestTag + " was published " + clock(p, now) + " (" + shortDuration(now.Sub(p)) + " ago)."
 			}
 		}
-		add(wrapText(st.sev[i].pre+i.Glyph()+" "+safe(string(f.Kind))+st.sev[i].post+"  "+safe(msg), width)...)
+		add(wrapText(st.Sev[i].Pre+i.Glyph()+" "+safe(string(f.Kind))+st.Sev[i].Post+"  "+safe(msg), width)...)
 	}
 	switch {
 	case r.WaitsOnRelease():
-		add(wrapText(st.sev[model.MarkUnknown].pre+"? release not checked"+st.sev[model.MarkUnknown].post+
+		add(wrapText(st.Sev[model.MarkUnknown].Pre+"? release not checked"+st.Sev[model.MarkUnknown].Post+
 			"  no-release, zero-assets and stale are withheld until it is.", width)...)
 	case r.ReleaseFlagsUnchecked():
-		add(wrapText(st.sev[model.MarkUnknown].pre+"? release checks off"+st.sev[model.MarkUnknown].post+
+		add(wrapText(st.Sev[model.MarkUnknown].Pre+"? release checks off"+st.Sev[model.MarkUnknown].Post+
 			"  no-release, zero-assets and stale are not checked.", width)...)
 	}
 	if r.WaitsOnWorkload() {
-		add(wrapText(st.sev[model.MarkUnknown].pre+"? workload not listed yet"+st.sev[model.MarkUnknown].post+
+		add(wrapText(st.Sev[model.MarkUnknown].Pre+"? workload not listed yet"+st.Sev[model.MarkUnknown].Post+
 			"  un-rolled and floating-running are unknown until the cluster has synced.", width)...)
 	}
 	if r.Workload.Unreadable != "" {
-		add(wrapText(st.sev[model.MarkUnknown].pre+"? workload unreadable"+st.sev[model.MarkUnknown].post+
+		add(wrapText(st.Sev[model.MarkUnknown].Pre+"? workload unreadable"+st.Sev[model.MarkUnknown].Post+
 			"  un-rolled and floating-running are unknown: "+safe(r.Workload.Unreadable)+".", width)...)
 	}
 
@@ -212,14 +213,14 @@ func (m *Model) detailLines(r *model.AppView, width int) []string {
 	section("Conditions")
 	conds := append(append([]model.Condition(nil), r.Conditions...), w.Conditions...)
 	if len(conds) == 0 {
-		add(st.dim.Render("none"))
+		add(st.Dim.Render("none"))
 	}
 	for _, c := range conds {
 		text(fmt.Sprintf("%s=%s %s %s", c.Type, c.Status, c.Reason, c.Message))
 	}
 	section("Endpoints")
 	if len(r.Endpoints) == 0 {
-		add(st.dim.Render("none"))
+		add(st.Dim.Render("none"))
 	}
 	for _, e := range r.Endpoints {
 		text(e)
@@ -227,7 +228,7 @@ func (m *Model) detailLines(r *model.AppView, width int) []string {
 	if len(r.Problems) > 0 {
 		section("Problems")
 		for _, p := range r.Problems {
-			add(wrapText(st.errText.Render("✖ ")+safe(p.Text), width)...)
+			add(wrapText(st.ErrText.Render("✖ ")+safe(p.Text), width)...)
 		}
 	}
 	section("Labels")
@@ -257,7 +258,7 @@ func (m *Model) tagTable(r *model.AppView, width int) []string {
 		h.WriteByte(' ')
 		v.WriteByte(' ')
 	}
-	return []string{m.st.dim.Render(h.String()), v.String()}
+	return []string{m.st.Dim.Render(h.String()), v.String()}
 }
 
 func rolloutWords(r *model.AppView) string {

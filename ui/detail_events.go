@@ -118,41 +118,41 @@ func (m *Model) eventLines(width int) []string {
 	var out []string
 	switch {
 	case errors.Is(e.err, model.ErrEventsForbidden):
-		out = append(out, st.errText.Render("events: cannot read (forbidden)"))
+		out = append(out, st.ErrText.Render("events: cannot read (forbidden)"))
 	case model.IsNotAvailable(e.err):
-		out = append(out, wrapText(st.dim.Render(safe(e.err.Error())), width)...)
+		out = append(out, wrapText(st.Dim.Render(safe(e.err.Error())), width)...)
 	case e.err != nil:
-		out = append(out, wrapText(st.errText.Render("events: could not read: ")+safe(e.err.Error()), width)...)
+		out = append(out, wrapText(st.ErrText.Render("events: could not read: ")+safe(e.err.Error()), width)...)
 	case e.loading && !e.done:
-		out = append(out, st.dim.Render("reading events…"))
+		out = append(out, st.Dim.Render("reading events…"))
 	case !e.done:
-		out = append(out, st.dim.Render("not read"))
+		out = append(out, st.Dim.Render("not read"))
 	case len(e.list) == 0:
-		out = append(out, st.dim.Render("none recorded (Kubernetes keeps Events about an hour)"))
+		out = append(out, st.Dim.Render("none recorded (Kubernetes keeps Events about an hour)"))
 	}
 	now := m.now()
 	for _, ev := range e.list {
 		typ := safe(ev.Type)
 		if ev.Type == "Warning" {
-			typ = st.warnText.Render(typ)
+			typ = st.WarnText.Render(typ)
 		}
 		count := ""
 		if ev.Count > 1 {
 			count = fmt.Sprintf(" ×%d", ev.Count)
 		}
-		head := st.dim.Render(fmt.Sprintf("%-5s", shortDuration(now.Sub(ev.Last)))) + " " + typ + " " +
-			st.bold.Render(safe(ev.Reason)) + count + st.dim.Render(" "+safe(ev.Object)) + "  " + safe(ev.Message) +
-			st.dim.Render(" — from "+safe(orDash(ev.Reporter)))
+		head := st.Dim.Render(fmt.Sprintf("%-5s", shortDuration(now.Sub(ev.Last)))) + " " + typ + " " +
+			st.Bold.Render(safe(ev.Reason)) + count + st.Dim.Render(" "+safe(ev.Object)) + "  " + safe(ev.Message) +
+			st.Dim.Render(" — from "+safe(orDash(ev.Reporter)))
 		switch ev.Restart {
 		case model.RestartOwn:
-			head += st.dim.Render(" (driftboard's restart: matches the workload's annotation)")
+			head += st.Dim.Render(" (driftboard's restart: matches the workload's annotation)")
 		case model.RestartUnmatched:
-			head += " " + st.warnText.Render("▲ not driftboard's last restart (no match with the workload's hanzo.ai/restartedAt)")
+			head += " " + st.WarnText.Render("▲ not driftboard's last restart (no match with the workload's hanzo.ai/restartedAt)")
 		}
 		out = append(out, wrapText(head, width)...)
 	}
 	if e.stopped {
-		out = append(out, st.warnText.Render("▲ live updates stopped (the watch ended)"))
+		out = append(out, st.WarnText.Render("▲ live updates stopped (the watch ended)"))
 	}
 	return out
 }

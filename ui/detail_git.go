@@ -15,9 +15,9 @@ func (m *Model) gitLines(r *model.AppView, width int) []string {
 		return nil
 	}
 	st := &m.st
-	out := []string{"", st.bold.Render("Git (CD)")}
+	out := []string{"", st.Bold.Render("Git (CD)")}
 	kv := func(k, v string) {
-		out = append(out, wrapText(st.dim.Render(fmt.Sprintf("%-16s", k))+safe(v), width)...)
+		out = append(out, wrapText(st.Dim.Render(fmt.Sprintf("%-16s", k))+safe(v), width)...)
 	}
 	kv("git", model.GitWords(g))
 	if ch := r.Chart; ch != nil { // a chart-plane row: no App CR, facts from the Application

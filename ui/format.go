@@ -2,9 +2,10 @@ package ui
 
 import (
 	"fmt"
-	"k8s.io/apimachinery/pkg/util/duration"
 	"strings"
 	"time"
+
+	"k8s.io/apimachinery/pkg/util/duration"
 
 	"github.com/charmbracelet/x/ansi"
 

@@ -14,14 +14,14 @@ import (
 // then each cluster's connection state.
 func (m *Model) titleLine(width int) string {
 	st := &m.st
-	parts := []string{st.title.Render("driftboard")}
+	parts := []string{st.Title.Render("driftboard")}
 	if m.opts.ReadOnly {
-		parts = append(parts, st.badge.Render(" READ-ONLY "))
+		parts = append(parts, st.Badge.Render(" READ-ONLY "))
 	}
 	if m.spinning && m.busy() {
 		parts = append(parts, m.spin.View())
 	}
-	sep := st.dim.Render(" │ ")
+	sep := st.Dim.Render(" │ ")
 	cl := m.clusterWords()
 	for _, compact := range []bool{false, true} {
 		line := strings.Join(append(parts, m.identityWords(compact)), sep)
@@ -42,14 +42,14 @@ func (m *Model) identityWords(compact bool) string {
 	id := m.ident
 	switch {
 	case m.identity == nil:
-		return st.warnText.Render("not logged in — read only")
+		return st.WarnText.Render("not logged in — read only")
 	case !m.identKnown:
-		return st.dim.Render("checking login…")
+		return st.Dim.Render("checking login…")
 	case id.LoggedIn(now):
 		p := id.Principal
-		s := st.bold.Render(safe(p.User))
+		s := st.Bold.Render(safe(p.User))
 		if !compact {
-			s += st.dim.Render(" (" + safe(p.RoleName()) + ")")
+			s += st.Dim.Render(" (" + safe(p.RoleName()) + ")")
 		}
 		if !id.Expiry.IsZero() {
 			left := id.Expiry.Sub(now)
@@ -58,9 +58,9 @@ func (m *Model) identityWords(compact bool) string {
 				w = shortDuration(left) + " left"
 			}
 			if left < 5*time.Minute {
-				s += " " + st.warnText.Render(w)
+				s += " " + st.WarnText.Render(w)
 			} else {
-				s += " " + st.dim.Render(w)
+				s += " " + st.Dim.Render(w)
 			}
 		}
 		return s
@@ -68,11 +68,11 @@ func (m *Model) identityWords(compact bool) string {
 	login := m.keys.Login.Help().Key + " to log in" // follows a rebinding
 	switch {
 	case id.Principal != nil && id.Err == nil:
-		return st.errText.Render("session expired") + st.dim.Render(" — "+login)
+		return st.ErrText.Render("session expired") + st.Dim.Render(" — "+login)
 	case id.Err != nil:
-		return st.errText.Render(oneLine(id.Err.Error())) + st.dim.Render(" — "+login)
+		return st.ErrText.Render(oneLine(id.Err.Error())) + st.Dim.Render(" — "+login)
 	}
-	return st.warnText.Render("not logged in — read only") + st.dim.Render(" ("+login+")")
+	return st.WarnText.Render("not logged in — read only") + st.Dim.Render(" ("+login+")")
 }
 
 // clusterWords is each cluster's state: live, syncing, reconnecting since, failed: why.
@@ -81,7 +81,7 @@ func (m *Model) clusterWords() string {
 	s := m.board.snap
 	if s == nil || len(s.Clusters) == 0 {
 		if len(m.opts.Contexts) > 0 {
-			return st.dim.Render(safe(strings.Join(m.opts.Contexts, " ")) + " connecting")
+			return st.Dim.Render(safe(strings.Join(m.opts.Contexts, " ")) + " connecting")
 		}
 		return ""
 	}
@@ -90,17 +90,17 @@ func (m *Model) clusterWords() string {
 	for _, c := range s.Clusters {
 		switch c.Phase {
 		case model.ConnLive:
-			out = append(out, safe(c.Name)+" "+st.okText.Render("live"))
+			out = append(out, safe(c.Name)+" "+st.OkText.Render("live"))
 		case model.ConnSyncing:
-			out = append(out, safe(c.Name)+" "+st.warnText.Render(oneLine(c.SyncingWords())))
+			out = append(out, safe(c.Name)+" "+st.WarnText.Render(oneLine(c.SyncingWords())))
 		case model.ConnReconnecting:
 			w := "reconnecting since " + clock(c.Since, now) + " (" + shortDuration(now.Sub(c.Since)) + ")"
-			out = append(out, safe(c.Name)+" "+st.warnText.Render(w))
+			out = append(out, safe(c.Name)+" "+st.WarnText.Render(w))
 		case model.ConnUnresponsive:
 			w := "unresponsive since " + clock(c.Since, now) + " (" + shortDuration(now.Sub(c.Since)) + ")"
-			out = append(out, safe(c.Name)+" "+st.errText.Render(w))
+			out = append(out, safe(c.Name)+" "+st.ErrText.Render(w))
 		case model.ConnFailed:
-			out = append(out, safe(c.Name)+" "+st.errText.Render(oneLine(c.FailedWords(now))))
+			out = append(out, safe(c.Name)+" "+st.ErrText.Render(oneLine(c.FailedWords(now))))
 		default:
 			out = append(out, safe(c.Name)+" "+string(c.Phase))
 		}
@@ -118,7 +118,7 @@ func (m *Model) summaryLine(width int) string {
 		v := s.Summary.Verdicts
 		counts := make([]string, 0, 6)
 		count := func(m model.Mark, n int, word string) {
-			counts = append(counts, st.sev[m].pre+m.Glyph()+" "+strconv.Itoa(n)+" "+word+st.sev[m].post)
+			counts = append(counts, st.Sev[m].Pre+m.Glyph()+" "+strconv.Itoa(n)+" "+word+st.Sev[m].Post)
 		}
 		for _, m := range []model.Mark{model.MarkRed, model.MarkYellow, model.MarkOK} {
 			count(m, v.Of(m), m.Word())
@@ -142,7 +142,7 @@ func (m *Model) summaryLine(width int) string {
 		parts = append(parts, "loading…")
 	}
 	if n := m.marks.count(); n > 0 {
-		parts = append(parts, st.accent.Render(strconv.Itoa(n)+" marked"))
+		parts = append(parts, st.Accent.Render(strconv.Itoa(n)+" marked"))
 	}
 	parts = append(parts, "sort: "+b.sort.String())
 	var f []string
@@ -156,7 +156,7 @@ func (m *Model) summaryLine(width int) string {
 		f = append(f, "only drifted")
 	}
 	if len(f) > 0 {
-		parts = append(parts, st.accent.Render("filter: "+strings.Join(f, " ")))
+		parts = append(parts, st.Accent.Render("filter: "+strings.Join(f, " ")))
 	}
 	if s := b.snap; s != nil { // after the filter, which a narrow line must keep
 		if w := m.releaseWords(s); w != "" {
@@ -164,9 +164,9 @@ func (m *Model) summaryLine(width int) string {
 		}
 	}
 	if s := b.snap; s != nil && !s.TakenAt.IsZero() {
-		parts = append(parts, st.dim.Render("updated "+clock(s.TakenAt, m.now())))
+		parts = append(parts, st.Dim.Render("updated "+clock(s.TakenAt, m.now())))
 	}
-	return fitLine(strings.Join(parts, st.dim.Render(" │ ")), width)
+	return fitLine(strings.Join(parts, st.Dim.Render(" │ ")), width)
 }
 
 // releaseWords: how many rows wait on a release check, and whether checks
@@ -176,7 +176,7 @@ func (m *Model) releaseWords(s *model.Snapshot) string {
 	st := &m.st
 	rc := s.Releases
 	if rc.Off {
-		return st.dim.Render("release checks off")
+		return st.Dim.Render("release checks off")
 	}
 	var w []string
 	now := m.now()
@@ -202,7 +202,7 @@ func (m *Model) releaseWords(s *model.Snapshot) string {
 	if len(w) == 0 {
 		return ""
 	}
-	return st.warnText.Render(strings.Join(w, " · "))
+	return st.WarnText.Render(strings.Join(w, " · "))
 }
 
 // statusBar is the query line while typing, else the last message, else a
@@ -214,7 +214,7 @@ func (m *Model) statusBar(width int) string {
 	}
 	if m.status.text != "" {
 		if m.status.bad {
-			return fitLine(st.errText.Render("✖ ")+safe(m.status.text), width)
+			return fitLine(st.ErrText.Render("✖ ")+safe(m.status.text), width)
 		}
 		return fitLine(safe(m.status.text), width)
 	}
@@ -223,21 +223,21 @@ func (m *Model) statusBar(width int) string {
 			switch c.Phase {
 			case model.ConnReconnecting:
 				now := m.now()
-				return fitLine(st.warnText.Render("▲ "+safe(c.Name)+" reconnecting since "+clock(c.Since, now)+
+				return fitLine(st.WarnText.Render("▲ "+safe(c.Name)+" reconnecting since "+clock(c.Since, now)+
 					" ("+shortDuration(now.Sub(c.Since))+"): its rows are offline (dimmed)"), width)
 			case model.ConnUnresponsive:
 				now := m.now()
-				return fitLine(st.warnText.Render("▲ "+safe(c.Name)+" unresponsive since "+clock(c.Since, now)+
+				return fitLine(st.WarnText.Render("▲ "+safe(c.Name)+" unresponsive since "+clock(c.Since, now)+
 					" ("+shortDuration(now.Sub(c.Since))+"): no event and no health check answered; its rows are offline (dimmed)"), width)
 			case model.ConnSyncing:
 				if c.Reason != "" { // a call of the first sync fails and is retried: say why, in full
-					return fitLine(st.warnText.Render("▲ "+safe(c.Name)+" "+oneLine(c.SyncingWords())), width)
+					return fitLine(st.WarnText.Render("▲ "+safe(c.Name)+" "+oneLine(c.SyncingWords())), width)
 				}
 			case model.ConnFailed:
-				return fitLine(st.warnText.Render("▲ "+safe(c.Name)+" "+oneLine(c.FailedWords(m.now()))+" — its rows are offline (dimmed)"), width)
+				return fitLine(st.WarnText.Render("▲ "+safe(c.Name)+" "+oneLine(c.FailedWords(m.now()))+" — its rows are offline (dimmed)"), width)
 			}
 			if len(c.Notices) > 0 {
-				return fitLine(st.dim.Render(safe(c.Name+": "+strings.Join(c.Notices, "; "))), width)
+				return fitLine(st.Dim.Render(safe(c.Name+": "+strings.Join(c.Notices, "; "))), width)
 			}
 		}
 	}

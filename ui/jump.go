@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/styles"
 )
 
 // jumpTerms maps the prompt's first word (k9s habit: ":ctx prod") to the
@@ -50,7 +51,7 @@ func (m *Model) openJump() tea.Cmd {
 	d.input.Prompt = ":"
 	d.input.Placeholder = "ctx|env|ns [NAME] · saved filter"
 	d.input.SetWidth(40) // without a width textinput shows the placeholder's first letter only
-	d.input.SetStyles(m.st.input)
+	d.input.SetStyles(m.st.Input)
 	d.input.CharLimit = 128
 	m.dialogs.push(d)
 	return d.input.Focus()
@@ -157,14 +158,14 @@ func (d *jumpDialog) complete() {
 	d.failed = false
 }
 
-func (d *jumpDialog) Render(st *styles, width int, _ string) string {
-	lines := []string{st.dialogTitle.Render("Jump"), "", d.input.View()}
+func (d *jumpDialog) Render(st *styles.Styles, width int, _ string) string {
+	lines := []string{st.DialogTitle.Render("Jump"), "", d.input.View()}
 	switch {
 	case d.failed:
-		lines = append(lines, st.errText.Render(safe(d.note)))
+		lines = append(lines, st.ErrText.Render(safe(d.note)))
 	case d.note != "":
-		lines = append(lines, st.dim.Render(safe(d.note)))
+		lines = append(lines, st.Dim.Render(safe(d.note)))
 	}
-	lines = append(lines, "", st.dim.Render("tab complete · "+d.keys.Accept.Help().Key+" apply as filter · "+d.keys.Back.Help().Key+" close"))
-	return st.dialog.Render(strings.Join(lines, "\n"))
+	lines = append(lines, "", st.Dim.Render("tab complete · "+d.keys.Accept.Help().Key+" apply as filter · "+d.keys.Back.Help().Key+" close"))
+	return st.Dialog.Render(strings.Join(lines, "\n"))
 }

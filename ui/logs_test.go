@@ -153,7 +153,7 @@ func TestLogViewRingAndSearch(t *testing.T) {
 	if v := plainView(d.m); d.m.logs.search.matchLine != 16 || !strings.Contains(v, "no earlier match for /error") {
 		t.Errorf("past the oldest kept match:\n%s", v)
 	}
-	if raw := d.m.View().Content; !strings.Contains(raw, d.m.st.selected.pre+"ERROR"+d.m.st.selected.post) {
+	if raw := d.m.View().Content; !strings.Contains(raw, d.m.st.Selected.Pre+"ERROR"+d.m.st.Selected.Post) {
 		t.Errorf("the match is not highlighted: %q", raw)
 	}
 	d.press("n", "G")

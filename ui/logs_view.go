@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/styles"
 )
 
 // logChoice is one pod and container the log view can stream.
@@ -61,7 +62,7 @@ func (m *Model) logPicker(choices []logChoice, pod, container string) *picker {
 // highlighted.
 func (m *Model) layoutLogs(width, height int) {
 	l, st := &m.logs, &m.st
-	l.header = packParts(m.logsHeader(), st.dim.Render(" · "), width, 2)
+	l.header = packParts(m.logsHeader(), st.Dim.Render(" · "), width, 2)
 	body := max(1, height-3-len(l.header))
 	l.height = body
 	l.rows, l.below = l.rows[:0], 0
@@ -71,7 +72,7 @@ func (m *Model) layoutLogs(width, height int) {
 	}
 	first, n := l.ring.Dropped(), l.ring.Len()
 	render := func(i int) []string {
-		line := highlight(l.ring.At(i-first), l.search.pattern, st.selected)
+		line := highlight(l.ring.At(i-first), l.search.pattern, st.Selected)
 		if l.wrap {
 			return wrapText(line, width)
 		}
@@ -99,28 +100,28 @@ func (m *Model) logsEmpty() string {
 	l, st := &m.logs, &m.st
 	switch {
 	case l.listing:
-		return st.dim.Render("listing the pods…")
+		return st.Dim.Render("listing the pods…")
 	case model.IsNotAvailable(l.err) && l.ring.Len() == 0:
-		return st.dim.Render(safe(l.err.Error()))
+		return st.Dim.Render(safe(l.err.Error()))
 	case l.err != nil && l.ring.Len() == 0:
-		return st.errText.Render("could not read the logs: ") + safe(l.err.Error())
+		return st.ErrText.Render("could not read the logs: ") + safe(l.err.Error())
 	case len(l.pods) == 0:
-		return st.dim.Render("no pods")
+		return st.Dim.Render("no pods")
 	case l.pod == "":
-		return st.dim.Render("no container chosen · " + m.keys.LogPick.Help().Key + " picks one")
+		return st.Dim.Render("no container chosen · " + m.keys.LogPick.Help().Key + " picks one")
 	case l.opening:
-		return st.dim.Render("opening the stream…")
+		return st.Dim.Render("opening the stream…")
 	case l.ring.Len() > 0:
 		return ""
 	case l.streaming:
-		return st.dim.Render("no lines yet (waiting for the container to write)")
+		return st.Dim.Render("no lines yet (waiting for the container to write)")
 	}
-	return st.dim.Render("the log is empty")
+	return st.Dim.Render("the log is empty")
 }
 
 // highlight marks each occurrence of pattern in an already sanitised line.
-func highlight(line, pattern string, on wrap) string {
-	if pattern == "" || on.pre == "" {
+func highlight(line, pattern string, on styles.Wrap) string {
+	if pattern == "" || on.Pre == "" {
 		return line
 	}
 	var sb strings.Builder
@@ -130,7 +131,7 @@ func highlight(line, pattern string, on wrap) string {
 			sb.WriteString(line)
 			return sb.String()
 		}
-		sb.WriteString(line[:i] + on.pre + line[i:i+len(pattern)] + on.post)
+		sb.WriteString(line[:i] + on.Pre + line[i:i+len(pattern)] + on.Post)
 		line = line[i+len(pattern):]
 	}
 }
@@ -157,20 +158,20 @@ func packParts(parts []string, sep string, width, n int) []string {
 // the stream's state and the lines dropped.
 func (m *Model) logsHeader() []string {
 	l, st := &m.logs, &m.st
-	parts := []string{st.title.Render("Logs " + safe(l.key.Namespace+"/"+l.key.Name))}
+	parts := []string{st.Title.Render("Logs " + safe(l.key.Namespace+"/"+l.key.Name))}
 	if l.pod != "" {
 		parts = append(parts, "pod "+safe(l.pod), "container "+safe(l.container))
 	}
 	if l.previous {
-		parts = append(parts, st.warnText.Render("previous instance"))
+		parts = append(parts, st.WarnText.Render("previous instance"))
 	}
 	switch {
 	case l.streaming && l.follow:
-		parts = append(parts, st.okText.Render("following"))
+		parts = append(parts, st.OkText.Render("following"))
 	case l.streaming:
 		parts = append(parts, "reading")
 	case l.ended && l.err != nil:
-		parts = append(parts, st.errText.Render("stream failed: ")+safe(l.err.Error()))
+		parts = append(parts, st.ErrText.Render("stream failed: ")+safe(l.err.Error()))
 	case l.ended:
 		parts = append(parts, "stream ended")
 	case l.pod != "" && !l.opening && !l.follow:
@@ -181,7 +182,7 @@ func (m *Model) logsHeader() []string {
 		if l.ring.ByteBound() {
 			keeps += fmt.Sprintf(" lines or %d MiB", model.MaxLogBytes>>20)
 		}
-		parts = append(parts, st.warnText.Render(fmt.Sprintf("▲ %d older lines dropped (%s)", d, keeps)))
+		parts = append(parts, st.WarnText.Render(fmt.Sprintf("▲ %d older lines dropped (%s)", d, keeps)))
 	}
 	return parts
 }
@@ -206,13 +207,13 @@ func (m *Model) renderLogs(sb *strings.Builder, w, h int) {
 	case s.typing:
 		sb.WriteString(fitLine("/"+safe(s.text)+"█", w))
 	case s.note != "":
-		sb.WriteString(fitLine(m.st.warnText.Render(safe(s.note)), w))
+		sb.WriteString(fitLine(m.st.WarnText.Render(safe(s.note)), w))
 	case l.below > 0 && m.status.text == "":
 		lines := "lines"
 		if l.below == 1 {
 			lines = "line"
 		}
-		sb.WriteString(fitLine(m.st.dim.Render(fmt.Sprintf("↓ %d more %s below · %s the latest", l.below, lines, k.End.Help().Key)), w))
+		sb.WriteString(fitLine(m.st.Dim.Render(fmt.Sprintf("↓ %d more %s below · %s the latest", l.below, lines, k.End.Help().Key)), w))
 	default:
 		sb.WriteString(m.statusBar(w))
 	}
@@ -229,5 +230,5 @@ func (m *Model) renderLogs(sb *strings.Builder, w, h int) {
 		hints = append(hints, k.LogPick.Help().Key+" pod/container")
 	}
 	hints = slices.Concat(hints, []string{k.Help.Help().Key + " help"})
-	sb.WriteString(fitLine(m.st.dim.Render(strings.Join(hints, " · ")), w))
+	sb.WriteString(fitLine(m.st.Dim.Render(strings.Join(hints, " · ")), w))
 }

@@ -7,6 +7,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/hanzoai/driftboard/ui/styles"
 )
 
 // pickItem is one entry of a picker: what it shows and the action it takes.
@@ -102,11 +103,11 @@ func (p *picker) follow() {
 	}
 }
 
-func (p *picker) Render(st *styles, _ int, _ string) string {
-	lines := []string{st.dialogTitle.Render(safe(p.title)), ""}
+func (p *picker) Render(st *styles.Styles, _ int, _ string) string {
+	lines := []string{st.DialogTitle.Render(safe(p.title)), ""}
 	end := min(len(p.items), p.top+p.window())
 	if p.top > 0 {
-		lines = append(lines, st.dim.Render(fmt.Sprintf("  ↑ %d more", p.top)))
+		lines = append(lines, st.Dim.Render(fmt.Sprintf("  ↑ %d more", p.top)))
 	}
 	labelWidth := 0 // hints line up after the widest label
 	for _, it := range p.items {
@@ -117,15 +118,15 @@ func (p *picker) Render(st *styles, _ int, _ string) string {
 		pad := strings.Repeat(" ", labelWidth-textWidth(safe(it.label)))
 		label := "  " + safe(it.label)
 		if i == p.cursor {
-			label = "› " + st.bold.Render(safe(it.label))
+			label = "› " + st.Bold.Render(safe(it.label))
 		}
-		lines = append(lines, label+pad+"  "+st.dim.Render(safe(it.hint)))
+		lines = append(lines, label+pad+"  "+st.Dim.Render(safe(it.hint)))
 	}
 	if end < len(p.items) {
-		lines = append(lines, st.dim.Render(fmt.Sprintf("  ↓ %d more", len(p.items)-end)))
+		lines = append(lines, st.Dim.Render(fmt.Sprintf("  ↓ %d more", len(p.items)-end)))
 	}
-	lines = append(lines, "", st.dim.Render(p.keys.Accept.Help().Key+" choose · "+p.keys.Back.Help().Key+" close"))
-	return st.dialog.Render(strings.Join(lines, "\n"))
+	lines = append(lines, "", st.Dim.Render(p.keys.Accept.Help().Key+" choose · "+p.keys.Back.Help().Key+" close"))
+	return st.Dialog.Render(strings.Join(lines, "\n"))
 }
 
 // actionMenu lists what can be done to the selected app, with the reason

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/styles"
 )
 
 // screen is what fills the body: the table, one app's detail, or full help.
@@ -67,8 +68,8 @@ func newModel(ctx context.Context, f Fleet, id Identity, opts Options) *Model {
 }
 
 func (m *Model) restyle() {
-	m.st = newStyles(m.dark, m.plain)
-	m.help.Styles = m.st.help
+	m.st = styles.New(m.dark, m.plain)
+	m.help.Styles = m.st.Help
 	m.helpLine.text = ""
 	m.filter.setStyles(&m.st)
 }

@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/spinner"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/styles"
 )
 
 // Model is the root tea.Model. Children are plain structs; the root routes
@@ -33,7 +34,7 @@ type deps struct {
 
 type display struct {
 	keys          keyMap
-	st            styles
+	st            styles.Styles
 	dark, plain   bool
 	width, height int
 	// backgroundAsked: the terminal renderer asked for the background as it took the
@@ -108,7 +109,7 @@ func (m *Model) layoutFrame() {
 	body := h - 3
 	m.detail.height = body
 	if r := m.board.find(m.detail.key); r == nil {
-		m.detail.rendered = []string{m.st.warnText.Render("▲ this app is no longer on the board (deleted, or out of view)")}
+		m.detail.rendered = []string{m.st.WarnText.Render("▲ this app is no longer on the board (deleted, or out of view)")}
 	} else {
 		m.detail.rendered = m.detailLines(r, w-2)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/styles"
 )
 
 type setPhase int
@@ -51,12 +52,12 @@ type actRestartSet struct{ d *setRestartDialog }
 
 func (actRestartSet) isAction() {}
 
-func newSetRestart(rows []*model.AppView, user string, limit int, st *styles, keys keyMap) *setRestartDialog {
+func newSetRestart(rows []*model.AppView, user string, limit int, st *styles.Styles, keys keyMap) *setRestartDialog {
 	d := &setRestartDialog{rows: rows, user: user, limit: max(limit, 1), keys: keys,
 		refused: map[model.Key]string{}, status: map[model.Key]restart.Update{}, checks: map[model.Key]restart.Checked{}}
 	d.typed = textinput.New()
 	d.typed.CharLimit = 64
-	d.typed.SetStyles(st.input)
+	d.typed.SetStyles(st.Input)
 	return d
 }
 

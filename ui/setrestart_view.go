@@ -8,19 +8,20 @@ import (
 
 	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/styles"
 )
 
 // Render is the dialog box content: who acts, the counts, every refusal,
 // and then the prompt, the progress per row, or the summary.
-func (d *setRestartDialog) Render(st *styles, width int, spin string) string {
+func (d *setRestartDialog) Render(st *styles.Styles, width int, spin string) string {
 	back := d.keys.Back.Help().Key
 	inner := max(20, min(width-6, 90))
 	var lines []string
 	add := func(s ...string) { lines = append(lines, s...) }
-	add(st.dialogTitle.Render("Restart "+strings.Replace(countApps(len(d.rows)), " app", " marked app", 1)+"?"), "")
+	add(st.DialogTitle.Render("Restart "+strings.Replace(countApps(len(d.rows)), " app", " marked app", 1)+"?"), "")
 	if d.phase == setChecking {
-		add(spin+" checking permission for each app…", "", st.dim.Render(back+" cancel"))
-		return st.dialog.Render(strings.Join(lines, "\n"))
+		add(spin+" checking permission for each app…", "", st.Dim.Render(back+" cancel"))
+		return st.Dialog.Render(strings.Join(lines, "\n"))
 	}
 	add(wrapText(fmt.Sprintf("Rolling restart of %s as %s, at most %d at once.", countApps(len(d.allowed)), safe(cmpOr(d.user, "(nobody)")), d.limit), inner)...)
 	add("  clusters: "+d.counts(func(r *model.AppView) string { return r.Cluster }),
@@ -29,12 +30,12 @@ func (d *setRestartDialog) Render(st *styles, width int, spin string) string {
 	if d.phase == setAsk {
 		add(d.names(inner)...)
 		if names := d.legacy(); names != "" {
-			add(wrapText(st.warnText.Render("▲ ")+"Legacy workloads the Hanzo operator does not own (no controller reference to their App): "+
+			add(wrapText(st.WarnText.Render("▲ ")+"Legacy workloads the Hanzo operator does not own (no controller reference to their App): "+
 				names+". The restart touches only their workloads; their Apps are not changed.", inner)...)
 		}
 	}
 	if len(d.refused) > 0 {
-		add("", st.errText.Render(fmt.Sprintf("✖ %d refused (not sent):", len(d.refused))))
+		add("", st.ErrText.Render(fmt.Sprintf("✖ %d refused (not sent):", len(d.refused))))
 		for _, r := range d.rows {
 			if why, ok := d.refused[r.Key()]; ok {
 				add(wrapText("  "+safe(r.Namespace+"/"+r.App+" ("+r.Cluster+")")+": "+oneLine(why), inner)...)
@@ -45,18 +46,18 @@ func (d *setRestartDialog) Render(st *styles, width int, spin string) string {
 	switch d.phase {
 	case setAsk:
 		if len(d.allowed) == 0 {
-			add(st.dim.Render("nothing to restart · enter/" + back + " close"))
+			add(st.Dim.Render("nothing to restart · enter/" + back + " close"))
 			break
 		}
 		add(d.typed.View())
 		if d.reason != "" {
-			add(st.errText.Render(safe(d.reason)))
+			add(st.ErrText.Render(safe(d.reason)))
 		}
 		onFail := "the first failure stops new starts"
 		if d.cont {
 			onFail = "continue after failures"
 		}
-		add(st.dim.Render("enter confirm · tab: " + onFail + " · " + back + " cancel"))
+		add(st.Dim.Render("enter confirm · tab: " + onFail + " · " + back + " cancel"))
 	case setRunning, setDone:
 		for _, k := range d.allowed {
 			u, ok := d.status[k]
@@ -73,12 +74,12 @@ func (d *setRestartDialog) Render(st *styles, width int, spin string) string {
 			add(wrapText("  "+safe(k.Namespace+"/"+k.Name)+" "+word, inner)...)
 		}
 		if d.phase == setDone {
-			add("", st.bold.Render(d.summaryText()), st.dim.Render("enter/"+back+" close"))
+			add("", st.Bold.Render(d.summaryText()), st.Dim.Render("enter/"+back+" close"))
 		} else {
-			add("", st.dim.Render(d.keys.Quit.Help().Key+" quit: nothing new starts; what was done is printed"))
+			add("", st.Dim.Render(d.keys.Quit.Help().Key+" quit: nothing new starts; what was done is printed"))
 		}
 	}
-	return st.dialog.Render(strings.Join(lines, "\n"))
+	return st.Dialog.Render(strings.Join(lines, "\n"))
 }
 
 // legacy names the rows to restart whose workload the App does not own

@@ -47,7 +47,7 @@ func (m *Model) render() string {
 		if wrapped := ansi.Wrap(msg, w, ""); strings.Count(wrapped, "\n") < h {
 			msg = wrapped
 		}
-		return lipgloss.Place(w, h, lipgloss.Center, lipgloss.Center, m.st.warnText.Render(msg))
+		return lipgloss.Place(w, h, lipgloss.Center, lipgloss.Center, m.st.WarnText.Render(msg))
 	}
 	var sb strings.Builder
 	sb.Grow(w * h * 2)
@@ -122,7 +122,7 @@ func (m *Model) renderDetail(sb *strings.Builder, w, h int) {
 	if len(lines) > body {
 		hint += fmt.Sprintf(" · %d/%d", m.detail.offset+1, len(lines)-body+1)
 	}
-	sb.WriteString(fitLine(m.st.dim.Render(hint), w))
+	sb.WriteString(fitLine(m.st.Dim.Render(hint), w))
 }
 
 func (m *Model) renderHelp(sb *strings.Builder, w, h int) {
@@ -146,18 +146,18 @@ func (m *Model) renderHelp(sb *strings.Builder, w, h int) {
 		k := m.keys
 		hint := fmt.Sprintf("%s/%s back · ↑/↓ scroll · %d/%d", k.Quit.Help().Key, k.Back.Help().Key, top+1, len(lines)-body+1)
 		sb.WriteByte('\n')
-		sb.WriteString(fitLine(m.st.dim.Render(hint), w))
+		sb.WriteString(fitLine(m.st.Dim.Render(hint), w))
 	}
 }
 
 // helpLines is the whole help screen at width w: keys, legend, the way back.
 func (m *Model) helpLines(w int) []string {
 	st := &m.st
-	lines := []string{st.title.Render("driftboard — keys"), ""}
+	lines := []string{st.Title.Render("driftboard — keys"), ""}
 	// Inside the one-column margin: keys, then the legend, both fitted to w.
 	lines = append(lines, m.helpKeyBlocks(w-2)...)
 	lines = append(lines, "")
 	lines = append(lines, m.helpLegend(w-2)...)
 	return append(lines,
-		"", st.dim.Render(m.keys.Quit.Help().Key+", "+m.keys.Back.Help().Key+" or "+m.keys.Help.Help().Key+" to go back"))
+		"", st.Dim.Render(m.keys.Quit.Help().Key+", "+m.keys.Back.Help().Key+" or "+m.keys.Help.Help().Key+" to go back"))
 }

@@ -99,15 +99,15 @@ func (y *yamlView) scroll(delta int) {
 func (m *Model) layoutYAML(body int) {
 	y, st := &m.yaml, &m.st
 	y.height = body
-	head := st.title.Render("App "+safe(y.key.Namespace+"/"+y.key.Name)) + st.dim.Render(" · cluster "+safe(orDash(y.key.Cluster))+" · YAML")
+	head := st.Title.Render("App "+safe(y.key.Namespace+"/"+y.key.Name)) + st.Dim.Render(" · cluster "+safe(orDash(y.key.Cluster))+" · YAML")
 	y.lines = []string{head, ""}
 	switch {
 	case y.loading:
-		y.lines = append(y.lines, st.dim.Render("reading the App…"))
+		y.lines = append(y.lines, st.Dim.Render("reading the App…"))
 	case model.IsNotAvailable(y.err):
-		y.lines = append(y.lines, st.dim.Render(safe(y.err.Error())))
+		y.lines = append(y.lines, st.Dim.Render(safe(y.err.Error())))
 	case y.err != nil:
-		y.lines = append(y.lines, st.errText.Render("could not read the App: ")+safe(y.err.Error()))
+		y.lines = append(y.lines, st.ErrText.Render("could not read the App: ")+safe(y.err.Error()))
 	default:
 		for _, l := range strings.Split(strings.TrimRight(y.text, "\n"), "\n") {
 			y.lines = append(y.lines, safe(l))
@@ -136,5 +136,5 @@ func (m *Model) renderYAML(sb *strings.Builder, w, h int) {
 	if len(y.lines) > body {
 		hint += fmt.Sprintf(" · %d/%d", y.offset+1, len(y.lines)-body+1)
 	}
-	sb.WriteString(fitLine(m.st.dim.Render(hint), w))
+	sb.WriteString(fitLine(m.st.Dim.Render(hint), w))
 }
