@@ -48,6 +48,7 @@ var rules = []layerRule{
 	// The renderer draws any program's frames: it knows nothing of the board.
 	{path: "ui/terminal", mayImport: []string{"internal/termtext"}, never: uiNever},
 	{path: "ui/styles", mayImport: []string{"model"}, never: uiNever},
+	{path: "ui/keymap", never: uiNever},
 	{path: "internal/demo", mayImport: []string{"kube", "model", "drift", "internal/termtext"}, never: terminalLibs},
 	{path: "screenshots", mayImport: []string{"screenshots", "ui", "model", "drift", "internal/demo", "internal/restart", "internal/termtext",
 		"internal/cli", "internal/config"}}, // the board as the one constructor composes it

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/keymap"
 )
 
 // envOrder is the cycle of the "e" key ("" = all envs).
@@ -39,11 +40,11 @@ type board struct {
 	offset int
 	height int // visible rows
 	top    int // screen line of the first row (for clicks)
-	keys   keyMap
+	keys   keymap.Map
 	rows   rowCache // the shown rows' lines, kept between frames
 }
 
-func newBoard(keys keyMap) board {
+func newBoard(keys keymap.Map) board {
 	q, _ := model.ParseQuery("")
 	return board{query: q, sort: model.SortSeverity, dirty: true, height: 1, keys: keys}
 }

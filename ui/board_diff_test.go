@@ -10,6 +10,7 @@ import (
 
 	"github.com/hanzoai/driftboard/drift"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/keymap"
 )
 
 // refBoard is the board as it was before the incremental view: every
@@ -161,7 +162,7 @@ func TestBoardMatchesFullRefresh(t *testing.T) {
 	for seed := range uint64(30) {
 		rnd := rand.New(rand.NewPCG(seed, 7))
 		st := model.NewStore()
-		b := newBoard(keyMap{})
+		b := newBoard(keymap.Map{})
 		b.setHeight(1 + rnd.IntN(8))
 		ref := refBoard{height: b.height}
 		for step := range 300 {
@@ -215,7 +216,7 @@ func TestBoardFollowsWithoutRebuilding(t *testing.T) {
 	for range 1000 {
 		st.Upsert(churnRow(rnd))
 	}
-	b := newBoard(keyMap{})
+	b := newBoard(keymap.Map{})
 	b.setHeight(20)
 	b.setSnapshot(st.Snapshot())
 	for range 100 {

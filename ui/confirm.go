@@ -9,6 +9,7 @@ import (
 
 	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/keymap"
 	"github.com/hanzoai/driftboard/ui/styles"
 )
 
@@ -34,10 +35,10 @@ type confirmDialog struct {
 	phase  confirmPhase
 	reason string
 	typed  textinput.Model
-	keys   keyMap
+	keys   keymap.Map
 }
 
-func newConfirm(row *model.AppView, user string, st *styles.Styles, keys keyMap) *confirmDialog {
+func newConfirm(row *model.AppView, user string, st *styles.Styles, keys keymap.Map) *confirmDialog {
 	d := &confirmDialog{key: row.Key(), row: row, plan: model.PlanRestart(row), user: user, keys: keys}
 	d.typed = textinput.New()
 	d.typed.Prompt = "type " + row.App + ": "

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hanzoai/driftboard/drift"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/keymap"
 	"github.com/hanzoai/driftboard/ui/styles"
 )
 
@@ -23,7 +24,7 @@ type detailView struct {
 	decision *model.Decision // what this user may do here (from CheckRestart)
 	digests  digestRead      // what the pods run, read when opened
 	events   eventsWatch     // the app's Events, followed while open
-	keys     keyMap
+	keys     keymap.Map
 }
 
 // Update scrolls; the root handles the actions offered in the detail.
@@ -36,8 +37,8 @@ func (d detailView) Update(msg tea.Msg) (detailView, tea.Cmd) {
 			d.scroll(-1)
 		case key.Matches(msg, k.Down):
 			d.scroll(1)
-		case k.paging(msg):
-			d.scroll(k.pageStep(msg, d.height))
+		case k.Paging(msg):
+			d.scroll(k.PageStep(msg, d.height))
 		case key.Matches(msg, k.Home):
 			d.offset = 0
 		case key.Matches(msg, k.End):

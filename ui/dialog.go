@@ -8,7 +8,7 @@ import (
 )
 
 // dialog is one overlay over the screen: the restart confirmation, the
-// login and the pickers. Each gets the board's keyMap when opened. Update
+// login and the pickers. Each gets the board's keymap.Map when opened. Update
 // handles a key and answers with a typed action the root performs; the root
 // never reads a dialog's fields back. The shape is crush's internal/ui/dialog.
 type dialog interface {

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/keymap"
 	"github.com/hanzoai/driftboard/ui/styles"
 )
 
@@ -33,7 +34,7 @@ type jumpDialog struct {
 	saved  map[string]string
 	// current is the filter applied when the prompt opened: a picker starts on it
 	current string
-	keys    keyMap
+	keys    keymap.Map
 	note    string // why enter did nothing, or the candidates tab found
 	failed  bool
 }

@@ -6,6 +6,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/hanzoai/driftboard/ui/keymap"
 	"github.com/hanzoai/driftboard/ui/styles"
 )
 
@@ -17,7 +18,7 @@ type loginDialog struct {
 	prompt *LoginPrompt
 	done   bool
 	err    error
-	keys   keyMap
+	keys   keymap.Map
 }
 
 func (d *loginDialog) busy() bool { return !d.done }

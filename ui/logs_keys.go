@@ -52,8 +52,8 @@ func (m *Model) logsKey(msg tea.KeyPressMsg) tea.Cmd {
 		l.scroll(-1)
 	case key.Matches(msg, k.Down):
 		l.scroll(1)
-	case k.paging(msg):
-		l.scroll(k.pageStep(msg, max(1, l.height-1)))
+	case k.Paging(msg):
+		l.scroll(k.PageStep(msg, max(1, l.height-1)))
 	case key.Matches(msg, k.Home):
 		l.tail, l.top = false, l.ring.Dropped()
 	case key.Matches(msg, k.End):

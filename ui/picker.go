@@ -7,6 +7,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/hanzoai/driftboard/ui/keymap"
 	"github.com/hanzoai/driftboard/ui/styles"
 )
 
@@ -25,7 +26,7 @@ type picker struct {
 	cursor int
 	top    int // the first item shown
 	rows   int // items shown at once (fit); 0 until laid out: pickerRows
-	keys   keyMap
+	keys   keymap.Map
 }
 
 // pickerRows is the most items a picker shows at once: with its title and
@@ -54,7 +55,7 @@ func (p *picker) window() int {
 
 func (p *picker) busy() bool { return false }
 
-func newSavedPicker(saved map[string]string, current string, keys keyMap) *picker {
+func newSavedPicker(saved map[string]string, current string, keys keymap.Map) *picker {
 	p := &picker{title: "Saved filters", keys: keys}
 	names := make([]string, 0, len(saved))
 	for n := range saved {
@@ -81,8 +82,8 @@ func (p *picker) Update(msg tea.KeyPressMsg) (action, tea.Cmd) {
 		p.cursor = max(0, p.cursor-1)
 	case key.Matches(msg, k.Down):
 		p.cursor = min(len(p.items)-1, p.cursor+1)
-	case k.paging(msg):
-		p.cursor = max(0, min(len(p.items)-1, p.cursor+k.pageStep(msg, p.window())))
+	case k.Paging(msg):
+		p.cursor = max(0, min(len(p.items)-1, p.cursor+k.PageStep(msg, p.window())))
 	case key.Matches(msg, k.Home):
 		p.cursor = 0
 	case key.Matches(msg, k.End):

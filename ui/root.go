@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/keymap"
 	"github.com/hanzoai/driftboard/ui/styles"
 )
 
@@ -42,7 +43,7 @@ func newModel(ctx context.Context, f Fleet, id Identity, opts Options) *Model {
 	m := &Model{
 		deps:     deps{ctx: ctx, cancel: cancel, fleet: f, identity: id, opts: opts, now: opts.Now},
 		display:  display{dark: true, plain: opts.NoColor},
-		screens:  screens{board: newBoard(keyMap{}), help: help.New()},
+		screens:  screens{board: newBoard(keymap.Map{}), help: help.New()},
 		session:  session{inflight: map[model.Key]*inflight{}},
 		activity: activity{spin: spinner.New(spinner.WithSpinner(spinner.MiniDot))},
 	}
@@ -52,7 +53,7 @@ func newModel(ctx context.Context, f Fleet, id Identity, opts Options) *Model {
 	if opts.DarkBackground != nil {
 		m.dark = *opts.DarkBackground
 	}
-	m.keys = newKeyMap().withOverrides(opts.Keys).withState(opts.ReadOnly, id != nil)
+	m.keys = keymap.New().WithOverrides(opts.Keys).WithState(opts.ReadOnly, id != nil)
 	m.board.keys = m.keys
 	m.restyle()
 	m.filter = newFilterLine(&m.st)

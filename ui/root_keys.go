@@ -111,8 +111,8 @@ func (m *Model) helpKey(msg tea.KeyPressMsg) {
 		m.scrollHelp(-1)
 	case key.Matches(msg, k.Down):
 		m.scrollHelp(1)
-	case k.paging(msg):
-		m.scrollHelp(k.pageStep(msg, page))
+	case k.Paging(msg):
+		m.scrollHelp(k.PageStep(msg, page))
 	case key.Matches(msg, k.Home):
 		m.scrollHelp(-m.helpTop)
 	case key.Matches(msg, k.End):

@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/spinner"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/keymap"
 	"github.com/hanzoai/driftboard/ui/styles"
 )
 
@@ -33,7 +34,7 @@ type deps struct {
 }
 
 type display struct {
-	keys          keyMap
+	keys          keymap.Map
 	st            styles.Styles
 	dark, plain   bool
 	width, height int

@@ -12,6 +12,7 @@ import (
 
 	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/keymap"
 	"github.com/hanzoai/driftboard/ui/styles"
 )
 
@@ -32,7 +33,7 @@ type setRestartDialog struct {
 	rows      []*model.AppView // marked rows as they were when opened
 	user      string
 	limit     int
-	keys      keyMap
+	keys      keymap.Map
 	phase     setPhase
 	refused   map[model.Key]string
 	allowed   []model.Key
@@ -52,7 +53,7 @@ type actRestartSet struct{ d *setRestartDialog }
 
 func (actRestartSet) isAction() {}
 
-func newSetRestart(rows []*model.AppView, user string, limit int, st *styles.Styles, keys keyMap) *setRestartDialog {
+func newSetRestart(rows []*model.AppView, user string, limit int, st *styles.Styles, keys keymap.Map) *setRestartDialog {
 	d := &setRestartDialog{rows: rows, user: user, limit: max(limit, 1), keys: keys,
 		refused: map[model.Key]string{}, status: map[model.Key]restart.Update{}, checks: map[model.Key]restart.Checked{}}
 	d.typed = textinput.New()

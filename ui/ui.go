@@ -17,6 +17,7 @@ import (
 
 	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/keymap"
 	"github.com/hanzoai/driftboard/ui/terminal"
 )
 
@@ -113,6 +114,10 @@ type Options struct {
 	// restart (nil: os.Stderr).
 	ExitReport io.Writer
 }
+
+// KeyActions are the board's action names that Options.Keys (and the config
+// file's `keys:`) may rebind, in help order.
+func KeyActions() []string { return keymap.Actions() }
 
 // frameRate is how often bubbletea's renderer wakes to flush a frame. It
 // wakes that often even when nothing changes, so it is most of the idle

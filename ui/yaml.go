@@ -78,8 +78,8 @@ func (m *Model) yamlKey(msg tea.KeyPressMsg) tea.Cmd {
 		y.scroll(-1)
 	case key.Matches(msg, k.Down):
 		y.scroll(1)
-	case k.paging(msg):
-		y.scroll(k.pageStep(msg, y.height))
+	case k.Paging(msg):
+		y.scroll(k.PageStep(msg, y.height))
 	case key.Matches(msg, k.Home):
 		y.offset = 0
 	case key.Matches(msg, k.End):
