@@ -49,6 +49,7 @@ var rules = []layerRule{
 	{path: "ui/terminal", mayImport: []string{"internal/termtext"}, never: uiNever},
 	{path: "ui/styles", mayImport: []string{"model"}, never: uiNever},
 	{path: "ui/keymap", never: uiNever},
+	{path: "ui/format", mayImport: []string{"internal/termtext"}, never: uiNever},
 	{path: "internal/demo", mayImport: []string{"kube", "model", "drift", "internal/termtext"}, never: terminalLibs},
 	{path: "screenshots", mayImport: []string{"screenshots", "ui", "model", "drift", "internal/demo", "internal/restart", "internal/termtext",
 		"internal/cli", "internal/config"}}, // the board as the one constructor composes it

@@ -10,6 +10,7 @@ import (
 
 	"github.com/hanzoai/driftboard/drift"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/format"
 	"github.com/hanzoai/driftboard/ui/keymap"
 )
 
@@ -79,22 +80,22 @@ func contentWidths(rows []*model.AppView) [numCols]int {
 	step := max(1, len(rows)/1000)
 	for i := 0; i < len(rows); i += step {
 		r := rows[i]
-		w[colApp] = max(w[colApp], textWidth(r.App))
-		w[colNamespace] = max(w[colNamespace], textWidth(r.Namespace))
-		w[colCluster] = max(w[colCluster], textWidth(r.Cluster))
-		w[colLatest] = max(w[colLatest], textWidth(r.LatestTag))
-		w[colPhase] = max(w[colPhase], textWidth(r.Phase))
-		tags := textWidth(r.DeclaredTag)
+		w[colApp] = max(w[colApp], format.TextWidth(r.App))
+		w[colNamespace] = max(w[colNamespace], format.TextWidth(r.Namespace))
+		w[colCluster] = max(w[colCluster], format.TextWidth(r.Cluster))
+		w[colLatest] = max(w[colLatest], format.TextWidth(r.LatestTag))
+		w[colPhase] = max(w[colPhase], format.TextWidth(r.Phase))
+		tags := format.TextWidth(r.DeclaredTag)
 		if r.DeclaredTag != r.RunningTag {
-			tags += 1 + max(1, textWidth(r.RunningTag))
+			tags += 1 + max(1, format.TextWidth(r.RunningTag))
 		}
 		w[colTags] = max(w[colTags], tags)
 		ro := 3 + digits(r.Workload.Ready) + digits(r.Workload.Desired)
 		switch {
 		case !r.Workload.Found:
-			ro = textWidth(rolloutCell(r, nil))
+			ro = format.TextWidth(rolloutCell(r, nil))
 		case r.Workload.Rollout != model.RolloutComplete:
-			ro = textWidth(rolloutCell(r, nil))
+			ro = format.TextWidth(rolloutCell(r, nil))
 		}
 		w[colRollout] = max(w[colRollout], ro)
 		fw := 3*len(r.Drift.Flags) - 1
@@ -102,7 +103,7 @@ func contentWidths(rows []*model.AppView) [numCols]int {
 			fw += 1 + len(unknownRelease)
 		}
 		if len(r.Problems) > 0 {
-			fw += 1 + textWidth(problemCell(r.Problems))
+			fw += 1 + format.TextWidth(problemCell(r.Problems))
 		}
 		w[colFlags] = max(w[colFlags], fw)
 	}

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/format"
 	"github.com/hanzoai/driftboard/ui/styles"
 )
 
@@ -14,19 +15,19 @@ import (
 func writeFlags(b *strings.Builder, st *styles.Styles, r *model.AppView, w int, coloured bool) {
 	marker := problemCell(r.Problems)
 	if len(r.Drift.Flags) == 0 && marker == "" && !r.WaitsOnRelease() {
-		writeCell(b, "-", w)
+		format.WriteCell(b, "-", w)
 		return
 	}
-	if marker != "" && len(r.Drift.Flags) > 0 && textWidth(marker)+3*len(r.Drift.Flags) > w {
+	if marker != "" && len(r.Drift.Flags) > 0 && format.TextWidth(marker)+3*len(r.Drift.Flags) > w {
 		marker = "!"
 	}
 	n := 0
 	if marker != "" {
-		mw := min(textWidth(marker), w)
+		mw := min(format.TextWidth(marker), w)
 		if coloured {
 			b.WriteString(st.Warn.Pre)
 		}
-		writeCell(b, marker, mw)
+		format.WriteCell(b, marker, mw)
 		if coloured {
 			b.WriteString(st.Warn.Post)
 		}
@@ -35,9 +36,9 @@ func writeFlags(b *strings.Builder, st *styles.Styles, r *model.AppView, w int, 
 	for _, f := range r.Drift.Flags {
 		s, ok := flagShort[f.Kind]
 		if !ok {
-			s = safe(string(f.Kind))
+			s = format.Safe(string(f.Kind))
 		}
-		need := textWidth(s)
+		need := format.TextWidth(s)
 		if n > 0 {
 			need++
 		}
@@ -66,5 +67,5 @@ func writeFlags(b *strings.Builder, st *styles.Styles, r *model.AppView, w int, 
 		}
 		n += len(unknownRelease)
 	}
-	writeSpaces(b, w-n)
+	format.WriteSpaces(b, w-n)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/format"
 	"github.com/hanzoai/driftboard/ui/keymap"
 	"github.com/hanzoai/driftboard/ui/styles"
 )
@@ -110,15 +111,15 @@ func (d *confirmDialog) Render(st *styles.Styles, width int, spin string) string
 	var lines []string
 	add := func(s ...string) { lines = append(lines, s...) }
 	add(st.DialogTitle.Render("Restart?"), "")
-	add(wrapText(safe(p.Title()+" as "+user), inner)...)
-	add(wrapText(safe(p.Effect()), inner)...)
+	add(wrapText(format.Safe(p.Title()+" as "+user), inner)...)
+	add(wrapText(format.Safe(p.Effect()), inner)...)
 	if srv := d.chk.Decision.Bound.Server; srv != "" {
-		add(wrapText(st.Dim.Render("API server "+safe(srv)), inner)...)
+		add(wrapText(st.Dim.Render("API server "+format.Safe(srv)), inner)...)
 	}
 	if len(p.Warnings) > 0 {
 		add("")
 		for _, w := range p.Warnings {
-			add(wrapText(st.WarnText.Render("▲ ")+safe(w), inner)...)
+			add(wrapText(st.WarnText.Render("▲ ")+format.Safe(w), inner)...)
 		}
 	}
 	add("")
@@ -126,14 +127,14 @@ func (d *confirmDialog) Render(st *styles.Styles, width int, spin string) string
 	case confirmChecking:
 		add(spin + " checking permission…")
 	case confirmRefused:
-		add(wrapText(st.ErrText.Render("✖ not allowed: ")+safe(d.reason), inner)...)
+		add(wrapText(st.ErrText.Render("✖ not allowed: ")+format.Safe(d.reason), inner)...)
 		add(st.Dim.Render(back + " close"))
 	case confirmAsk:
 		if d.plan.MustType {
-			add(wrapText(st.WarnText.Render(safe(p.Prompt())), inner)...)
+			add(wrapText(st.WarnText.Render(format.Safe(p.Prompt())), inner)...)
 			add(d.typed.View())
 			if d.reason != "" {
-				add(st.ErrText.Render(safe(d.reason)))
+				add(st.ErrText.Render(format.Safe(d.reason)))
 			}
 			add(st.Dim.Render(k.Accept.Help().Key + " confirm · " + back + " cancel"))
 		} else {
@@ -142,7 +143,7 @@ func (d *confirmDialog) Render(st *styles.Styles, width int, spin string) string
 	case confirmSending:
 		add(spin + " sending restart…")
 	case confirmFailed:
-		add(wrapText(st.ErrText.Render("✖ restart failed: ")+safe(d.reason), inner)...)
+		add(wrapText(st.ErrText.Render("✖ restart failed: ")+format.Safe(d.reason), inner)...)
 		add(st.Dim.Render(back + " close"))
 	}
 	return st.Dialog.Render(strings.Join(lines, "\n"))

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hanzoai/driftboard/drift"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/format"
 	"github.com/hanzoai/driftboard/ui/keymap"
 	"github.com/hanzoai/driftboard/ui/styles"
 )
@@ -106,22 +107,22 @@ func (m *Model) detailLines(r *model.AppView, width int) []string {
 	var out []string
 	add := func(s ...string) { out = append(out, s...) }
 	section := func(t string) { add("", st.Bold.Render(t)) }
-	kv := func(k, v string) { add(wrapText(st.Dim.Render(fmt.Sprintf("%-16s", k))+safe(v), width)...) }
-	text := func(s string) { add(wrapText(safe(s), width)...) } // a whole line of outside text
+	kv := func(k, v string) { add(wrapText(st.Dim.Render(fmt.Sprintf("%-16s", k))+format.Safe(v), width)...) }
+	text := func(s string) { add(wrapText(format.Safe(s), width)...) } // a whole line of outside text
 
 	sev := r.Verdict().Mark
-	add(st.Sev[sev].Pre + styles.MarkLabel(sev) + st.Sev[sev].Post + "  " + st.Title.Render(safe(r.App)) +
-		st.Dim.Render(safe(fmt.Sprintf("  %s · %s/%s · cluster %s", r.Kind, r.Namespace, r.App, orDash(r.Cluster)))))
+	add(st.Sev[sev].Pre + styles.MarkLabel(sev) + st.Sev[sev].Post + "  " + st.Title.Render(format.Safe(r.App)) +
+		st.Dim.Render(format.Safe(fmt.Sprintf("  %s · %s/%s · cluster %s", r.Kind, r.Namespace, r.App, format.OrDash(r.Cluster)))))
 	if r.Offline {
 		add(st.WarnText.Render("▲ offline: this cluster's watch is down; the facts below may be out of date"))
 	}
 	kv("id", r.ID)
-	kv("env / tenant", orDash(r.Env)+" / "+orDash(r.Tenant))
-	kv("org / role", orDash(r.Org)+" / "+orDash(r.Role))
-	kv("image", orDash(r.Registry))
+	kv("env / tenant", format.OrDash(r.Env)+" / "+format.OrDash(r.Tenant))
+	kv("org / role", format.OrDash(r.Org)+" / "+format.OrDash(r.Role))
+	kv("image", format.OrDash(r.Registry))
 	switch {
 	case r.DriftSince != nil:
-		kv("drifting", "since "+clock(*r.DriftSince, now)+" ("+shortDuration(now.Sub(*r.DriftSince))+")")
+		kv("drifting", "since "+format.Clock(*r.DriftSince, now)+" ("+format.ShortDuration(now.Sub(*r.DriftSince))+")")
 	case len(r.Drift.Flags) > 0:
 		kv("drifting", "since ? (the cluster does not say)")
 	}
@@ -148,10 +149,10 @@ func (m *Model) detailLines(r *model.AppView, width int) []string {
 		if f.Kind == drift.DriftStale { // which way it points, plainly, and since when
 			msg = model.StaleWords(r.DeclaredTag, r.LatestTag) + "."
 			if p := r.Release.LatestPublished; !p.IsZero() {
-				msg += " " + r.LatestTag + " was published " + clock(p, now) + " (" + shortDuration(now.Sub(p)) + " ago)."
+				msg += " " + r.LatestTag + " was published " + format.Clock(p, now) + " (" + format.ShortDuration(now.Sub(p)) + " ago)."
 			}
 		}
-		add(wrapText(st.Sev[i].Pre+i.Glyph()+" "+safe(string(f.Kind))+st.Sev[i].Post+"  "+safe(msg), width)...)
+		add(wrapText(st.Sev[i].Pre+i.Glyph()+" "+format.Safe(string(f.Kind))+st.Sev[i].Post+"  "+format.Safe(msg), width)...)
 	}
 	switch {
 	case r.WaitsOnRelease():
@@ -167,7 +168,7 @@ func (m *Model) detailLines(r *model.AppView, width int) []string {
 	}
 	if r.Workload.Unreadable != "" {
 		add(wrapText(st.Sev[model.MarkUnknown].Pre+"? workload unreadable"+st.Sev[model.MarkUnknown].Post+
-			"  un-rolled and floating-running are unknown: "+safe(r.Workload.Unreadable)+".", width)...)
+			"  un-rolled and floating-running are unknown: "+format.Safe(r.Workload.Unreadable)+".", width)...)
 	}
 
 	add(m.gitLines(r, width)...)
@@ -178,11 +179,11 @@ func (m *Model) detailLines(r *model.AppView, width int) []string {
 	case model.WorkloadUnreadable:
 		kv("workload", w.Unreadable+"; health unknown")
 	case model.WorkloadPending:
-		kv("workload", orDash(string(w.Kind))+" "+orDash(w.Name)+": "+w.Pending+"; health and running tag unknown")
+		kv("workload", format.OrDash(string(w.Kind))+" "+format.OrDash(w.Name)+": "+w.Pending+"; health and running tag unknown")
 	case model.WorkloadNoneByDesign:
-		kv("workload", "none by design (role "+orDash(r.Role)+": "+w.None+")")
+		kv("workload", "none by design (role "+format.OrDash(r.Role)+": "+w.None+")")
 	case model.WorkloadMissing:
-		kv("workload", "not found ("+orDash(string(w.Kind))+" "+orDash(w.Name)+")")
+		kv("workload", "not found ("+format.OrDash(string(w.Kind))+" "+format.OrDash(w.Name)+")")
 	default:
 		owned := "not owned by the App"
 		if w.OwnedByApp {
@@ -191,7 +192,7 @@ func (m *Model) detailLines(r *model.AppView, width int) []string {
 		kv("workload", fmt.Sprintf("%s %s (%s)", w.Kind, w.Name, owned))
 		kv("replicas", fmt.Sprintf("%d desired · %d ready · %d updated · %d available", w.Desired, w.Ready, w.Updated, w.Available))
 		kv("rollout", rolloutWords(r))
-		kv("health / phase", orDash(string(r.Health))+" / "+orDash(r.Phase))
+		kv("health / phase", format.OrDash(string(r.Health))+" / "+format.OrDash(r.Phase))
 		if w.RestartedAt != "" {
 			kv("last restart", restartWords(w.RestartedAt, w.RestartedBy, now))
 		} else {
@@ -204,11 +205,11 @@ func (m *Model) detailLines(r *model.AppView, width int) []string {
 	if u := r.Upgrade; u != nil {
 		kv("upgrade", u.Words())
 		for _, h := range u.History {
-			kv("", strings.TrimSpace(orDash(h.At)+" "+orDash(h.Outcome)+" "+orDash(h.Image)+" "+h.Message))
+			kv("", strings.TrimSpace(format.OrDash(h.At)+" "+format.OrDash(h.Outcome)+" "+format.OrDash(h.Image)+" "+h.Message))
 		}
 	}
 	if f := m.inflight[r.Key()]; f != nil {
-		kv("restarting", "requested by you at "+clock(f.started, now))
+		kv("restarting", "requested by you at "+format.Clock(f.started, now))
 	}
 
 	section("Conditions")
@@ -229,7 +230,7 @@ func (m *Model) detailLines(r *model.AppView, width int) []string {
 	if len(r.Problems) > 0 {
 		section("Problems")
 		for _, p := range r.Problems {
-			add(wrapText(st.ErrText.Render("✖ ")+safe(p.Text), width)...)
+			add(wrapText(st.ErrText.Render("✖ ")+format.Safe(p.Text), width)...)
 		}
 	}
 	section("Labels")
@@ -254,8 +255,8 @@ func (m *Model) tagTable(r *model.AppView, width int) []string {
 	colW := max(12, min(22, (width-2)/4))
 	var h, v strings.Builder
 	for _, c := range cells { // a cut value keeps a space before the next column
-		writeCell(&h, c[0], colW-1)
-		writeCell(&v, orDash(c[1]), colW-1)
+		format.WriteCell(&h, c[0], colW-1)
+		format.WriteCell(&v, format.OrDash(c[1]), colW-1)
 		h.WriteByte(' ')
 		v.WriteByte(' ')
 	}
@@ -271,7 +272,7 @@ func rolloutWords(r *model.AppView) string {
 	if w.Message != "" {
 		s += ": " + w.Message
 	}
-	return orDash(s)
+	return format.OrDash(s)
 }
 
 // mayDo says in words whether this user may restart this app, and why not.

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/format"
 )
 
 // EventWatcher follows an app's Kubernetes Events while its detail is open. The list arrives merged,
@@ -120,9 +121,9 @@ func (m *Model) eventLines(width int) []string {
 	case errors.Is(e.err, model.ErrEventsForbidden):
 		out = append(out, st.ErrText.Render("events: cannot read (forbidden)"))
 	case model.IsNotAvailable(e.err):
-		out = append(out, wrapText(st.Dim.Render(safe(e.err.Error())), width)...)
+		out = append(out, wrapText(st.Dim.Render(format.Safe(e.err.Error())), width)...)
 	case e.err != nil:
-		out = append(out, wrapText(st.ErrText.Render("events: could not read: ")+safe(e.err.Error()), width)...)
+		out = append(out, wrapText(st.ErrText.Render("events: could not read: ")+format.Safe(e.err.Error()), width)...)
 	case e.loading && !e.done:
 		out = append(out, st.Dim.Render("reading events…"))
 	case !e.done:
@@ -132,7 +133,7 @@ func (m *Model) eventLines(width int) []string {
 	}
 	now := m.now()
 	for _, ev := range e.list {
-		typ := safe(ev.Type)
+		typ := format.Safe(ev.Type)
 		if ev.Type == "Warning" {
 			typ = st.WarnText.Render(typ)
 		}
@@ -140,9 +141,9 @@ func (m *Model) eventLines(width int) []string {
 		if ev.Count > 1 {
 			count = fmt.Sprintf(" ×%d", ev.Count)
 		}
-		head := st.Dim.Render(fmt.Sprintf("%-5s", shortDuration(now.Sub(ev.Last)))) + " " + typ + " " +
-			st.Bold.Render(safe(ev.Reason)) + count + st.Dim.Render(" "+safe(ev.Object)) + "  " + safe(ev.Message) +
-			st.Dim.Render(" — from "+safe(orDash(ev.Reporter)))
+		head := st.Dim.Render(fmt.Sprintf("%-5s", format.ShortDuration(now.Sub(ev.Last)))) + " " + typ + " " +
+			st.Bold.Render(format.Safe(ev.Reason)) + count + st.Dim.Render(" "+format.Safe(ev.Object)) + "  " + format.Safe(ev.Message) +
+			st.Dim.Render(" — from "+format.Safe(format.OrDash(ev.Reporter)))
 		switch ev.Restart {
 		case model.RestartOwn:
 			head += st.Dim.Render(" (driftboard's restart: matches the workload's annotation)")

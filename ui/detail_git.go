@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/format"
 )
 
 // gitLines is the detail's CD section: the Application that syncs the row
@@ -17,19 +18,19 @@ func (m *Model) gitLines(r *model.AppView, width int) []string {
 	st := &m.st
 	out := []string{"", st.Bold.Render("Git (CD)")}
 	kv := func(k, v string) {
-		out = append(out, wrapText(st.Dim.Render(fmt.Sprintf("%-16s", k))+safe(v), width)...)
+		out = append(out, wrapText(st.Dim.Render(fmt.Sprintf("%-16s", k))+format.Safe(v), width)...)
 	}
 	kv("git", model.GitWords(g))
 	if ch := r.Chart; ch != nil { // a chart-plane row: no App CR, facts from the Application
-		kv("chart", orDash(ch.Chart)+" from "+orDash(ch.RepoURL)+" (no App CR)")
-		kv("tag from", orDash(ch.TagFrom))
+		kv("chart", format.OrDash(ch.Chart)+" from "+format.OrDash(ch.RepoURL)+" (no App CR)")
+		kv("tag from", format.OrDash(ch.TagFrom))
 		if ch.Digest != "" {
 			kv("helm digest", ch.Digest)
 		}
 	}
 	if g.Application != "" {
 		kv("application", g.Application)
-		kv("revision", orDash(g.Revision))
+		kv("revision", format.OrDash(g.Revision))
 		if g.Path != "" {
 			kv("source path", g.Path)
 		}

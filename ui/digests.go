@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/format"
 )
 
 // digestTimeout bounds one read of the pods' digests.
@@ -98,7 +99,7 @@ func (m *Model) digestLines(r *model.AppView, width int) []string {
 	st := &m.st
 	var out []string
 	kv := func(k, v string) {
-		out = append(out, wrapText(st.Dim.Render(fmt.Sprintf("%-16s", k))+safe(v), width)...)
+		out = append(out, wrapText(st.Dim.Render(fmt.Sprintf("%-16s", k))+format.Safe(v), width)...)
 	}
 	list := func(k string, vs []string) { // one digest a line: they are long
 		kv(k, vs[0])
@@ -124,7 +125,7 @@ func (m *Model) digestLines(r *model.AppView, width int) []string {
 		kv("running digests", d.err.Error())
 	case d.err != nil:
 		out = append(out, wrapText(st.Dim.Render(fmt.Sprintf("%-16s", "running digests"))+
-			st.ErrText.Render("could not read: ")+safe(d.err.Error()), width)...)
+			st.ErrText.Render("could not read: ")+format.Safe(d.err.Error()), width)...)
 	case d.done && len(running) == 0: // no pods, or pods without digests: say which
 		kv("running digests", "none: "+d.running.Note())
 	case d.done:
@@ -141,11 +142,11 @@ func (m *Model) digestLines(r *model.AppView, width int) []string {
 
 	check := r.DigestCheck(running)
 	if note := check.NotCompared(); note != "" { // another tag's digest: no verdict either way
-		out = append(out, wrapText(st.Dim.Render(safe(note)), width)...)
+		out = append(out, wrapText(st.Dim.Render(format.Safe(note)), width)...)
 	}
 	switch note := check.Note(); {
 	case note != "":
-		out = append(out, wrapText(st.WarnText.Render("▲ "+safe(note)), width)...)
+		out = append(out, wrapText(st.WarnText.Render("▲ "+format.Safe(note)), width)...)
 	case check.NotCompared() != "":
 	case tag != "" && len(check.Running) > 0 && d.running.NoDigest == 0: // every pod read said which
 		out = append(out, st.OkText.Render("✓ the pods run the digest the tag points at"))

@@ -6,6 +6,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/format"
 	"github.com/hanzoai/driftboard/ui/styles"
 )
 
@@ -89,7 +90,7 @@ func (f filterLine) Render(st *styles.Styles, width int) string {
 	f.input.SetWidth(max(10, width/2))
 	line := f.input.View()
 	if f.err != nil {
-		line += "  " + st.ErrText.Render("✖ "+safe(f.err.Error()))
+		line += "  " + st.ErrText.Render("✖ "+format.Safe(f.err.Error()))
 	}
-	return fitLine(ansi.Truncate(line, width, ellipsis), width)
+	return format.FitLine(ansi.Truncate(line, width, format.Ellipsis), width)
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/format"
 )
 
 // titleLine: name, read-only badge, who you are and the token's time left,
@@ -29,7 +30,7 @@ func (m *Model) titleLine(width int) string {
 			line += sep + cl
 		}
 		if compact || ansi.StringWidth(line) <= width {
-			return fitLine(line, width)
+			return format.FitLine(line, width)
 		}
 	}
 	return ""
@@ -47,15 +48,15 @@ func (m *Model) identityWords(compact bool) string {
 		return st.Dim.Render("checking login…")
 	case id.LoggedIn(now):
 		p := id.Principal
-		s := st.Bold.Render(safe(p.User))
+		s := st.Bold.Render(format.Safe(p.User))
 		if !compact {
-			s += st.Dim.Render(" (" + safe(p.RoleName()) + ")")
+			s += st.Dim.Render(" (" + format.Safe(p.RoleName()) + ")")
 		}
 		if !id.Expiry.IsZero() {
 			left := id.Expiry.Sub(now)
-			w := "token " + shortDuration(left) + " left"
+			w := "token " + format.ShortDuration(left) + " left"
 			if compact {
-				w = shortDuration(left) + " left"
+				w = format.ShortDuration(left) + " left"
 			}
 			if left < 5*time.Minute {
 				s += " " + st.WarnText.Render(w)
@@ -81,7 +82,7 @@ func (m *Model) clusterWords() string {
 	s := m.board.snap
 	if s == nil || len(s.Clusters) == 0 {
 		if len(m.opts.Contexts) > 0 {
-			return st.Dim.Render(safe(strings.Join(m.opts.Contexts, " ")) + " connecting")
+			return st.Dim.Render(format.Safe(strings.Join(m.opts.Contexts, " ")) + " connecting")
 		}
 		return ""
 	}
@@ -90,19 +91,19 @@ func (m *Model) clusterWords() string {
 	for _, c := range s.Clusters {
 		switch c.Phase {
 		case model.ConnLive:
-			out = append(out, safe(c.Name)+" "+st.OkText.Render("live"))
+			out = append(out, format.Safe(c.Name)+" "+st.OkText.Render("live"))
 		case model.ConnSyncing:
-			out = append(out, safe(c.Name)+" "+st.WarnText.Render(oneLine(c.SyncingWords())))
+			out = append(out, format.Safe(c.Name)+" "+st.WarnText.Render(oneLine(c.SyncingWords())))
 		case model.ConnReconnecting:
-			w := "reconnecting since " + clock(c.Since, now) + " (" + shortDuration(now.Sub(c.Since)) + ")"
-			out = append(out, safe(c.Name)+" "+st.WarnText.Render(w))
+			w := "reconnecting since " + format.Clock(c.Since, now) + " (" + format.ShortDuration(now.Sub(c.Since)) + ")"
+			out = append(out, format.Safe(c.Name)+" "+st.WarnText.Render(w))
 		case model.ConnUnresponsive:
-			w := "unresponsive since " + clock(c.Since, now) + " (" + shortDuration(now.Sub(c.Since)) + ")"
-			out = append(out, safe(c.Name)+" "+st.ErrText.Render(w))
+			w := "unresponsive since " + format.Clock(c.Since, now) + " (" + format.ShortDuration(now.Sub(c.Since)) + ")"
+			out = append(out, format.Safe(c.Name)+" "+st.ErrText.Render(w))
 		case model.ConnFailed:
-			out = append(out, safe(c.Name)+" "+st.ErrText.Render(oneLine(c.FailedWords(now))))
+			out = append(out, format.Safe(c.Name)+" "+st.ErrText.Render(oneLine(c.FailedWords(now))))
 		default:
-			out = append(out, safe(c.Name)+" "+string(c.Phase))
+			out = append(out, format.Safe(c.Name)+" "+string(c.Phase))
 		}
 	}
 	return strings.Join(out, " · ")
@@ -164,9 +165,9 @@ func (m *Model) summaryLine(width int) string {
 		}
 	}
 	if s := b.snap; s != nil && !s.TakenAt.IsZero() {
-		parts = append(parts, st.Dim.Render("updated "+clock(s.TakenAt, m.now())))
+		parts = append(parts, st.Dim.Render("updated "+format.Clock(s.TakenAt, m.now())))
 	}
-	return fitLine(strings.Join(parts, st.Dim.Render(" │ ")), width)
+	return format.FitLine(strings.Join(parts, st.Dim.Render(" │ ")), width)
 }
 
 // releaseWords: how many rows wait on a release check, and whether checks
@@ -192,12 +193,12 @@ func (m *Model) releaseWords(s *model.Snapshot) string {
 	limited := now.Before(rc.LimitedUntil)
 	switch {
 	case limited:
-		w = append(w, "GitHub rate-limited until "+clock(rc.LimitedUntil, now))
+		w = append(w, "GitHub rate-limited until "+format.Clock(rc.LimitedUntil, now))
 	case rc.Anonymous:
 		w = append(w, "GitHub anonymous (60/h)")
 	}
 	if rc.Starved && !limited {
-		w = append(w, "releases re-read every "+shortDuration(time.Duration(rc.RefreshSeconds)*time.Second)+" (rate budget)")
+		w = append(w, "releases re-read every "+format.ShortDuration(time.Duration(rc.RefreshSeconds)*time.Second)+" (rate budget)")
 	}
 	if len(w) == 0 {
 		return ""
@@ -214,30 +215,30 @@ func (m *Model) statusBar(width int) string {
 	}
 	if m.status.text != "" {
 		if m.status.bad {
-			return fitLine(st.ErrText.Render("✖ ")+safe(m.status.text), width)
+			return format.FitLine(st.ErrText.Render("✖ ")+format.Safe(m.status.text), width)
 		}
-		return fitLine(safe(m.status.text), width)
+		return format.FitLine(format.Safe(m.status.text), width)
 	}
 	if s := m.board.snap; s != nil {
 		for _, c := range s.Clusters {
 			switch c.Phase {
 			case model.ConnReconnecting:
 				now := m.now()
-				return fitLine(st.WarnText.Render("▲ "+safe(c.Name)+" reconnecting since "+clock(c.Since, now)+
-					" ("+shortDuration(now.Sub(c.Since))+"): its rows are offline (dimmed)"), width)
+				return format.FitLine(st.WarnText.Render("▲ "+format.Safe(c.Name)+" reconnecting since "+format.Clock(c.Since, now)+
+					" ("+format.ShortDuration(now.Sub(c.Since))+"): its rows are offline (dimmed)"), width)
 			case model.ConnUnresponsive:
 				now := m.now()
-				return fitLine(st.WarnText.Render("▲ "+safe(c.Name)+" unresponsive since "+clock(c.Since, now)+
-					" ("+shortDuration(now.Sub(c.Since))+"): no event and no health check answered; its rows are offline (dimmed)"), width)
+				return format.FitLine(st.WarnText.Render("▲ "+format.Safe(c.Name)+" unresponsive since "+format.Clock(c.Since, now)+
+					" ("+format.ShortDuration(now.Sub(c.Since))+"): no event and no health check answered; its rows are offline (dimmed)"), width)
 			case model.ConnSyncing:
 				if c.Reason != "" { // a call of the first sync fails and is retried: say why, in full
-					return fitLine(st.WarnText.Render("▲ "+safe(c.Name)+" "+oneLine(c.SyncingWords())), width)
+					return format.FitLine(st.WarnText.Render("▲ "+format.Safe(c.Name)+" "+oneLine(c.SyncingWords())), width)
 				}
 			case model.ConnFailed:
-				return fitLine(st.WarnText.Render("▲ "+safe(c.Name)+" "+oneLine(c.FailedWords(m.now()))+" — its rows are offline (dimmed)"), width)
+				return format.FitLine(st.WarnText.Render("▲ "+format.Safe(c.Name)+" "+oneLine(c.FailedWords(m.now()))+" — its rows are offline (dimmed)"), width)
 			}
 			if len(c.Notices) > 0 {
-				return fitLine(st.Dim.Render(safe(c.Name+": "+strings.Join(c.Notices, "; "))), width)
+				return format.FitLine(st.Dim.Render(format.Safe(c.Name+": "+strings.Join(c.Notices, "; "))), width)
 			}
 		}
 	}

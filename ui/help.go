@@ -7,6 +7,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/format"
 	"github.com/hanzoai/driftboard/ui/styles"
 )
 
@@ -29,7 +30,7 @@ func (m *Model) helpKeyBlocks(width int) []string {
 		gw := lipgloss.Width(g)
 		add := gw
 		if len(line) > 0 {
-			add += textWidth(sep)
+			add += format.TextWidth(sep)
 		}
 		if len(line) > 0 && lineWidth+add > width {
 			flush()
@@ -68,7 +69,7 @@ func (m *Model) helpLegend(width int) []string {
 	for _, e := range entries {
 		for i, l := range wrapAtSpaces(e.text, width-indent) {
 			if i == 0 {
-				out = append(out, st.Bold.Render(e.label)+strings.Repeat(" ", indent-textWidth(e.label))+l)
+				out = append(out, st.Bold.Render(e.label)+strings.Repeat(" ", indent-format.TextWidth(e.label))+l)
 				continue
 			}
 			out = append(out, pad+l)
@@ -86,7 +87,7 @@ func wrapAtSpaces(s string, width int) []string {
 		switch {
 		case line == "":
 			line = word
-		case textWidth(line)+1+textWidth(word) <= width:
+		case format.TextWidth(line)+1+format.TextWidth(word) <= width:
 			line += " " + word
 		default:
 			out = append(out, line)

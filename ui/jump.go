@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/format"
 	"github.com/hanzoai/driftboard/ui/keymap"
 	"github.com/hanzoai/driftboard/ui/styles"
 )
@@ -163,9 +164,9 @@ func (d *jumpDialog) Render(st *styles.Styles, width int, _ string) string {
 	lines := []string{st.DialogTitle.Render("Jump"), "", d.input.View()}
 	switch {
 	case d.failed:
-		lines = append(lines, st.ErrText.Render(safe(d.note)))
+		lines = append(lines, st.ErrText.Render(format.Safe(d.note)))
 	case d.note != "":
-		lines = append(lines, st.Dim.Render(safe(d.note)))
+		lines = append(lines, st.Dim.Render(format.Safe(d.note)))
 	}
 	lines = append(lines, "", st.Dim.Render("tab complete · "+d.keys.Accept.Help().Key+" apply as filter · "+d.keys.Back.Help().Key+" close"))
 	return st.Dialog.Render(strings.Join(lines, "\n"))

@@ -6,6 +6,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/hanzoai/driftboard/ui/format"
 	"github.com/hanzoai/driftboard/ui/keymap"
 	"github.com/hanzoai/driftboard/ui/styles"
 )
@@ -94,14 +95,14 @@ func (d *loginDialog) Render(st *styles.Styles, width int, spin string) string {
 		lines = append(lines, spin+" starting the login…", "", st.Dim.Render(d.keys.Back.Help().Key+" cancel"))
 	case d.prompt.UserCode == "": // the browser flow (PKCE): there is no code to enter
 		lines = append(lines, wrapText("Your browser should open the sign-in page. If it does not, open:", inner)...)
-		lines = append(lines, wrapText(safe(d.prompt.VerificationURI), inner)...)
+		lines = append(lines, wrapText(format.Safe(d.prompt.VerificationURI), inner)...)
 		lines = append(lines, "", spin+" waiting for the browser…  "+st.Dim.Render(d.keys.Back.Help().Key+" cancel"))
 	default:
 		p := d.prompt
-		lines = append(lines, "Enter this code:  "+st.Title.Render(safe(p.UserCode)), "")
-		lines = append(lines, wrapText("at "+safe(p.VerificationURI), inner)...)
+		lines = append(lines, "Enter this code:  "+st.Title.Render(format.Safe(p.UserCode)), "")
+		lines = append(lines, wrapText("at "+format.Safe(p.VerificationURI), inner)...)
 		if p.VerificationURIComplete != "" {
-			lines = append(lines, wrapText("or open "+safe(p.VerificationURIComplete), inner)...)
+			lines = append(lines, wrapText("or open "+format.Safe(p.VerificationURIComplete), inner)...)
 		}
 		if p.BrowserOpened {
 			lines = append(lines, st.OkText.Render("✓ opened in your browser"))

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/format"
 )
 
 // LogReader lists an App's pods and streams one container's log
@@ -201,6 +202,6 @@ func (m *Model) onLogMsg(msg tea.Msg) tea.Cmd {
 func (l *logView) add(b model.LogBatch) {
 	l.ring.AddDropped(b.Dropped)
 	for _, line := range b.Lines {
-		l.ring.Push(safe(strings.ReplaceAll(line, "\t", "    ")))
+		l.ring.Push(format.Safe(strings.ReplaceAll(line, "\t", "    ")))
 	}
 }

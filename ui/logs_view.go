@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/format"
 	"github.com/hanzoai/driftboard/ui/styles"
 )
 
@@ -102,9 +103,9 @@ func (m *Model) logsEmpty() string {
 	case l.listing:
 		return st.Dim.Render("listing the pods…")
 	case model.IsNotAvailable(l.err) && l.ring.Len() == 0:
-		return st.Dim.Render(safe(l.err.Error()))
+		return st.Dim.Render(format.Safe(l.err.Error()))
 	case l.err != nil && l.ring.Len() == 0:
-		return st.ErrText.Render("could not read the logs: ") + safe(l.err.Error())
+		return st.ErrText.Render("could not read the logs: ") + format.Safe(l.err.Error())
 	case len(l.pods) == 0:
 		return st.Dim.Render("no pods")
 	case l.pod == "":
@@ -145,7 +146,7 @@ func packParts(parts []string, sep string, width, n int) []string {
 		switch {
 		case line == "":
 			line = p
-		case len(out) < n-1 && textWidth(ansi.Strip(line+sep+p)) > width:
+		case len(out) < n-1 && format.TextWidth(ansi.Strip(line+sep+p)) > width:
 			out, line = append(out, line), p
 		default:
 			line += sep + p
@@ -158,9 +159,9 @@ func packParts(parts []string, sep string, width, n int) []string {
 // the stream's state and the lines dropped.
 func (m *Model) logsHeader() []string {
 	l, st := &m.logs, &m.st
-	parts := []string{st.Title.Render("Logs " + safe(l.key.Namespace+"/"+l.key.Name))}
+	parts := []string{st.Title.Render("Logs " + format.Safe(l.key.Namespace+"/"+l.key.Name))}
 	if l.pod != "" {
-		parts = append(parts, "pod "+safe(l.pod), "container "+safe(l.container))
+		parts = append(parts, "pod "+format.Safe(l.pod), "container "+format.Safe(l.container))
 	}
 	if l.previous {
 		parts = append(parts, st.WarnText.Render("previous instance"))
@@ -171,7 +172,7 @@ func (m *Model) logsHeader() []string {
 	case l.streaming:
 		parts = append(parts, "reading")
 	case l.ended && l.err != nil:
-		parts = append(parts, st.ErrText.Render("stream failed: ")+safe(l.err.Error()))
+		parts = append(parts, st.ErrText.Render("stream failed: ")+format.Safe(l.err.Error()))
 	case l.ended:
 		parts = append(parts, "stream ended")
 	case l.pod != "" && !l.opening && !l.follow:
@@ -192,7 +193,7 @@ func (m *Model) renderLogs(sb *strings.Builder, w, h int) {
 	sb.WriteString(m.titleLine(w))
 	sb.WriteByte('\n')
 	for _, line := range l.header {
-		sb.WriteString(fitLine(" "+line, w))
+		sb.WriteString(format.FitLine(" "+line, w))
 		sb.WriteByte('\n')
 	}
 	for i := 0; i < l.height; i++ {
@@ -200,20 +201,20 @@ func (m *Model) renderLogs(sb *strings.Builder, w, h int) {
 		if i < len(l.rows) {
 			line = " " + l.rows[i]
 		}
-		sb.WriteString(fitLine(line, w))
+		sb.WriteString(format.FitLine(line, w))
 		sb.WriteByte('\n')
 	}
 	switch s := l.search; {
 	case s.typing:
-		sb.WriteString(fitLine("/"+safe(s.text)+"█", w))
+		sb.WriteString(format.FitLine("/"+format.Safe(s.text)+"█", w))
 	case s.note != "":
-		sb.WriteString(fitLine(m.st.WarnText.Render(safe(s.note)), w))
+		sb.WriteString(format.FitLine(m.st.WarnText.Render(format.Safe(s.note)), w))
 	case l.below > 0 && m.status.text == "":
 		lines := "lines"
 		if l.below == 1 {
 			lines = "line"
 		}
-		sb.WriteString(fitLine(m.st.Dim.Render(fmt.Sprintf("↓ %d more %s below · %s the latest", l.below, lines, k.End.Help().Key)), w))
+		sb.WriteString(format.FitLine(m.st.Dim.Render(fmt.Sprintf("↓ %d more %s below · %s the latest", l.below, lines, k.End.Help().Key)), w))
 	default:
 		sb.WriteString(m.statusBar(w))
 	}
@@ -230,5 +231,5 @@ func (m *Model) renderLogs(sb *strings.Builder, w, h int) {
 		hints = append(hints, k.LogPick.Help().Key+" pod/container")
 	}
 	hints = slices.Concat(hints, []string{k.Help.Help().Key + " help"})
-	sb.WriteString(fitLine(m.st.Dim.Render(strings.Join(hints, " · ")), w))
+	sb.WriteString(format.FitLine(m.st.Dim.Render(strings.Join(hints, " · ")), w))
 }

@@ -7,6 +7,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/hanzoai/driftboard/ui/format"
 	"github.com/hanzoai/driftboard/ui/keymap"
 	"github.com/hanzoai/driftboard/ui/styles"
 )
@@ -105,23 +106,23 @@ func (p *picker) follow() {
 }
 
 func (p *picker) Render(st *styles.Styles, _ int, _ string) string {
-	lines := []string{st.DialogTitle.Render(safe(p.title)), ""}
+	lines := []string{st.DialogTitle.Render(format.Safe(p.title)), ""}
 	end := min(len(p.items), p.top+p.window())
 	if p.top > 0 {
 		lines = append(lines, st.Dim.Render(fmt.Sprintf("  ↑ %d more", p.top)))
 	}
 	labelWidth := 0 // hints line up after the widest label
 	for _, it := range p.items {
-		labelWidth = max(labelWidth, textWidth(safe(it.label)))
+		labelWidth = max(labelWidth, format.TextWidth(format.Safe(it.label)))
 	}
 	for i := p.top; i < end; i++ {
 		it := p.items[i]
-		pad := strings.Repeat(" ", labelWidth-textWidth(safe(it.label)))
-		label := "  " + safe(it.label)
+		pad := strings.Repeat(" ", labelWidth-format.TextWidth(format.Safe(it.label)))
+		label := "  " + format.Safe(it.label)
 		if i == p.cursor {
-			label = "› " + st.Bold.Render(safe(it.label))
+			label = "› " + st.Bold.Render(format.Safe(it.label))
 		}
-		lines = append(lines, label+pad+"  "+st.Dim.Render(safe(it.hint)))
+		lines = append(lines, label+pad+"  "+st.Dim.Render(format.Safe(it.hint)))
 	}
 	if end < len(p.items) {
 		lines = append(lines, st.Dim.Render(fmt.Sprintf("  ↓ %d more", len(p.items)-end)))

@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/spinner"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/format"
 	"github.com/hanzoai/driftboard/ui/keymap"
 	"github.com/hanzoai/driftboard/ui/styles"
 )
@@ -96,7 +97,7 @@ func (m *Model) layoutFrame() {
 		p.fit(h)
 	}
 	if m.helpLine.width != w || m.helpLine.text == "" {
-		m.helpLine.width, m.helpLine.text = w, fitLine(m.help.ShortHelpView(m.keys.ShortHelp()), w)
+		m.helpLine.width, m.helpLine.text = w, format.FitLine(m.help.ShortHelpView(m.keys.ShortHelp()), w)
 	}
 	if m.screen == screenYAML {
 		m.layoutYAML(h - 3)

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/format"
 	"github.com/hanzoai/driftboard/ui/styles"
 )
 
@@ -118,7 +119,7 @@ func writeRow(line *strings.Builder, st *styles.Styles, cols []placed, pad int, 
 		}
 		writeColumn(line, st, c, r, fl, !plainRow)
 	}
-	writeSpaces(line, pad)
+	format.WriteSpaces(line, pad)
 	if selected {
 		line.WriteString(st.Selected.Post)
 	} else if r.Offline {

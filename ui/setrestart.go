@@ -12,6 +12,7 @@ import (
 
 	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/format"
 	"github.com/hanzoai/driftboard/ui/keymap"
 	"github.com/hanzoai/driftboard/ui/styles"
 )
@@ -174,7 +175,7 @@ func (d *setRestartDialog) counts(what func(*model.AppView) string) string {
 	slices.Sort(names)
 	var parts []string
 	for _, n := range names {
-		parts = append(parts, safe(n)+" "+strconv.Itoa(m[n]))
+		parts = append(parts, format.Safe(n)+" "+strconv.Itoa(m[n]))
 	}
 	return strings.Join(parts, ", ")
 }

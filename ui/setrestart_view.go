@@ -8,6 +8,7 @@ import (
 
 	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/format"
 	"github.com/hanzoai/driftboard/ui/styles"
 )
 
@@ -23,7 +24,7 @@ func (d *setRestartDialog) Render(st *styles.Styles, width int, spin string) str
 		add(spin+" checking permission for each app…", "", st.Dim.Render(back+" cancel"))
 		return st.Dialog.Render(strings.Join(lines, "\n"))
 	}
-	add(wrapText(fmt.Sprintf("Rolling restart of %s as %s, at most %d at once.", countApps(len(d.allowed)), safe(cmpOr(d.user, "(nobody)")), d.limit), inner)...)
+	add(wrapText(fmt.Sprintf("Rolling restart of %s as %s, at most %d at once.", countApps(len(d.allowed)), format.Safe(cmpOr(d.user, "(nobody)")), d.limit), inner)...)
 	add("  clusters: "+d.counts(func(r *model.AppView) string { return r.Cluster }),
 		"  envs:     "+d.counts(func(r *model.AppView) string { return string(r.Env) }),
 		"  kinds:    "+d.counts(func(r *model.AppView) string { return string(r.Workload.Kind) }))
@@ -38,7 +39,7 @@ func (d *setRestartDialog) Render(st *styles.Styles, width int, spin string) str
 		add("", st.ErrText.Render(fmt.Sprintf("✖ %d refused (not sent):", len(d.refused))))
 		for _, r := range d.rows {
 			if why, ok := d.refused[r.Key()]; ok {
-				add(wrapText("  "+safe(r.Namespace+"/"+r.App+" ("+r.Cluster+")")+": "+oneLine(why), inner)...)
+				add(wrapText("  "+format.Safe(r.Namespace+"/"+r.App+" ("+r.Cluster+")")+": "+oneLine(why), inner)...)
 			}
 		}
 	}
@@ -51,7 +52,7 @@ func (d *setRestartDialog) Render(st *styles.Styles, width int, spin string) str
 		}
 		add(d.typed.View())
 		if d.reason != "" {
-			add(st.ErrText.Render(safe(d.reason)))
+			add(st.ErrText.Render(format.Safe(d.reason)))
 		}
 		onFail := "the first failure stops new starts"
 		if d.cont {
@@ -71,7 +72,7 @@ func (d *setRestartDialog) Render(st *styles.Styles, width int, spin string) str
 					word += ": " + oneLine(u.Detail)
 				}
 			}
-			add(wrapText("  "+safe(k.Namespace+"/"+k.Name)+" "+word, inner)...)
+			add(wrapText("  "+format.Safe(k.Namespace+"/"+k.Name)+" "+word, inner)...)
 		}
 		if d.phase == setDone {
 			add("", st.Bold.Render(d.summaryText()), st.Dim.Render("enter/"+back+" close"))
@@ -88,7 +89,7 @@ func (d *setRestartDialog) legacy() string {
 	var names []string
 	for _, r := range d.rows {
 		if _, no := d.refused[r.Key()]; !no && r.HasProblem(model.ProblemLegacyWorkload) {
-			names = append(names, safe(r.Namespace+"/"+r.App))
+			names = append(names, format.Safe(r.Namespace+"/"+r.App))
 		}
 	}
 	if len(names) > 3 {
@@ -123,7 +124,7 @@ func (d *setRestartDialog) names(width int) []string {
 		if len(clusters) > 1 { // else the clusters line above names the one
 			it += " (" + r.Cluster + ")"
 		}
-		items = append(items, ansi.Truncate(safe(it), most, ellipsis))
+		items = append(items, ansi.Truncate(format.Safe(it), most, format.Ellipsis))
 	}
 	if len(items) == 0 {
 		return nil
@@ -141,7 +142,7 @@ func (d *setRestartDialog) names(width int) []string {
 			sep = ", "
 		}
 		switch { // +1: the comma a wrapped line ends with
-		case textWidth(*cur+sep+it+more)+1 <= width || *cur == label:
+		case format.TextWidth(*cur+sep+it+more)+1 <= width || *cur == label:
 			*cur += sep + it
 		case last:
 			*cur += fmt.Sprintf(", +%d more", len(items)-i)

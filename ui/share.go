@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/format"
 )
 
 // openedMsg is the answer of the Cmd that opened a page in the browser.
@@ -90,7 +91,7 @@ func (m *Model) openRelease(r *model.AppView) tea.Cmd {
 	}
 	page := releasePage(r)
 	if page == "" {
-		m.status = statusLine{text: "no GitHub release page known for " + safe(r.App) + " (release: " + safe(string(r.Release.State)) + ")", bad: true}
+		m.status = statusLine{text: "no GitHub release page known for " + format.Safe(r.App) + " (release: " + format.Safe(string(r.Release.State)) + ")", bad: true}
 		return nil
 	}
 	if m.opts.OpenURL == nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/hanzoai/driftboard/drift"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/format"
 )
 
 func rowNames(m *Model) []string {
@@ -236,7 +237,7 @@ func TestTooSmallAndResize(t *testing.T) {
 		t.Fatalf("too small at 30 columns:\n%s", plainView(m))
 	}
 	for _, l := range strings.Split(plainView(m), "\n") {
-		if textWidth(l) > 30 { // the terminal would cut it
+		if format.TextWidth(l) > 30 { // the terminal would cut it
 			t.Fatalf("a line wider than the terminal: %q", l)
 		}
 	}
@@ -246,7 +247,7 @@ func TestTooSmallAndResize(t *testing.T) {
 		t.Fatalf("after resize:\n%s", v)
 	}
 	for i, l := range strings.Split(v, "\n") {
-		if w := textWidth(l); w > 60 {
+		if w := format.TextWidth(l); w > 60 {
 			t.Fatalf("line %d is %d wide at 60 columns: %q", i, w, l)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/hanzoai/driftboard/internal/termtext"
+	"github.com/hanzoai/driftboard/ui/format"
 	"github.com/hanzoai/driftboard/ui/terminal"
 )
 
@@ -66,7 +67,7 @@ func (m *Model) render() string {
 	frame := sb.String()
 	if d := m.dialogs.top(); d != nil {
 		box := d.Render(&m.st, w, m.spin.View())
-		frame = strings.Join(overlay(strings.Split(frame, "\n"), box, w), "\n")
+		frame = strings.Join(format.Overlay(strings.Split(frame, "\n"), box, w), "\n")
 	}
 	return frame
 }
@@ -112,7 +113,7 @@ func (m *Model) renderDetail(sb *strings.Builder, w, h int) {
 		if j := m.detail.offset + i; j < len(lines) {
 			line = " " + lines[j]
 		}
-		sb.WriteString(fitLine(line, w))
+		sb.WriteString(format.FitLine(line, w))
 		sb.WriteByte('\n')
 	}
 	sb.WriteString(m.statusBar(w))
@@ -122,7 +123,7 @@ func (m *Model) renderDetail(sb *strings.Builder, w, h int) {
 	if len(lines) > body {
 		hint += fmt.Sprintf(" · %d/%d", m.detail.offset+1, len(lines)-body+1)
 	}
-	sb.WriteString(fitLine(m.st.Dim.Render(hint), w))
+	sb.WriteString(format.FitLine(m.st.Dim.Render(hint), w))
 }
 
 func (m *Model) renderHelp(sb *strings.Builder, w, h int) {
@@ -140,13 +141,13 @@ func (m *Model) renderHelp(sb *strings.Builder, w, h int) {
 		if j := top + i; j < len(lines) {
 			line = " " + lines[j]
 		}
-		sb.WriteString(fitLine(line, w))
+		sb.WriteString(format.FitLine(line, w))
 	}
 	if scrolls {
 		k := m.keys
 		hint := fmt.Sprintf("%s/%s back · ↑/↓ scroll · %d/%d", k.Quit.Help().Key, k.Back.Help().Key, top+1, len(lines)-body+1)
 		sb.WriteByte('\n')
-		sb.WriteString(fitLine(m.st.Dim.Render(hint), w))
+		sb.WriteString(format.FitLine(m.st.Dim.Render(hint), w))
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/format"
 )
 
 // YAMLReader reads one App's custom resource as YAML on demand (kube.Fleet
@@ -99,18 +100,18 @@ func (y *yamlView) scroll(delta int) {
 func (m *Model) layoutYAML(body int) {
 	y, st := &m.yaml, &m.st
 	y.height = body
-	head := st.Title.Render("App "+safe(y.key.Namespace+"/"+y.key.Name)) + st.Dim.Render(" · cluster "+safe(orDash(y.key.Cluster))+" · YAML")
+	head := st.Title.Render("App "+format.Safe(y.key.Namespace+"/"+y.key.Name)) + st.Dim.Render(" · cluster "+format.Safe(format.OrDash(y.key.Cluster))+" · YAML")
 	y.lines = []string{head, ""}
 	switch {
 	case y.loading:
 		y.lines = append(y.lines, st.Dim.Render("reading the App…"))
 	case model.IsNotAvailable(y.err):
-		y.lines = append(y.lines, st.Dim.Render(safe(y.err.Error())))
+		y.lines = append(y.lines, st.Dim.Render(format.Safe(y.err.Error())))
 	case y.err != nil:
-		y.lines = append(y.lines, st.ErrText.Render("could not read the App: ")+safe(y.err.Error()))
+		y.lines = append(y.lines, st.ErrText.Render("could not read the App: ")+format.Safe(y.err.Error()))
 	default:
 		for _, l := range strings.Split(strings.TrimRight(y.text, "\n"), "\n") {
-			y.lines = append(y.lines, safe(l))
+			y.lines = append(y.lines, format.Safe(l))
 		}
 	}
 	y.offset = max(0, min(y.offset, len(y.lines)-body))
@@ -126,7 +127,7 @@ func (m *Model) renderYAML(sb *strings.Builder, w, h int) {
 		if j := y.offset + i; j < len(y.lines) {
 			line = " " + y.lines[j]
 		}
-		sb.WriteString(fitLine(line, w))
+		sb.WriteString(format.FitLine(line, w))
 		sb.WriteByte('\n')
 	}
 	sb.WriteString(m.statusBar(w))
@@ -136,5 +137,5 @@ func (m *Model) renderYAML(sb *strings.Builder, w, h int) {
 	if len(y.lines) > body {
 		hint += fmt.Sprintf(" · %d/%d", y.offset+1, len(y.lines)-body+1)
 	}
-	sb.WriteString(fitLine(m.st.Dim.Render(hint), w))
+	sb.WriteString(format.FitLine(m.st.Dim.Render(hint), w))
 }
