@@ -30,6 +30,7 @@ var (
 	terminalLibs   = []string{"charm.land/", "github.com/charmbracelet/"}
 	pureNever      = append(append([]string{"k8s.io/"}, clusterClients...), terminalLibs...)
 	uiNever        = append(clusterClients, module+"/auth", module+"/kube")
+	uiComponent    = []string{"model", "drift", "internal/termtext", "ui/format", "ui/keymap", "ui/styles"}
 )
 
 // rules is ordered from the bottom layer up; the longest matching path wins.
@@ -50,6 +51,9 @@ var rules = []layerRule{
 	{path: "ui/styles", mayImport: []string{"model"}, never: uiNever},
 	{path: "ui/keymap", never: uiNever},
 	{path: "ui/format", mayImport: []string{"internal/termtext"}, never: uiNever},
+	// The board's components: each draws and updates itself; none imports
+	// the root or another component.
+	{path: "ui/yaml", mayImport: uiComponent, never: uiNever},
 	{path: "internal/demo", mayImport: []string{"kube", "model", "drift", "internal/termtext"}, never: terminalLibs},
 	{path: "screenshots", mayImport: []string{"screenshots", "ui", "model", "drift", "internal/demo", "internal/restart", "internal/termtext",
 		"internal/cli", "internal/config"}}, // the board as the one constructor composes it

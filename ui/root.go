@@ -12,6 +12,7 @@ import (
 	"github.com/hanzoai/driftboard/model"
 	"github.com/hanzoai/driftboard/ui/keymap"
 	"github.com/hanzoai/driftboard/ui/styles"
+	"github.com/hanzoai/driftboard/ui/yaml"
 )
 
 // screen is what fills the body: the table, one app's detail, or full help.
@@ -21,7 +22,7 @@ const (
 	screenBoard screen = iota
 	screenDetail
 	screenHelp
-	screenYAML // one App as YAML (yaml.go)
+	screenYAML // one App as YAML (ui/yaml)
 	screenLogs // the pods' logs (logs.go)
 )
 
@@ -152,8 +153,8 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 		return m.onFollowed(msg)
 	case setCheckedMsg, setProgressMsg, setDoneMsg:
 		return m.onSetMsg(msg)
-	case yamlMsg:
-		m.onYAML(msg)
+	case yaml.Msg:
+		m.yaml, _ = m.yaml.Update(msg)
 		return nil
 	case logPodsMsg:
 		return m.onLogPods(msg)

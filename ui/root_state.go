@@ -11,6 +11,7 @@ import (
 	"github.com/hanzoai/driftboard/ui/format"
 	"github.com/hanzoai/driftboard/ui/keymap"
 	"github.com/hanzoai/driftboard/ui/styles"
+	"github.com/hanzoai/driftboard/ui/yaml"
 )
 
 // Model is the root tea.Model. Children are plain structs; the root routes
@@ -57,7 +58,8 @@ type screens struct {
 	helpFrom screen // the screen help was opened over
 	helpTop  int    // the first help line shown: help scrolls where it does not fit
 	detail   detailView
-	yaml     yamlView    // the App as YAML, over the board or the detail
+	yaml     yaml.View   // the App as YAML, over the board or the detail
+	yamlFrom screen      // the screen the YAML was opened over
 	logs     logView     // the pods' logs, over the board or the detail
 	dialogs  dialogStack // the top one has the keys and is drawn
 	help     help.Model
@@ -100,7 +102,7 @@ func (m *Model) layoutFrame() {
 		m.helpLine.width, m.helpLine.text = w, format.FitLine(m.help.ShortHelpView(m.keys.ShortHelp()), w)
 	}
 	if m.screen == screenYAML {
-		m.layoutYAML(h - 3)
+		m.yaml.Layout(&m.st, h-3)
 	}
 	if m.screen == screenLogs {
 		m.layoutLogs(w-2, h)

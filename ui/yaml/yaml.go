@@ -1,4 +1,7 @@
-package ui
+// Package yaml is the read-only YAML of one App, a component of the board:
+// it reads the App once through its Reader, scrolls, and tells the board
+// by a typed Action when a key asks to leave it or to open help.
+package yaml
 
 import (
 	"context"
@@ -11,131 +14,144 @@ import (
 
 	"github.com/hanzoai/driftboard/model"
 	"github.com/hanzoai/driftboard/ui/format"
+	"github.com/hanzoai/driftboard/ui/keymap"
+	"github.com/hanzoai/driftboard/ui/styles"
 )
 
-// YAMLReader reads one App's custom resource as YAML on demand (kube.Fleet
-// GETs it). The text is the
-// cluster's and is sanitised line by line before it is drawn.
-type YAMLReader interface {
+// Reader reads one App's custom resource as YAML on demand (kube.Fleet GETs
+// it). The text is the cluster's and is sanitised line by line before it is
+// drawn.
+type Reader interface {
 	AppYAML(ctx context.Context, key model.Key) (string, error)
 }
 
-// yamlTimeout bounds one GET of the App.
-const yamlTimeout = 15 * time.Second
+// timeout bounds one GET of the App.
+const timeout = 15 * time.Second
 
-// yamlView is the read-only YAML of one App, over the board or the detail
-// it was opened from; back returns there.
-type yamlView struct {
+// View is the read-only YAML of one App.
+type View struct {
+	keys    keymap.Map
 	key     model.Key
-	from    screen
 	seq     uint64
 	loading bool
 	text    string
 	err     error
-	lines   []string // laid out in Update
+	lines   []string // laid out by Layout
 	offset  int
 	height  int
 }
 
-// yamlMsg is a YAMLReader's answer; seq tells a stale one from the current.
-type yamlMsg struct {
+// Msg is a Reader's answer; seq tells a stale one from the current.
+type Msg struct {
 	key  model.Key
 	seq  uint64
 	text string
 	err  error
 }
 
-// openYAML shows row r's App as YAML, read now (nil row: nothing to show).
-func (m *Model) openYAML(r *model.AppView) tea.Cmd {
-	if r == nil {
-		return nil
-	}
-	m.yaml = yamlView{key: r.Key(), from: m.screen, seq: m.yaml.seq + 1}
-	m.screen = screenYAML
-	rd := m.fleet
-	m.yaml.loading = true
-	ctx, k, seq := m.ctx, m.yaml.key, m.yaml.seq
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(ctx, yamlTimeout)
+// Action is what a key asks of the board besides scrolling.
+type Action int
+
+const (
+	None Action = iota // nothing besides what the view did itself
+	Back               // leave the view for where it was opened from
+	Help               // open help over it
+)
+
+// Open is the view of key's App, read now through rd; prev is the view it
+// replaces, whose answers still on their way are then stale.
+func Open(ctx context.Context, rd Reader, k model.Key, keys keymap.Map, prev View) (View, tea.Cmd) {
+	v := View{keys: keys, key: k, seq: prev.seq + 1, loading: true}
+	seq := v.seq
+	return v, func() tea.Msg {
+		ctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
 		text, err := rd.AppYAML(ctx, k)
-		return yamlMsg{key: k, seq: seq, text: text, err: err}
+		return Msg{key: k, seq: seq, text: text, err: err}
 	}
 }
 
-func (m *Model) onYAML(msg yamlMsg) {
-	if msg.key != m.yaml.key || msg.seq != m.yaml.seq {
-		return
+// Key is the App shown.
+func (v View) Key() model.Key { return v.key }
+
+// Update takes the Reader's answer and the view's keys.
+func (v View) Update(msg tea.Msg) (View, Action) {
+	switch msg := msg.(type) {
+	case Msg:
+		if msg.key == v.key && msg.seq == v.seq {
+			v.loading, v.text, v.err = false, msg.text, msg.err
+		}
+	case tea.KeyPressMsg:
+		return v.onKey(msg)
 	}
-	m.yaml.loading, m.yaml.text, m.yaml.err = false, msg.text, msg.err
+	return v, None
 }
 
-func (m *Model) yamlKey(msg tea.KeyPressMsg) tea.Cmd {
-	k, y := m.keys, &m.yaml
+func (v View) onKey(msg tea.KeyPressMsg) (View, Action) {
+	k := v.keys
 	switch {
 	case key.Matches(msg, k.Back, k.Quit, k.YAML), msg.String() == "backspace":
-		m.screen = y.from // q goes back, as in k9s and less
+		return v, Back // q goes back, as in k9s and less
 	case key.Matches(msg, k.Up):
-		y.scroll(-1)
+		v.scroll(-1)
 	case key.Matches(msg, k.Down):
-		y.scroll(1)
+		v.scroll(1)
 	case k.Paging(msg):
-		y.scroll(k.PageStep(msg, y.height))
+		v.scroll(k.PageStep(msg, v.height))
 	case key.Matches(msg, k.Home):
-		y.offset = 0
+		v.offset = 0
 	case key.Matches(msg, k.End):
-		y.scroll(len(y.lines))
+		v.scroll(len(v.lines))
 	case key.Matches(msg, k.Help):
-		m.openHelp()
+		return v, Help
 	}
-	return nil
+	return v, None
 }
 
-func (y *yamlView) scroll(delta int) {
-	y.offset = max(0, min(y.offset+delta, len(y.lines)-y.height))
+func (v *View) scroll(delta int) {
+	v.offset = max(0, min(v.offset+delta, len(v.lines)-v.height))
 }
 
-// layoutYAML turns the answer into lines, every one through safe: the
-// YAML is the cluster's text.
-func (m *Model) layoutYAML(body int) {
-	y, st := &m.yaml, &m.st
-	y.height = body
-	head := st.Title.Render("App "+format.Safe(y.key.Namespace+"/"+y.key.Name)) + st.Dim.Render(" · cluster "+format.Safe(format.OrDash(y.key.Cluster))+" · YAML")
-	y.lines = []string{head, ""}
+// Layout turns the answer into lines for a body of the given height, every
+// one through format.Safe: the YAML is the cluster's text.
+func (v *View) Layout(st *styles.Styles, body int) {
+	v.height = body
+	head := st.Title.Render("App "+format.Safe(v.key.Namespace+"/"+v.key.Name)) +
+		st.Dim.Render(" · cluster "+format.Safe(format.OrDash(v.key.Cluster))+" · YAML")
+	v.lines = []string{head, ""}
 	switch {
-	case y.loading:
-		y.lines = append(y.lines, st.Dim.Render("reading the App…"))
-	case model.IsNotAvailable(y.err):
-		y.lines = append(y.lines, st.Dim.Render(format.Safe(y.err.Error())))
-	case y.err != nil:
-		y.lines = append(y.lines, st.ErrText.Render("could not read the App: ")+format.Safe(y.err.Error()))
+	case v.loading:
+		v.lines = append(v.lines, st.Dim.Render("reading the App…"))
+	case model.IsNotAvailable(v.err):
+		v.lines = append(v.lines, st.Dim.Render(format.Safe(v.err.Error())))
+	case v.err != nil:
+		v.lines = append(v.lines, st.ErrText.Render("could not read the App: ")+format.Safe(v.err.Error()))
 	default:
-		for _, l := range strings.Split(strings.TrimRight(y.text, "\n"), "\n") {
-			y.lines = append(y.lines, format.Safe(l))
+		for _, l := range strings.Split(strings.TrimRight(v.text, "\n"), "\n") {
+			v.lines = append(v.lines, format.Safe(l))
 		}
 	}
-	y.offset = max(0, min(y.offset, len(y.lines)-body))
+	v.offset = max(0, min(v.offset, len(v.lines)-body))
 }
 
-func (m *Model) renderYAML(sb *strings.Builder, w, h int) {
-	sb.WriteString(m.titleLine(w))
-	sb.WriteByte('\n')
-	body := h - 3
-	y := &m.yaml
-	for i := 0; i < body; i++ {
+// RenderBody writes body lines of the YAML, each w columns wide.
+func (v View) RenderBody(sb *strings.Builder, w, body int) {
+	for i := range body {
 		line := ""
-		if j := y.offset + i; j < len(y.lines) {
-			line = " " + y.lines[j]
+		if j := v.offset + i; j < len(v.lines) {
+			line = " " + v.lines[j]
 		}
 		sb.WriteString(format.FitLine(line, w))
 		sb.WriteByte('\n')
 	}
-	sb.WriteString(m.statusBar(w))
-	sb.WriteByte('\n')
-	k := m.keys
+}
+
+// Hint is the view's key line, w columns wide, under a body of that height.
+func (v View) Hint(st *styles.Styles, w, body int) string {
+	k := v.keys
 	hint := k.Quit.Help().Key + "/" + k.Back.Help().Key + " back · ↑/↓ scroll · read-only · " + k.Help.Help().Key + " help"
-	if len(y.lines) > body {
-		hint += fmt.Sprintf(" · %d/%d", y.offset+1, len(y.lines)-body+1)
+	if len(v.lines) > body {
+		hint += fmt.Sprintf(" · %d/%d", v.offset+1, len(v.lines)-body+1)
 	}
-	sb.WriteString(format.FitLine(m.st.Dim.Render(hint), w))
+	return format.FitLine(st.Dim.Render(hint), w)
 }
