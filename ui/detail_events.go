@@ -80,7 +80,7 @@ func nextEvents(k model.Key, seq uint64, ch <-chan []model.Event) tea.Cmd {
 func (m *Model) current(k model.Key, seq uint64) bool {
 	// The YAML opened over the detail leaves it open underneath.
 	open := m.screen == screenDetail || m.screen == screenYAML && m.yamlFrom == screenDetail ||
-		m.screen == screenLogs && m.logs.from == screenDetail
+		m.screen == screenLogs && m.logsFrom == screenDetail
 	return open && k == m.detail.key && seq == m.detail.events.seq
 }
 

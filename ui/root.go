@@ -11,6 +11,7 @@ import (
 
 	"github.com/hanzoai/driftboard/model"
 	"github.com/hanzoai/driftboard/ui/keymap"
+	"github.com/hanzoai/driftboard/ui/logs"
 	"github.com/hanzoai/driftboard/ui/styles"
 	"github.com/hanzoai/driftboard/ui/yaml"
 )
@@ -156,10 +157,8 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 	case yaml.Msg:
 		m.yaml, _ = m.yaml.Update(msg)
 		return nil
-	case logPodsMsg:
-		return m.onLogPods(msg)
-	case logOpenedMsg, logBatchMsg:
-		return m.onLogMsg(msg)
+	case logs.PodsMsg, logs.OpenedMsg, logs.BatchMsg:
+		return m.onLogs(msg)
 	case digestsMsg:
 		return m.onDigests(msg)
 	case eventsStartedMsg, eventsMsg:

@@ -30,7 +30,7 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	case screenYAML:
 		return m.yamlKey(msg)
 	case screenLogs:
-		return m.logsKey(msg)
+		return m.onLogs(msg)
 	}
 	return m.boardKey(msg)
 }
@@ -176,7 +176,7 @@ func (m *Model) onMouse(msg tea.Msg) tea.Cmd {
 		}
 	case screenLogs:
 		if w, ok := msg.(tea.MouseWheelMsg); ok {
-			m.logs.scroll(map[bool]int{true: -3, false: 3}[w.Mouse().Button == tea.MouseWheelUp])
+			m.logs.Scroll(map[bool]int{true: -3, false: 3}[w.Mouse().Button == tea.MouseWheelUp])
 		}
 	}
 	return cmd
@@ -216,7 +216,7 @@ func (m *Model) perform(d dialog, act action) tea.Cmd {
 		return m.startLogin()
 	case actPickLog:
 		m.dialogs.remove(d)
-		return m.startLog(a.pod, a.container)
+		return m.logs.Start(a.pod, a.container)
 	case actPick:
 		m.dialogs.remove(d)
 		m.dialogs.push(a.p)

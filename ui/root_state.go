@@ -10,6 +10,7 @@ import (
 	"github.com/hanzoai/driftboard/model"
 	"github.com/hanzoai/driftboard/ui/format"
 	"github.com/hanzoai/driftboard/ui/keymap"
+	"github.com/hanzoai/driftboard/ui/logs"
 	"github.com/hanzoai/driftboard/ui/styles"
 	"github.com/hanzoai/driftboard/ui/yaml"
 )
@@ -60,7 +61,8 @@ type screens struct {
 	detail   detailView
 	yaml     yaml.View   // the App as YAML, over the board or the detail
 	yamlFrom screen      // the screen the YAML was opened over
-	logs     logView     // the pods' logs, over the board or the detail
+	logs     logs.View   // the pods' logs, over the board or the detail
+	logsFrom screen      // the screen the logs were opened over
 	dialogs  dialogStack // the top one has the keys and is drawn
 	help     help.Model
 	// helpLine is the rendered short help, laid out in Update; it changes
@@ -105,7 +107,7 @@ func (m *Model) layoutFrame() {
 		m.yaml.Layout(&m.st, h-3)
 	}
 	if m.screen == screenLogs {
-		m.layoutLogs(w-2, h)
+		m.logs.Layout(&m.st, w-2, h)
 	}
 	if m.screen != screenDetail {
 		return

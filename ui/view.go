@@ -60,7 +60,7 @@ func (m *Model) render() string {
 	case screenYAML:
 		m.renderYAML(&sb, w, h)
 	case screenLogs:
-		m.renderLogs(&sb, w, h)
+		m.renderLogs(&sb, w)
 	default:
 		m.renderBoard(&sb, w, h)
 	}

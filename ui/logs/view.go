@@ -1,4 +1,4 @@
-package ui
+package logs
 
 import (
 	"fmt"
@@ -12,11 +12,12 @@ import (
 	"github.com/hanzoai/driftboard/ui/styles"
 )
 
-// logChoice is one pod and container the log view can stream.
-type logChoice struct{ pod, container, hint string }
+// Choice is one pod and container the log view can stream; Hint says how
+// the pod is doing.
+type Choice struct{ Pod, Container, Hint string }
 
-func logChoices(pods []model.LogPod) []logChoice {
-	var out []logChoice
+func choicesOf(pods []model.LogPod) []Choice {
+	var out []Choice
 	for _, p := range pods {
 		hint := "ready"
 		switch {
@@ -29,45 +30,21 @@ func logChoices(pods []model.LogPod) []logChoice {
 			hint += fmt.Sprintf(" · %d restarts", p.Restarts)
 		}
 		for _, c := range p.Containers {
-			out = append(out, logChoice{pod: p.Name, container: c, hint: hint})
+			out = append(out, Choice{Pod: p.Name, Container: c, Hint: hint})
 		}
 	}
 	return out
 }
 
-// actPickLog streams the chosen pod and container; actOpenLogs (the action
-// menu) opens the selected row's logs.
-type (
-	actPickLog  struct{ pod, container string }
-	actOpenLogs struct{}
-)
-
-func (actPickLog) isAction()  {}
-func (actOpenLogs) isAction() {}
-
-// logPicker offers every pod and container, the cursor on the current (or
-// default) one.
-func (m *Model) logPicker(choices []logChoice, pod, container string) *picker {
-	p := &picker{title: "Logs of " + m.logs.key.Namespace + "/" + m.logs.key.Name + ": pod and container", keys: m.keys}
-	for i, c := range choices {
-		p.items = append(p.items, pickItem{label: c.pod + " · " + c.container, hint: c.hint, act: actPickLog{pod: c.pod, container: c.container}})
-		if c.pod == pod && c.container == container {
-			p.cursor = i
-		}
-	}
-	return p
-}
-
-// layoutLogs lays out the body: from the top line, or backwards from the
-// last one when tailing; only the lines on screen are wrapped and
-// highlighted.
-func (m *Model) layoutLogs(width, height int) {
-	l, st := &m.logs, &m.st
-	l.header = packParts(m.logsHeader(), st.Dim.Render(" · "), width, 2)
+// Layout lays out the view for a screen of width and height: the header,
+// then the body from the top line, or backwards from the last one when
+// tailing; only the lines on screen are wrapped and highlighted.
+func (l *View) Layout(st *styles.Styles, width, height int) {
+	l.header = packParts(l.headerParts(st), st.Dim.Render(" · "), width, 2)
 	body := max(1, height-3-len(l.header))
 	l.height = body
 	l.rows, l.below = l.rows[:0], 0
-	if msg := m.logsEmpty(); msg != "" {
+	if msg := l.empty(st); msg != "" {
 		l.rows = append(l.rows, msg)
 		return
 	}
@@ -75,7 +52,7 @@ func (m *Model) layoutLogs(width, height int) {
 	render := func(i int) []string {
 		line := highlight(l.ring.At(i-first), l.search.pattern, st.Selected)
 		if l.wrap {
-			return wrapText(line, width)
+			return strings.Split(ansi.Wrap(line, max(10, width), ""), "\n")
 		}
 		return []string{line}
 	}
@@ -96,9 +73,8 @@ func (m *Model) layoutLogs(width, height int) {
 	l.rows = l.rows[:min(len(l.rows), body)]
 }
 
-// logsEmpty says why there are no lines to show, or "".
-func (m *Model) logsEmpty() string {
-	l, st := &m.logs, &m.st
+// empty says why there are no lines to show, or "".
+func (l *View) empty(st *styles.Styles) string {
 	switch {
 	case l.listing:
 		return st.Dim.Render("listing the pods…")
@@ -109,7 +85,7 @@ func (m *Model) logsEmpty() string {
 	case len(l.pods) == 0:
 		return st.Dim.Render("no pods")
 	case l.pod == "":
-		return st.Dim.Render("no container chosen · " + m.keys.LogPick.Help().Key + " picks one")
+		return st.Dim.Render("no container chosen · " + l.keys.LogPick.Help().Key + " picks one")
 	case l.opening:
 		return st.Dim.Render("opening the stream…")
 	case l.ring.Len() > 0:
@@ -155,10 +131,9 @@ func packParts(parts []string, sep string, width, n int) []string {
 	return append(out, line)
 }
 
-// logsHeader names what is shown and how: pod, container, the switches,
+// headerParts name what is shown and how: pod, container, the switches,
 // the stream's state and the lines dropped.
-func (m *Model) logsHeader() []string {
-	l, st := &m.logs, &m.st
+func (l *View) headerParts(st *styles.Styles) []string {
 	parts := []string{st.Title.Render("Logs " + format.Safe(l.key.Namespace+"/"+l.key.Name))}
 	if l.pod != "" {
 		parts = append(parts, "pod "+format.Safe(l.pod), "container "+format.Safe(l.container))
@@ -176,7 +151,7 @@ func (m *Model) logsHeader() []string {
 	case l.ended:
 		parts = append(parts, "stream ended")
 	case l.pod != "" && !l.opening && !l.follow:
-		parts = append(parts, "not following ("+m.keys.LogFollow.Help().Key+" follows)")
+		parts = append(parts, "not following ("+l.keys.LogFollow.Help().Key+" follows)")
 	}
 	if d := l.ring.Dropped(); d > 0 {
 		keeps := fmt.Sprintf("keeps %d", l.ring.Cap())
@@ -188,10 +163,11 @@ func (m *Model) logsHeader() []string {
 	return parts
 }
 
-func (m *Model) renderLogs(sb *strings.Builder, w, h int) {
-	l, k := &m.logs, m.keys
-	sb.WriteString(m.titleLine(w))
-	sb.WriteByte('\n')
+// Render writes the view under the board's title line, w columns wide:
+// the header, the body, then the search line, a note or the board's
+// status bar (statusBar; quiet: it says nothing now), and the keys.
+func (l View) Render(sb *strings.Builder, st *styles.Styles, w int, statusBar string, quiet bool) {
+	k := l.keys
 	for _, line := range l.header {
 		sb.WriteString(format.FitLine(" "+line, w))
 		sb.WriteByte('\n')
@@ -208,15 +184,15 @@ func (m *Model) renderLogs(sb *strings.Builder, w, h int) {
 	case s.typing:
 		sb.WriteString(format.FitLine("/"+format.Safe(s.text)+"█", w))
 	case s.note != "":
-		sb.WriteString(format.FitLine(m.st.WarnText.Render(format.Safe(s.note)), w))
-	case l.below > 0 && m.status.text == "":
+		sb.WriteString(format.FitLine(st.WarnText.Render(format.Safe(s.note)), w))
+	case l.below > 0 && quiet:
 		lines := "lines"
 		if l.below == 1 {
 			lines = "line"
 		}
-		sb.WriteString(format.FitLine(m.st.Dim.Render(fmt.Sprintf("↓ %d more %s below · %s the latest", l.below, lines, k.End.Help().Key)), w))
+		sb.WriteString(format.FitLine(st.Dim.Render(fmt.Sprintf("↓ %d more %s below · %s the latest", l.below, lines, k.End.Help().Key)), w))
 	default:
-		sb.WriteString(m.statusBar(w))
+		sb.WriteString(statusBar)
 	}
 	sb.WriteByte('\n')
 	onOff := func(b bool) string { return map[bool]string{true: "on", false: "off"}[b] }
@@ -227,9 +203,9 @@ func (m *Model) renderLogs(sb *strings.Builder, w, h int) {
 		k.LogWrap.Help().Key + " wrap " + onOff(l.wrap),
 		k.Filter.Help().Key + " search · " + k.NextProblem.Help().Key + "/" + k.PrevProblem.Help().Key,
 	}
-	if len(logChoices(l.pods)) > 1 {
+	if len(choicesOf(l.pods)) > 1 {
 		hints = append(hints, k.LogPick.Help().Key+" pod/container")
 	}
 	hints = slices.Concat(hints, []string{k.Help.Help().Key + " help"})
-	sb.WriteString(format.FitLine(m.st.Dim.Render(strings.Join(hints, " · ")), w))
+	sb.WriteString(format.FitLine(st.Dim.Render(strings.Join(hints, " · ")), w))
 }
