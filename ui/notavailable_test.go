@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/detail"
 	"github.com/hanzoai/driftboard/ui/logs"
 )
 
@@ -29,7 +30,7 @@ func TestNotAvailableIsShownWithWhy(t *testing.T) {
 	}
 	press(m, "q")
 	_, cmd = m.Update(keyMsg("enter"))
-	for _, msg := range msgsOf[eventsStartedMsg](cmd) {
+	for _, msg := range msgsOf[detail.EventsStartedMsg](cmd) {
 		m.Update(msg)
 	}
 	if v := plainView(m); !strings.Contains(v, "Events: "+why) || strings.Contains(v, "events: could not read") {

@@ -57,9 +57,8 @@ func (m *Model) openRestart(r *model.AppView) tea.Cmd {
 }
 
 func (m *Model) onChecked(msg checkedMsg) tea.Cmd {
-	if m.screen == screenDetail && m.detail.key == msg.key {
-		dec := msg.chk.Decision
-		m.detail.decision = &dec
+	if m.screen == screenDetail && m.detail.Key() == msg.key {
+		m.detail.SetDecision(msg.chk.Decision)
 	}
 	d := dialogOf[*confirmDialog](m.dialogs)
 	if d == nil || d.key != msg.key || d.phase != confirmChecking {

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/detail"
 	"github.com/hanzoai/driftboard/ui/keymap"
 	"github.com/hanzoai/driftboard/ui/logs"
 	"github.com/hanzoai/driftboard/ui/styles"
@@ -159,10 +160,8 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 		return nil
 	case logs.PodsMsg, logs.OpenedMsg, logs.BatchMsg:
 		return m.onLogs(msg)
-	case digestsMsg:
-		return m.onDigests(msg)
-	case eventsStartedMsg, eventsMsg:
-		return m.onEvents(msg)
+	case detail.DigestsMsg, detail.EventsStartedMsg, detail.EventsMsg:
+		return m.onDetail(msg)
 	case openedMsg:
 		m.onOpened(msg)
 		return nil

@@ -26,7 +26,7 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.helpKey(msg)
 		return nil
 	case screenDetail:
-		return m.detailKey(msg)
+		return m.onDetail(msg)
 	case screenYAML:
 		return m.yamlKey(msg)
 	case screenLogs:
@@ -167,7 +167,7 @@ func (m *Model) onMouse(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
 	switch m.screen {
 	case screenDetail:
-		m.detail, cmd = m.detail.Update(msg)
+		cmd = m.onDetail(msg)
 	case screenBoard:
 		m.board, cmd = m.board.Update(msg)
 	case screenHelp:

@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/spinner"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/detail"
 	"github.com/hanzoai/driftboard/ui/format"
 	"github.com/hanzoai/driftboard/ui/keymap"
 	"github.com/hanzoai/driftboard/ui/logs"
@@ -58,7 +59,7 @@ type screens struct {
 	screen   screen
 	helpFrom screen // the screen help was opened over
 	helpTop  int    // the first help line shown: help scrolls where it does not fit
-	detail   detailView
+	detail   detail.View
 	yaml     yaml.View   // the App as YAML, over the board or the detail
 	yamlFrom screen      // the screen the YAML was opened over
 	logs     logs.View   // the pods' logs, over the board or the detail
@@ -112,13 +113,5 @@ func (m *Model) layoutFrame() {
 	if m.screen != screenDetail {
 		return
 	}
-	body := h - 3
-	m.detail.height = body
-	if r := m.board.find(m.detail.key); r == nil {
-		m.detail.rendered = []string{m.st.WarnText.Render("▲ this app is no longer on the board (deleted, or out of view)")}
-	} else {
-		m.detail.rendered = m.detailLines(r, w-2)
-	}
-	m.detail.lines = len(m.detail.rendered)
-	m.detail.offset = max(0, min(m.detail.offset, m.detail.lines-body))
+	m.detail.Layout(&m.st, m.detailFacts(), w, h)
 }

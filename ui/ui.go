@@ -1,7 +1,7 @@
 // Package ui is the driftboard terminal program: one root bubbletea model with
-// plain child components (board table, filter line, detail, confirm dialog,
-// login dialog, help, status bar here; the log and YAML views in ui/logs and
-// ui/yaml), drawn by the renderer in ui/terminal. It consumes the fleet
+// plain child components (board table, filter line, confirm dialog, login
+// dialog, help, status bar here; the detail, log and YAML views in
+// ui/detail, ui/logs and ui/yaml), drawn by the renderer in ui/terminal. It consumes the fleet
 // through the small interfaces declared here and never imports kube or auth.
 package ui
 

@@ -259,16 +259,16 @@ func TestDetailScrollsAndFollowsLiveUpdates(t *testing.T) {
 	press(m, "enter")
 	_ = plainView(m) // the render measures the content
 	press(m, "j", "j")
-	if m.detail.offset != 2 {
-		t.Fatalf("j j: offset %d, want 2", m.detail.offset)
+	if m.detail.Offset() != 2 {
+		t.Fatalf("j j: offset %d, want 2", m.detail.Offset())
 	}
 	m.Update(tea.MouseWheelMsg{Button: tea.MouseWheelUp})
-	if m.detail.offset != 0 {
-		t.Fatalf("wheel up: offset %d", m.detail.offset)
+	if m.detail.Offset() != 0 {
+		t.Fatalf("wheel up: offset %d", m.detail.Offset())
 	}
 	press(m, "G")
-	if m.detail.offset == 0 || !strings.Contains(plainView(m), "What you may do") {
-		t.Fatalf("G: offset %d\n%s", m.detail.offset, plainView(m))
+	if m.detail.Offset() == 0 || !strings.Contains(plainView(m), "What you may do") {
+		t.Fatalf("G: offset %d\n%s", m.detail.Offset(), plainView(m))
 	}
 	src.upsert(app{ns: "hanzo", name: "kms", declared: "v2.0.1", running: "v2.0.1", latest: "v2.0.1", ready: 2, updated: 2, assets: 2}.build())
 	m.Update(snapshotMsg{src.Snapshot()})

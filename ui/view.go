@@ -103,29 +103,6 @@ func (m *Model) renderBoard(sb *strings.Builder, w, h int) {
 	sb.WriteString(m.helpLine.text) // laid out in Update
 }
 
-func (m *Model) renderDetail(sb *strings.Builder, w, h int) {
-	sb.WriteString(m.titleLine(w))
-	sb.WriteByte('\n')
-	body := h - 3
-	lines := m.detail.rendered // laid out in Update
-	for i := 0; i < body; i++ {
-		line := ""
-		if j := m.detail.offset + i; j < len(lines) {
-			line = " " + lines[j]
-		}
-		sb.WriteString(format.FitLine(line, w))
-		sb.WriteByte('\n')
-	}
-	sb.WriteString(m.statusBar(w))
-	sb.WriteByte('\n')
-	k := m.keys
-	hint := k.Quit.Help().Key + "/" + k.Back.Help().Key + " back · ↑/↓ scroll · " + k.Restart.Help().Key + " " + k.Restart.Help().Desc + " · " + k.Help.Help().Key + " help"
-	if len(lines) > body {
-		hint += fmt.Sprintf(" · %d/%d", m.detail.offset+1, len(lines)-body+1)
-	}
-	sb.WriteString(format.FitLine(m.st.Dim.Render(hint), w))
-}
-
 func (m *Model) renderHelp(sb *strings.Builder, w, h int) {
 	lines := m.helpLines(w)
 	body, scrolls := h, len(lines) > h

@@ -1,39 +1,100 @@
-package ui
+// Package detail is one app in full, a component of the board: every fact
+// of its row, the digests its pods run (read when opened and when the pods
+// change) and its Events (followed while open). Keys that act on the app
+// are asked of the board as typed actions.
+package detail
 
 import (
+	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/hanzoai/driftboard/drift"
 	"github.com/hanzoai/driftboard/model"
 	"github.com/hanzoai/driftboard/ui/format"
 	"github.com/hanzoai/driftboard/ui/keymap"
 	"github.com/hanzoai/driftboard/ui/styles"
 )
 
-// detailView shows one app in full. It re-reads the app from each new
-// snapshot, so a rollout is followed live while it is open.
-type detailView struct {
+// Reader reads what the detail shows besides the row: the digests the
+// app's pods run and its Events.
+type Reader interface {
+	RunningDigests(ctx context.Context, key model.Key) (model.PodDigests, error)
+	WatchEvents(ctx context.Context, key model.Key) (<-chan []model.Event, error)
+}
+
+// View shows one app in full. It re-reads the app from each new snapshot
+// (Layout's Facts), so a rollout is followed live while it is open.
+type View struct {
+	ctx      context.Context // the board's: every read ends with it
+	rd       Reader
+	keys     keymap.Map
 	key      model.Key
 	offset   int
 	height   int
 	lines    int             // len(rendered), to bound scrolling
-	rendered []string        // the detail's lines, laid out in Update
+	rendered []string        // the detail's lines, laid out in Layout
 	decision *model.Decision // what this user may do here (from CheckRestart)
 	digests  digestRead      // what the pods run, read when opened
 	events   eventsWatch     // the app's Events, followed while open
-	keys     keymap.Map
 }
 
-// Update scrolls; the root handles the actions offered in the detail.
-func (d detailView) Update(msg tea.Msg) (detailView, tea.Cmd) {
+// Facts are what the board knows of the app besides its row.
+type Facts struct {
+	Row        *model.AppView // nil: no longer on the board
+	Now        time.Time
+	Progress   string    // the board's rollout cell, for a rollout in progress
+	Restarting time.Time // when this user's restart of it was asked (zero: none)
+	MayDo      string    // whether this user may restart it, in words
+}
+
+// Action is what a key asks of the board; nil: nothing.
+type Action int
+
+const (
+	None    Action = iota // nothing besides what the view did itself
+	Back                  // close the detail (its Events watch already stopped)
+	Restart               // restart the app
+	YAML                  // the app as YAML
+	Logs                  // the pods' logs
+	Login                 // log in again
+	Help                  // help over the detail
+	Reread                // the pods changed during a read: read them again if still open
+)
+
+// Open shows r in full: it reads the pods' digests and starts following
+// the Events. prev is the view it replaces: its watch stops, and its
+// answers still on their way become stale.
+func Open(ctx context.Context, rd Reader, r *model.AppView, keys keymap.Map, prev View) (View, tea.Cmd) {
+	prev.Close()
+	d := View{ctx: ctx, rd: rd, keys: keys, key: r.Key(), digests: digestRead{seq: prev.digests.seq},
+		events: eventsWatch{seq: prev.events.seq}}
+	read := tea.Batch(d.ReadDigests(r), d.watchEvents())
+	return d, read
+}
+
+// Key is the app shown.
+func (d View) Key() model.Key { return d.key }
+
+// Decision is what this user may do here, once checked (nil: not yet).
+func (d View) Decision() *model.Decision { return d.decision }
+
+// SetDecision keeps the answer of the restart check for the app shown.
+func (d *View) SetDecision(dec model.Decision) { d.decision = &dec }
+
+// Update scrolls, takes the readers' answers, and turns the keys that act
+// on the app into Actions.
+func (d View) Update(msg tea.Msg) (View, tea.Cmd, Action) {
 	k := d.keys
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		switch {
+		case key.Matches(msg, k.Back, k.Quit), msg.String() == "backspace":
+			d.Close()
+			return d, nil, Back // q goes back, as in k9s and less; ctrl+c quits
 		case key.Matches(msg, k.Up):
 			d.scroll(-1)
 		case key.Matches(msg, k.Down):
@@ -44,6 +105,16 @@ func (d detailView) Update(msg tea.Msg) (detailView, tea.Cmd) {
 			d.offset = 0
 		case key.Matches(msg, k.End):
 			d.scroll(d.lines)
+		case key.Matches(msg, k.Restart):
+			return d, nil, Restart
+		case key.Matches(msg, k.YAML):
+			return d, nil, YAML
+		case key.Matches(msg, k.Logs):
+			return d, nil, Logs
+		case key.Matches(msg, k.Login):
+			return d, nil, Login
+		case key.Matches(msg, k.Help):
+			return d, nil, Help
 		}
 	case tea.MouseWheelMsg:
 		switch msg.Mouse().Button {
@@ -52,244 +123,56 @@ func (d detailView) Update(msg tea.Msg) (detailView, tea.Cmd) {
 		case tea.MouseWheelDown:
 			d.scroll(3)
 		}
+	case DigestsMsg:
+		return d, nil, d.onDigests(msg)
+	case EventsStartedMsg, EventsMsg:
+		return d, d.onEvents(msg), None
 	}
-	return d, nil
+	return d, nil, None
 }
 
-func (d *detailView) scroll(delta int) {
+func (d *View) scroll(delta int) {
 	d.offset = max(0, min(d.offset+delta, d.lines-d.height))
 }
 
-func (m *Model) openDetail() tea.Cmd {
-	r := m.board.selected()
-	if r == nil {
-		return nil
+// Layout lays the detail out for a screen of width and height.
+func (d *View) Layout(st *styles.Styles, f Facts, width, height int) {
+	body := height - 3
+	d.height = body
+	if f.Row == nil {
+		d.rendered = []string{st.WarnText.Render("▲ this app is no longer on the board (deleted, or out of view)")}
+	} else {
+		d.rendered = d.detailLines(st, f, width-2)
 	}
-	// seq carries on, so an answer for an earlier opening is stale.
-	m.stopEvents()
-	m.detail = detailView{key: r.Key(), keys: m.keys, digests: digestRead{seq: m.detail.digests.seq},
-		events: eventsWatch{seq: m.detail.events.seq}}
-	m.screen = screenDetail
-	read := tea.Batch(m.readDigests(r), m.watchEvents())
-	if m.refusal(r) == "" {
-		return tea.Batch(checkRestart(m.ctx, m.fleet, r), read)
-	}
-	return read
+	d.lines = len(d.rendered)
+	d.offset = max(0, min(d.offset, d.lines-body))
 }
 
-func (m *Model) detailKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := m.keys
-	switch {
-	case key.Matches(msg, k.Back, k.Quit), msg.String() == "backspace":
-		m.screen = screenBoard // q goes back, as in k9s and less; ctrl+c quits
-		m.stopEvents()
-
-	case key.Matches(msg, k.Up, k.Down, k.PageUp, k.PageDown, k.HalfPageUp, k.HalfPageDown, k.Home, k.End):
-		m.detail, _ = m.detail.Update(msg)
-	case key.Matches(msg, k.Restart):
-		return m.openRestart(m.board.find(m.detail.key))
-	case key.Matches(msg, k.YAML):
-		return m.openYAML(m.board.find(m.detail.key))
-	case key.Matches(msg, k.Logs):
-		return m.openLogs(m.board.find(m.detail.key))
-	case key.Matches(msg, k.Login):
-		return m.startLogin()
-	case key.Matches(msg, k.Help):
-		m.openHelp()
+// Render writes the detail's body, height-3 lines w columns wide; Hint is
+// its key line.
+func (d View) Render(sb *strings.Builder, w, height int) {
+	for i := range height - 3 {
+		line := ""
+		if j := d.offset + i; j < len(d.rendered) {
+			line = " " + d.rendered[j]
+		}
+		sb.WriteString(format.FitLine(line, w))
+		sb.WriteByte('\n')
 	}
-	return nil
 }
 
-// detailLines renders every fact of the app, one logical line per entry.
-func (m *Model) detailLines(r *model.AppView, width int) []string {
-	st := &m.st
-	now := m.now()
-	var out []string
-	add := func(s ...string) { out = append(out, s...) }
-	section := func(t string) { add("", st.Bold.Render(t)) }
-	kv := func(k, v string) { add(wrapText(st.Dim.Render(fmt.Sprintf("%-16s", k))+format.Safe(v), width)...) }
-	text := func(s string) { add(wrapText(format.Safe(s), width)...) } // a whole line of outside text
-
-	sev := r.Verdict().Mark
-	add(st.Sev[sev].Pre + styles.MarkLabel(sev) + st.Sev[sev].Post + "  " + st.Title.Render(format.Safe(r.App)) +
-		st.Dim.Render(format.Safe(fmt.Sprintf("  %s · %s/%s · cluster %s", r.Kind, r.Namespace, r.App, format.OrDash(r.Cluster)))))
-	if r.Offline {
-		add(st.WarnText.Render("▲ offline: this cluster's watch is down; the facts below may be out of date"))
+// Hint is the detail's key line under a screen of height.
+func (d View) Hint(st *styles.Styles, w, height int) string {
+	k, body := d.keys, height-3
+	hint := k.Quit.Help().Key + "/" + k.Back.Help().Key + " back · ↑/↓ scroll · " + k.Restart.Help().Key + " " + k.Restart.Help().Desc + " · " + k.Help.Help().Key + " help"
+	if len(d.rendered) > body {
+		hint += fmt.Sprintf(" · %d/%d", d.offset+1, len(d.rendered)-body+1)
 	}
-	kv("id", r.ID)
-	kv("env / tenant", format.OrDash(r.Env)+" / "+format.OrDash(r.Tenant))
-	kv("org / role", format.OrDash(r.Org)+" / "+format.OrDash(r.Role))
-	kv("image", format.OrDash(r.Registry))
-	switch {
-	case r.DriftSince != nil:
-		kv("drifting", "since "+format.Clock(*r.DriftSince, now)+" ("+format.ShortDuration(now.Sub(*r.DriftSince))+")")
-	case len(r.Drift.Flags) > 0:
-		kv("drifting", "since ? (the cluster does not say)")
-	}
-
-	section("Tags")
-	add(m.tagTable(r, width)...)
-	kv("release", releaseWords(r.Release, now))
-	if r.Release.URL != "" {
-		kv("release URL", r.Release.URL)
-	}
-	add(m.digestLines(r, width)...)
-
-	section("Drift")
-	switch {
-	case len(r.Drift.Flags) > 0 || r.RunningUnknown():
-	case r.ReleaseFlagsUnchecked(): // the release flags were not decided: not "no drift"
-		add(st.OkText.Render("✓ no drift in the flags checked"))
-	default:
-		add(st.OkText.Render("✓ no drift"))
-	}
-	for _, f := range r.Drift.Flags {
-		i := model.MarkOf(f.Severity)
-		msg := f.Message
-		if f.Kind == drift.DriftStale { // which way it points, plainly, and since when
-			msg = model.StaleWords(r.DeclaredTag, r.LatestTag) + "."
-			if p := r.Release.LatestPublished; !p.IsZero() {
-				msg += " " + r.LatestTag + " was published " + format.Clock(p, now) + " (" + format.ShortDuration(now.Sub(p)) + " ago)."
-			}
-		}
-		add(wrapText(st.Sev[i].Pre+i.Glyph()+" "+format.Safe(string(f.Kind))+st.Sev[i].Post+"  "+format.Safe(msg), width)...)
-	}
-	switch {
-	case r.WaitsOnRelease():
-		add(wrapText(st.Sev[model.MarkUnknown].Pre+"? release not checked"+st.Sev[model.MarkUnknown].Post+
-			"  no-release, zero-assets and stale are withheld until it is.", width)...)
-	case r.ReleaseFlagsUnchecked():
-		add(wrapText(st.Sev[model.MarkUnknown].Pre+"? release checks off"+st.Sev[model.MarkUnknown].Post+
-			"  no-release, zero-assets and stale are not checked.", width)...)
-	}
-	if r.WaitsOnWorkload() {
-		add(wrapText(st.Sev[model.MarkUnknown].Pre+"? workload not listed yet"+st.Sev[model.MarkUnknown].Post+
-			"  un-rolled and floating-running are unknown until the cluster has synced.", width)...)
-	}
-	if r.Workload.Unreadable != "" {
-		add(wrapText(st.Sev[model.MarkUnknown].Pre+"? workload unreadable"+st.Sev[model.MarkUnknown].Post+
-			"  un-rolled and floating-running are unknown: "+format.Safe(r.Workload.Unreadable)+".", width)...)
-	}
-
-	add(m.gitLines(r, width)...)
-
-	w := r.Workload
-	section("Workload")
-	switch w.Presence() {
-	case model.WorkloadUnreadable:
-		kv("workload", w.Unreadable+"; health unknown")
-	case model.WorkloadPending:
-		kv("workload", format.OrDash(string(w.Kind))+" "+format.OrDash(w.Name)+": "+w.Pending+"; health and running tag unknown")
-	case model.WorkloadNoneByDesign:
-		kv("workload", "none by design (role "+format.OrDash(r.Role)+": "+w.None+")")
-	case model.WorkloadMissing:
-		kv("workload", "not found ("+format.OrDash(string(w.Kind))+" "+format.OrDash(w.Name)+")")
-	default:
-		owned := "not owned by the App"
-		if w.OwnedByApp {
-			owned = "owned by the App"
-		}
-		kv("workload", fmt.Sprintf("%s %s (%s)", w.Kind, w.Name, owned))
-		kv("replicas", fmt.Sprintf("%d desired · %d ready · %d updated · %d available", w.Desired, w.Ready, w.Updated, w.Available))
-		kv("rollout", rolloutWords(r))
-		kv("health / phase", format.OrDash(string(r.Health))+" / "+format.OrDash(r.Phase))
-		if w.RestartedAt != "" {
-			kv("last restart", restartWords(w.RestartedAt, w.RestartedBy, now))
-		} else {
-			kv("last restart", "none recorded")
-		}
-		if len(w.Digests) > 0 {
-			kv("digests", strings.Join(w.Digests, " "))
-		}
-	}
-	if u := r.Upgrade; u != nil {
-		kv("upgrade", u.Words())
-		for _, h := range u.History {
-			kv("", strings.TrimSpace(format.OrDash(h.At)+" "+format.OrDash(h.Outcome)+" "+format.OrDash(h.Image)+" "+h.Message))
-		}
-	}
-	if f := m.inflight[r.Key()]; f != nil {
-		kv("restarting", "requested by you at "+format.Clock(f.started, now))
-	}
-
-	section("Conditions")
-	conds := append(append([]model.Condition(nil), r.Conditions...), w.Conditions...)
-	if len(conds) == 0 {
-		add(st.Dim.Render("none"))
-	}
-	for _, c := range conds {
-		text(fmt.Sprintf("%s=%s %s %s", c.Type, c.Status, c.Reason, c.Message))
-	}
-	section("Endpoints")
-	if len(r.Endpoints) == 0 {
-		add(st.Dim.Render("none"))
-	}
-	for _, e := range r.Endpoints {
-		text(e)
-	}
-	if len(r.Problems) > 0 {
-		section("Problems")
-		for _, p := range r.Problems {
-			add(wrapText(st.ErrText.Render("✖ ")+format.Safe(p.Text), width)...)
-		}
-	}
-	section("Labels")
-	add(labelLines(r.Labels, width)...)
-
-	section("What you may do")
-	text(m.mayDo(r))
-	section("Events") // last, as kubectl describe has them: the list grows
-	add(m.eventLines(width)...)
-	return out
+	return format.FitLine(st.Dim.Render(hint), w)
 }
 
-func (m *Model) tagTable(r *model.AppView, width int) []string {
-	spec, running := r.Workload.SpecTag, r.RunningTag
-	if r.RunningUnknown() {
-		spec, running = "?", "?" // not listed yet, or unreadable: unknown, not none
-	}
-	cells := [][2]string{
-		{"declared (App)", r.DeclaredTag}, {"workload spec", spec},
-		{"running", running}, {"latest release", r.LatestTag},
-	}
-	colW := max(12, min(22, (width-2)/4))
-	var h, v strings.Builder
-	for _, c := range cells { // a cut value keeps a space before the next column
-		format.WriteCell(&h, c[0], colW-1)
-		format.WriteCell(&v, format.OrDash(c[1]), colW-1)
-		h.WriteByte(' ')
-		v.WriteByte(' ')
-	}
-	return []string{m.st.Dim.Render(h.String()), v.String()}
-}
+// Offset is the first line shown.
+func (d View) Offset() int { return d.offset }
 
-func rolloutWords(r *model.AppView) string {
-	w := r.Workload
-	s := string(w.Rollout)
-	if w.Rollout == model.RolloutProgressing {
-		s = "progressing " + rolloutCell(r, nil)
-	}
-	if w.Message != "" {
-		s += ": " + w.Message
-	}
-	return format.OrDash(s)
-}
-
-// mayDo says in words whether this user may restart this app, and why not.
-func (m *Model) mayDo(r *model.AppView) string {
-	if why := m.refusal(r); why != "" {
-		return "restart: no — " + why
-	}
-	d := m.detail.decision
-	switch {
-	case d == nil:
-		return "restart: checking permission…"
-	case d.Allowed:
-		via := ""
-		if m.ident.Source != "" {
-			via = ", login from " + m.ident.Source
-		}
-		return "restart: yes, as " + m.user() + " (" + m.ident.Principal.RoleName() + via + ") — press " + m.keys.Restart.Help().Key
-	}
-	return "restart: no — " + d.Reason
-}
+// Lines is how many lines the detail has.
+func (d View) Lines() int { return d.lines }

@@ -1,22 +1,17 @@
-package ui
+package detail
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/hanzoai/driftboard/model"
 	"github.com/hanzoai/driftboard/ui/format"
+	"github.com/hanzoai/driftboard/ui/styles"
 )
-
-// EventWatcher follows an app's Kubernetes Events while its detail is open. The list arrives merged,
-// newest first; the channel closes when ctx ends or the watch cannot go on.
-// kube.Fleet implements it with a LIST and a WATCH of the namespace's Events.
-type EventWatcher interface {
-	WatchEvents(ctx context.Context, key model.Key) (<-chan []model.Event, error)
-}
 
 // eventsWatch is the open detail's Events: started when it opens, stopped
 // (its context cancelled) when it closes. Nothing is kept for other rows.
@@ -30,41 +25,42 @@ type eventsWatch struct {
 	err     error
 }
 
-// eventsStartedMsg is the watch's first answer: a channel, or why not.
-type eventsStartedMsg struct {
-	key model.Key
-	seq uint64
-	ch  <-chan []model.Event
-	err error
+// EventsStartedMsg is the watch's first answer: a channel, or why not.
+type EventsStartedMsg struct {
+	Key model.Key
+	Seq uint64
+	Ch  <-chan []model.Event
+	Err error
 }
 
-// eventsMsg is one list from the watch; closed when the channel closed.
-type eventsMsg struct {
-	key    model.Key
-	seq    uint64
-	ch     <-chan []model.Event
-	list   []model.Event
-	closed bool
+// EventsMsg is one list from the watch; Closed when the channel closed.
+type EventsMsg struct {
+	Key    model.Key
+	Seq    uint64
+	Ch     <-chan []model.Event
+	List   []model.Event
+	Closed bool
 }
 
-// watchEvents starts following the open detail's Events. seq carries on from an earlier opening, so its lists are stale.
-func (m *Model) watchEvents() tea.Cmd {
-	m.stopEvents()
-	e, w := &m.detail.events, m.fleet
+// watchEvents starts following the Events of the app shown. seq carries
+// on from an earlier opening, so its lists are stale.
+func (d *View) watchEvents() tea.Cmd {
+	d.Close()
+	e, w := &d.events, d.rd
 	e.seq++
 	e.loading = true
-	ctx, cancel := context.WithCancel(m.ctx)
+	ctx, cancel := context.WithCancel(d.ctx)
 	e.cancel = cancel
-	k, seq := m.detail.key, e.seq
+	k, seq := d.key, e.seq
 	return func() tea.Msg {
 		ch, err := w.WatchEvents(ctx, k)
-		return eventsStartedMsg{key: k, seq: seq, ch: ch, err: err}
+		return EventsStartedMsg{Key: k, Seq: seq, Ch: ch, Err: err}
 	}
 }
 
-// stopEvents ends the watch of the detail being closed (or replaced).
-func (m *Model) stopEvents() {
-	if e := &m.detail.events; e.cancel != nil {
+// Close ends the watch of the detail being closed (or replaced).
+func (d *View) Close() {
+	if e := &d.events; e.cancel != nil {
 		e.cancel()
 		e.cancel = nil
 	}
@@ -73,57 +69,53 @@ func (m *Model) stopEvents() {
 func nextEvents(k model.Key, seq uint64, ch <-chan []model.Event) tea.Cmd {
 	return func() tea.Msg {
 		list, ok := <-ch
-		return eventsMsg{key: k, seq: seq, ch: ch, list: list, closed: !ok}
+		return EventsMsg{Key: k, Seq: seq, Ch: ch, List: list, Closed: !ok}
 	}
 }
 
-func (m *Model) current(k model.Key, seq uint64) bool {
-	// The YAML opened over the detail leaves it open underneath.
-	open := m.screen == screenDetail || m.screen == screenYAML && m.yamlFrom == screenDetail ||
-		m.screen == screenLogs && m.logsFrom == screenDetail
-	return open && k == m.detail.key && seq == m.detail.events.seq
-}
-
-// onEvents keeps lists of the watch still open and asks for the next one.
-func (m *Model) onEvents(msg tea.Msg) tea.Cmd {
-	e := &m.detail.events
+// onEvents keeps lists of the watch still open and asks for the next one;
+// the board hands them over only while the detail is open.
+func (d *View) onEvents(msg tea.Msg) tea.Cmd {
+	e := &d.events
 	switch msg := msg.(type) {
-	case eventsStartedMsg:
-		if !m.current(msg.key, msg.seq) {
+	case EventsStartedMsg:
+		if msg.Key != d.key || msg.Seq != e.seq {
 			return nil
 		}
-		if msg.err != nil {
-			e.loading, e.err = false, msg.err
+		if msg.Err != nil {
+			e.loading, e.err = false, msg.Err
 			return nil
 		}
-		return nextEvents(msg.key, msg.seq, msg.ch)
-	case eventsMsg:
-		if !m.current(msg.key, msg.seq) {
+		return nextEvents(msg.Key, msg.Seq, msg.Ch)
+	case EventsMsg:
+		if msg.Key != d.key || msg.Seq != e.seq {
 			return nil
 		}
-		if msg.closed {
+		if msg.Closed {
 			e.loading, e.stopped = false, true
 			return nil
 		}
-		e.loading, e.done, e.list = false, true, msg.list
-		return nextEvents(msg.key, msg.seq, msg.ch)
+		e.loading, e.done, e.list = false, true, msg.List
+		return nextEvents(msg.Key, msg.Seq, msg.Ch)
 	}
 	return nil
 }
 
+// EventsStopped reports that the watch ended while the detail was open.
+func (d View) EventsStopped() bool { return d.events.stopped }
+
 // eventLines are the detail's Events section: age, type, reason, count,
 // object and message, newest first; cluster text through safe.
-func (m *Model) eventLines(width int) []string {
-	st := &m.st
-	e := m.detail.events
+func (d *View) eventLines(st *styles.Styles, now time.Time, width int) []string {
+	e := d.events
 	var out []string
 	switch {
 	case errors.Is(e.err, model.ErrEventsForbidden):
 		out = append(out, st.ErrText.Render("events: cannot read (forbidden)"))
 	case model.IsNotAvailable(e.err):
-		out = append(out, wrapText(st.Dim.Render(format.Safe(e.err.Error())), width)...)
+		out = append(out, format.Wrap(st.Dim.Render(format.Safe(e.err.Error())), width)...)
 	case e.err != nil:
-		out = append(out, wrapText(st.ErrText.Render("events: could not read: ")+format.Safe(e.err.Error()), width)...)
+		out = append(out, format.Wrap(st.ErrText.Render("events: could not read: ")+format.Safe(e.err.Error()), width)...)
 	case e.loading && !e.done:
 		out = append(out, st.Dim.Render("reading events…"))
 	case !e.done:
@@ -131,7 +123,6 @@ func (m *Model) eventLines(width int) []string {
 	case len(e.list) == 0:
 		out = append(out, st.Dim.Render("none recorded (Kubernetes keeps Events about an hour)"))
 	}
-	now := m.now()
 	for _, ev := range e.list {
 		typ := format.Safe(ev.Type)
 		if ev.Type == "Warning" {
@@ -150,7 +141,7 @@ func (m *Model) eventLines(width int) []string {
 		case model.RestartUnmatched:
 			head += " " + st.WarnText.Render("▲ not driftboard's last restart (no match with the workload's hanzo.ai/restartedAt)")
 		}
-		out = append(out, wrapText(head, width)...)
+		out = append(out, format.Wrap(head, width)...)
 	}
 	if e.stopped {
 		out = append(out, st.WarnText.Render("▲ live updates stopped (the watch ended)"))

@@ -1,24 +1,24 @@
-package ui
+package detail
 
 import (
 	"fmt"
 
 	"github.com/hanzoai/driftboard/model"
 	"github.com/hanzoai/driftboard/ui/format"
+	"github.com/hanzoai/driftboard/ui/styles"
 )
 
 // gitLines is the detail's CD section: the Application that syncs the row
 // from git, its revision and last sync, and the honest next step for a
 // stale or un-rolled row. Only what an Application reported is said.
-func (m *Model) gitLines(r *model.AppView, width int) []string {
+func gitLines(st *styles.Styles, r *model.AppView, width int) []string {
 	g := r.Git
 	if g.State == "" { // the row was never looked up (no CD facts at all)
 		return nil
 	}
-	st := &m.st
 	out := []string{"", st.Bold.Render("Git (CD)")}
 	kv := func(k, v string) {
-		out = append(out, wrapText(st.Dim.Render(fmt.Sprintf("%-16s", k))+format.Safe(v), width)...)
+		out = append(out, format.Wrap(st.Dim.Render(fmt.Sprintf("%-16s", k))+format.Safe(v), width)...)
 	}
 	kv("git", model.GitWords(g))
 	if ch := r.Chart; ch != nil { // a chart-plane row: no App CR, facts from the Application

@@ -1,4 +1,4 @@
-package ui
+package detail
 
 import (
 	"fmt"
@@ -61,7 +61,7 @@ func labelLines(labels map[string]string, width int) []string {
 	sort.Strings(keys)
 	out := make([]string, 0, len(keys))
 	for _, k := range keys {
-		out = append(out, wrapText(format.Safe(k+"="+labels[k]), width)...)
+		out = append(out, format.Wrap(format.Safe(k+"="+labels[k]), width)...)
 	}
 	return out
 }

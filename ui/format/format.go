@@ -83,6 +83,11 @@ func FitLine(s string, w int) string {
 	return s + strings.Repeat(" ", w-sw)
 }
 
+// Wrap wraps a styled line to width (at least 10 columns).
+func Wrap(s string, width int) []string {
+	return strings.Split(ansi.Wrap(s, max(10, width), ""), "\n")
+}
+
 // ShortDuration renders d the way kubectl's AGE column does ("45s",
 // "5m30s", "72m", "3h5m", "20h", "3d5h"), with apimachinery's own function
 // so the two never disagree. (ui imports this one pure apimachinery

@@ -52,7 +52,7 @@ func (l *View) Layout(st *styles.Styles, width, height int) {
 	render := func(i int) []string {
 		line := highlight(l.ring.At(i-first), l.search.pattern, st.Selected)
 		if l.wrap {
-			return strings.Split(ansi.Wrap(line, max(10, width), ""), "\n")
+			return format.Wrap(line, width)
 		}
 		return []string{line}
 	}
