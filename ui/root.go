@@ -25,7 +25,7 @@ const (
 	screenDetail
 	screenHelp
 	screenYAML // one App as YAML (ui/yaml)
-	screenLogs // the pods' logs (logs.go)
+	screenLogs // the pods' logs (ui/logs)
 )
 
 // statusLine is the last message for the user, in words. A plain notice

@@ -57,7 +57,7 @@ func TestLineScreenShowsEveryFrame(t *testing.T) {
 }
 
 // BenchmarkLineScreenFrame is BenchmarkTerminalFrame's churn frames drawn by
-// the lineScreen the board runs with on a terminal.
+// the terminal.LineScreen the board runs with on a terminal.
 func BenchmarkLineScreenFrame(b *testing.B) {
 	frames := churnFrames(b, 256)
 	ls := terminal.NewLineScreen(200, 50, []string{"TERM=xterm-256color"}, colorprofile.TrueColor)

@@ -13,10 +13,10 @@ type Map struct {
 	PrevProblem, OnlyDrifted, Env, Saved  key.Binding
 	Detail, Actions, Restart, Login, Help key.Binding
 	Copy, Open, Quit                      key.Binding
-	YAML                                  key.Binding // the App as YAML (yaml.go)
-	Jump                                  key.Binding // ":" prompt (jump.go)
-	Mark, MarkAll, RestartSet             key.Binding // marks and their set restart (marks.go, setrestart.go)
-	Logs                                  key.Binding // the pods' logs (logs.go)
+	YAML                                  key.Binding // the App as YAML (ui/yaml)
+	Jump                                  key.Binding // ":" prompt (ui's jump.go)
+	Mark, MarkAll, RestartSet             key.Binding // marks and their set restart (ui's marks.go, setrestart.go)
+	Logs                                  key.Binding // the pods' logs (ui/logs)
 
 	// In the log view only (a scope of their own, rebindable): they may
 	// reuse board keys, as the view has its keys to itself. Search, n/N,
