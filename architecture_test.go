@@ -29,6 +29,8 @@ var (
 	clusterClients = []string{"k8s.io/client-go", "k8s.io/api/"}
 	terminalLibs   = []string{"charm.land/", "github.com/charmbracelet/"}
 	pureNever      = append(append([]string{"k8s.io/"}, clusterClients...), terminalLibs...)
+	uiNever        = append(clusterClients, module+"/auth", module+"/kube")
+	uiComponent    = []string{"model", "drift", "internal/termtext", "ui/format", "ui/keymap", "ui/styles"}
 )
 
 // rules is ordered from the bottom layer up; the longest matching path wins.
@@ -51,8 +53,17 @@ var rules = []layerRule{
 	{path: "kube", mayImport: []string{"model", "drift", "internal/termtext", "internal/restart"}, never: terminalLibs},
 	{path: "internal/releasereader", mayImport: []string{"model", "drift"}, never: append(clusterClients, terminalLibs...)},
 	{path: "internal/changestream", mayImport: []string{"model", "drift", "internal/termtext"}, never: pureNever},
-	{path: "ui", mayImport: []string{"model", "drift", "internal/termtext", "internal/restart"},
-		never: append(clusterClients, module+"/auth", module+"/kube")},
+	{path: "ui", mayImport: []string{"model", "drift", "internal/termtext", "internal/restart"}, never: uiNever},
+	// The renderer draws any program's frames: it knows nothing of the board.
+	{path: "ui/terminal", mayImport: []string{"internal/termtext"}, never: uiNever},
+	{path: "ui/styles", mayImport: []string{"model"}, never: uiNever},
+	{path: "ui/keymap", never: uiNever},
+	{path: "ui/format", mayImport: []string{"internal/termtext"}, never: uiNever},
+	// The board's components: each draws and updates itself; none imports
+	// the root or another component.
+	{path: "ui/yaml", mayImport: uiComponent, never: uiNever},
+	{path: "ui/logs", mayImport: uiComponent, never: uiNever},
+	{path: "ui/detail", mayImport: uiComponent, never: uiNever},
 	{path: "internal/demo", mayImport: []string{"kube", "model", "drift", "internal/termtext"}, never: terminalLibs},
 	{path: "screenshots", mayImport: []string{"screenshots", "ui", "model", "drift", "internal/demo", "internal/restart", "internal/termtext",
 		"internal/cli", "internal/config"}}, // the board as the one constructor composes it

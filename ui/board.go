@@ -6,6 +6,7 @@ import (
 	"github.com/hanzoai/driftboard/model"
 	"github.com/hanzoai/driftboard/model/query"
 	"github.com/hanzoai/driftboard/model/store"
+	"github.com/hanzoai/driftboard/ui/keymap"
 )
 
 // envOrder is the cycle of the "e" key ("" = all envs).
@@ -41,11 +42,11 @@ type board struct {
 	offset int
 	height int // visible rows
 	top    int // screen line of the first row (for clicks)
-	keys   keyMap
+	keys   keymap.Map
 	rows   rowCache // the shown rows' lines, kept between frames
 }
 
-func newBoard(keys keyMap) board {
+func newBoard(keys keymap.Map) board {
 	q, _ := query.Parse("")
 	return board{query: q, sort: query.SortSeverity, dirty: true, height: 1, keys: keys}
 }

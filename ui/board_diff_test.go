@@ -12,6 +12,8 @@ import (
 	"github.com/hanzoai/driftboard/model"
 	"github.com/hanzoai/driftboard/model/query"
 	"github.com/hanzoai/driftboard/model/store"
+	"github.com/hanzoai/driftboard/ui/format"
+	"github.com/hanzoai/driftboard/ui/keymap"
 )
 
 // refBoard is the board as it was before the incremental view: every
@@ -80,22 +82,22 @@ func contentWidths(rows []*model.AppView) [numCols]int {
 	step := max(1, len(rows)/1000)
 	for i := 0; i < len(rows); i += step {
 		r := rows[i]
-		w[colApp] = max(w[colApp], textWidth(r.App))
-		w[colNamespace] = max(w[colNamespace], textWidth(r.Namespace))
-		w[colCluster] = max(w[colCluster], textWidth(r.Cluster))
-		w[colLatest] = max(w[colLatest], textWidth(r.LatestTag))
-		w[colPhase] = max(w[colPhase], textWidth(r.Phase))
-		tags := textWidth(r.DeclaredTag)
+		w[colApp] = max(w[colApp], format.TextWidth(r.App))
+		w[colNamespace] = max(w[colNamespace], format.TextWidth(r.Namespace))
+		w[colCluster] = max(w[colCluster], format.TextWidth(r.Cluster))
+		w[colLatest] = max(w[colLatest], format.TextWidth(r.LatestTag))
+		w[colPhase] = max(w[colPhase], format.TextWidth(r.Phase))
+		tags := format.TextWidth(r.DeclaredTag)
 		if r.DeclaredTag != r.RunningTag {
-			tags += 1 + max(1, textWidth(r.RunningTag))
+			tags += 1 + max(1, format.TextWidth(r.RunningTag))
 		}
 		w[colTags] = max(w[colTags], tags)
 		ro := 3 + digits(r.Workload.Ready) + digits(r.Workload.Desired)
 		switch {
 		case !r.Workload.Found:
-			ro = textWidth(rolloutCell(r, nil))
+			ro = format.TextWidth(rolloutCell(r, nil))
 		case r.Workload.Rollout != model.RolloutComplete:
-			ro = textWidth(rolloutCell(r, nil))
+			ro = format.TextWidth(rolloutCell(r, nil))
 		}
 		w[colRollout] = max(w[colRollout], ro)
 		fw := 3*len(r.Drift.Flags) - 1
@@ -103,7 +105,7 @@ func contentWidths(rows []*model.AppView) [numCols]int {
 			fw += 1 + len(unknownRelease)
 		}
 		if len(r.Problems) > 0 {
-			fw += 1 + textWidth(problemCell(r.Problems))
+			fw += 1 + format.TextWidth(problemCell(r.Problems))
 		}
 		w[colFlags] = max(w[colFlags], fw)
 	}
@@ -163,7 +165,7 @@ func TestBoardMatchesFullRefresh(t *testing.T) {
 	for seed := range uint64(30) {
 		rnd := rand.New(rand.NewPCG(seed, 7))
 		st := store.New()
-		b := newBoard(keyMap{})
+		b := newBoard(keymap.Map{})
 		b.setHeight(1 + rnd.IntN(8))
 		ref := refBoard{height: b.height}
 		for step := range 300 {
@@ -217,7 +219,7 @@ func TestBoardFollowsWithoutRebuilding(t *testing.T) {
 	for range 1000 {
 		st.Upsert(churnRow(rnd))
 	}
-	b := newBoard(keyMap{})
+	b := newBoard(keymap.Map{})
 	b.setHeight(20)
 	b.setSnapshot(st.Snapshot())
 	for range 100 {

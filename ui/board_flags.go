@@ -4,39 +4,41 @@ import (
 	"strings"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/format"
+	"github.com/hanzoai/driftboard/ui/styles"
 )
 
 // writeFlags writes the problem marker ("! no workload", in the warning
 // colour) then the drift flags that fit. When marker and flags do not fit
 // together the marker shrinks to "!" (the detail says why); alone, it is
 // truncated. Either way it always shows.
-func writeFlags(b *strings.Builder, st *styles, r *model.AppView, w int, coloured bool) {
+func writeFlags(b *strings.Builder, st *styles.Styles, r *model.AppView, w int, coloured bool) {
 	marker := problemCell(r.Problems)
 	if len(r.Drift.Flags) == 0 && marker == "" && !r.WaitsOnRelease() {
-		writeCell(b, "-", w)
+		format.WriteCell(b, "-", w)
 		return
 	}
-	if marker != "" && len(r.Drift.Flags) > 0 && textWidth(marker)+3*len(r.Drift.Flags) > w {
+	if marker != "" && len(r.Drift.Flags) > 0 && format.TextWidth(marker)+3*len(r.Drift.Flags) > w {
 		marker = "!"
 	}
 	n := 0
 	if marker != "" {
-		mw := min(textWidth(marker), w)
+		mw := min(format.TextWidth(marker), w)
 		if coloured {
-			b.WriteString(st.warn.pre)
+			b.WriteString(st.Warn.Pre)
 		}
-		writeCell(b, marker, mw)
+		format.WriteCell(b, marker, mw)
 		if coloured {
-			b.WriteString(st.warn.post)
+			b.WriteString(st.Warn.Post)
 		}
 		n = mw
 	}
 	for _, f := range r.Drift.Flags {
 		s := model.FlagWords.Of(f.Kind).Board
 		if s == "" {
-			s = safe(string(f.Kind))
+			s = format.Safe(string(f.Kind))
 		}
-		need := textWidth(s)
+		need := format.TextWidth(s)
 		if n > 0 {
 			need++
 		}
@@ -57,13 +59,13 @@ func writeFlags(b *strings.Builder, st *styles, r *model.AppView, w int, coloure
 			n++
 		}
 		if coloured {
-			b.WriteString(st.sev[model.MarkUnknown].pre)
+			b.WriteString(st.Sev[model.MarkUnknown].Pre)
 		}
 		b.WriteString(unknownRelease)
 		if coloured {
-			b.WriteString(st.sev[model.MarkUnknown].post)
+			b.WriteString(st.Sev[model.MarkUnknown].Post)
 		}
 		n += len(unknownRelease)
 	}
-	writeSpaces(b, w-n)
+	format.WriteSpaces(b, w-n)
 }

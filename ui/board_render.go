@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/format"
+	"github.com/hanzoai/driftboard/ui/styles"
 )
 
 // rowDecor is per-frame extra state the table shows on rows.
@@ -17,22 +19,22 @@ type rowDecor struct {
 
 // renderTable writes the column header and the visible window of rows:
 // only height rows are rendered whatever the fleet size.
-func (b *board) renderTable(sb *strings.Builder, st *styles, width, height int, d rowDecor) {
+func (b *board) renderTable(sb *strings.Builder, st *styles.Styles, width, height int, d rowDecor) {
 	cols, pad := b.columns(width)
 	var hb strings.Builder
-	writeSpaces(&hb, gutterWidth)
+	format.WriteSpaces(&hb, gutterWidth)
 	for i, c := range cols {
 		if i > 0 {
 			hb.WriteByte(' ')
 		}
 		title := c.title
-		if c.id == colTags && c.width >= textWidth("DECLARED→RUNNING") {
+		if c.id == colTags && c.width >= format.TextWidth("DECLARED→RUNNING") {
 			title = "DECLARED→RUNNING"
 		}
-		writeCell(&hb, title, c.width)
+		format.WriteCell(&hb, title, c.width)
 	}
-	writeSpaces(&hb, pad)
-	sb.WriteString(st.colHeader.Render(hb.String()))
+	format.WriteSpaces(&hb, pad)
+	sb.WriteString(st.ColHeader.Render(hb.String()))
 	sb.WriteByte('\n')
 
 	body := height - 1
@@ -41,10 +43,10 @@ func (b *board) renderTable(sb *strings.Builder, st *styles, width, height int, 
 		if b.snap != nil && b.snap.Len() > 0 {
 			msg = "no apps match the filter (esc clears it)"
 		}
-		writeCell(sb, "  "+msg, width)
+		format.WriteCell(sb, "  "+msg, width)
 		for i := 1; i < body; i++ {
 			sb.WriteByte('\n')
-			writeSpaces(sb, width)
+			format.WriteSpaces(sb, width)
 		}
 		return
 	}
@@ -63,7 +65,7 @@ func (b *board) renderTable(sb *strings.Builder, st *styles, width, height int, 
 			sb.WriteByte('\n')
 		}
 		if i >= end {
-			writeSpaces(sb, width)
+			format.WriteSpaces(sb, width)
 			continue
 		}
 		r := visible[i-b.offset]
@@ -92,61 +94,61 @@ func (b *board) columns(width int) ([]placed, int) {
 	return cols, width - used
 }
 
-func writeColumn(b *strings.Builder, st *styles, c placed, r *model.AppView, fl *inflight, coloured bool) {
+func writeColumn(b *strings.Builder, st *styles.Styles, c placed, r *model.AppView, fl *inflight, coloured bool) {
 	w := c.width
 	switch c.id {
 	case colSeverity:
-		st.writeSeverity(b, r.Verdict().Mark, w, coloured)
+		st.WriteSeverity(b, r.Verdict().Mark, w, coloured)
 	case colApp:
-		writeCell(b, r.App, w)
+		format.WriteCell(b, r.App, w)
 	case colEnv:
-		writeCell(b, orDash(r.Env), w)
+		format.WriteCell(b, format.OrDash(r.Env), w)
 	case colNamespace:
-		writeCell(b, r.Namespace, w)
+		format.WriteCell(b, r.Namespace, w)
 	case colCluster:
-		writeCell(b, r.Cluster, w)
+		format.WriteCell(b, r.Cluster, w)
 	case colTags:
-		writeCell(b, fitTags(r, w), w)
+		format.WriteCell(b, fitTags(r, w), w)
 	case colLatest:
-		writeCell(b, orDash(r.LatestTag), w)
+		format.WriteCell(b, format.OrDash(r.LatestTag), w)
 	case colHealth:
 		if r.Offline {
-			writeCell(b, model.HealthWords.Of(model.HealthOffline).Board, w)
+			format.WriteCell(b, model.HealthWords.Of(model.HealthOffline).Board, w)
 			return
 		}
 		h := model.HealthWords.Of(r.Health).Board
 		if coloured {
-			hw := st.health[r.Health]
-			b.WriteString(hw.pre)
-			writeCell(b, h, w)
-			b.WriteString(hw.post)
+			hw := st.Health[r.Health]
+			b.WriteString(hw.Pre)
+			format.WriteCell(b, h, w)
+			b.WriteString(hw.Post)
 			return
 		}
-		writeCell(b, h, w)
+		format.WriteCell(b, h, w)
 	case colPhase:
-		writeCell(b, orDash(r.Phase), w)
+		format.WriteCell(b, format.OrDash(r.Phase), w)
 	case colRollout:
 		if coloured && (r.Workload.Rollout == model.RolloutStuck || r.Workload.Rollout == model.RolloutPaused) {
-			hw := st.health[model.HealthYellow]
+			hw := st.Health[model.HealthYellow]
 			if r.Workload.Rollout == model.RolloutStuck {
-				hw = st.health[model.HealthRed]
+				hw = st.Health[model.HealthRed]
 			}
-			b.WriteString(hw.pre)
-			writeCell(b, rolloutCell(r, fl), w)
-			b.WriteString(hw.post)
+			b.WriteString(hw.Pre)
+			format.WriteCell(b, rolloutCell(r, fl), w)
+			b.WriteString(hw.Post)
 			return
 		}
-		writeCell(b, rolloutCell(r, fl), w)
+		format.WriteCell(b, rolloutCell(r, fl), w)
 	case colGit:
 		cell := gitCell(r.Git)
 		if coloured && r.Git.State == model.GitOutOfSync {
-			hw := st.health[model.HealthYellow]
-			b.WriteString(hw.pre)
-			writeCell(b, cell, w)
-			b.WriteString(hw.post)
+			hw := st.Health[model.HealthYellow]
+			b.WriteString(hw.Pre)
+			format.WriteCell(b, cell, w)
+			b.WriteString(hw.Post)
 			return
 		}
-		writeCell(b, cell, w)
+		format.WriteCell(b, cell, w)
 	case colFlags:
 		writeFlags(b, st, r, w, coloured)
 	}
@@ -206,22 +208,22 @@ const unknownRelease = "NR?"
 // maximum over the view's rows as they change).
 func rowWidths(r *model.AppView) [numCols]int {
 	var w [numCols]int
-	w[colApp] = textWidth(r.App)
-	w[colNamespace] = textWidth(r.Namespace)
-	w[colCluster] = textWidth(r.Cluster)
-	w[colLatest] = textWidth(r.LatestTag)
-	w[colPhase] = textWidth(r.Phase)
-	tags := textWidth(r.DeclaredTag)
+	w[colApp] = format.TextWidth(r.App)
+	w[colNamespace] = format.TextWidth(r.Namespace)
+	w[colCluster] = format.TextWidth(r.Cluster)
+	w[colLatest] = format.TextWidth(r.LatestTag)
+	w[colPhase] = format.TextWidth(r.Phase)
+	tags := format.TextWidth(r.DeclaredTag)
 	if r.DeclaredTag != r.RunningTag {
-		tags += 1 + max(1, textWidth(r.RunningTag))
+		tags += 1 + max(1, format.TextWidth(r.RunningTag))
 	}
 	w[colTags] = tags
 	ro := 3 + digits(r.Workload.Ready) + digits(r.Workload.Desired)
 	switch {
 	case !r.Workload.Found:
-		ro = textWidth(rolloutCell(r, nil))
+		ro = format.TextWidth(rolloutCell(r, nil))
 	case r.Workload.Rollout != model.RolloutComplete:
-		ro = textWidth(rolloutCell(r, nil))
+		ro = format.TextWidth(rolloutCell(r, nil))
 	}
 	w[colRollout] = ro
 	fw := 3*len(r.Drift.Flags) - 1
@@ -229,11 +231,11 @@ func rowWidths(r *model.AppView) [numCols]int {
 		fw += 1 + len(unknownRelease)
 	}
 	if len(r.Problems) > 0 {
-		fw += 1 + textWidth(problemCell(r.Problems))
+		fw += 1 + format.TextWidth(problemCell(r.Problems))
 	}
 	w[colFlags] = fw
 	if r.Git.KindServed() && r.Git.State != "" { // else 0: no GIT column for it
-		w[colGit] = textWidth(gitCell(r.Git))
+		w[colGit] = format.TextWidth(gitCell(r.Git))
 	}
 	return w
 }

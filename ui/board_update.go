@@ -16,8 +16,8 @@ func (b board) Update(msg tea.Msg) (board, tea.Cmd) {
 			b.move(-1)
 		case key.Matches(msg, k.Down):
 			b.move(1)
-		case k.paging(msg):
-			b.move(k.pageStep(msg, b.height))
+		case k.Paging(msg):
+			b.move(k.PageStep(msg, b.height))
 		case key.Matches(msg, k.Home):
 			b.moveTo(0)
 		case key.Matches(msg, k.End):

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/styles"
 )
 
 // colourSGR matches any foreground or background colour sequence
@@ -35,10 +36,10 @@ func TestSeverityColoursApplied(t *testing.T) {
 		m := goldenModel(t, 120, dark, Options{})
 		press(m, "j") // move the cursor off the first (red) row
 		v := m.View().Content
-		st := newStyles(dark, false)
-		red := st.sev[model.MarkRed].pre + "✖ red"
-		yellow := st.sev[model.MarkYellow].pre + "▲ yellow"
-		ok := st.sev[model.MarkOK].pre + "✓ ok"
+		st := styles.New(dark, false)
+		red := st.Sev[model.MarkRed].Pre + "✖ red"
+		yellow := st.Sev[model.MarkYellow].Pre + "▲ yellow"
+		ok := st.Sev[model.MarkOK].Pre + "✓ ok"
 		for _, want := range []string{red, yellow, ok} {
 			if !hasColour(want) {
 				t.Fatalf("dark=%v: style prefix has no colour: %q", dark, want)
@@ -47,7 +48,7 @@ func TestSeverityColoursApplied(t *testing.T) {
 				t.Errorf("dark=%v: frame lacks coloured %q", dark, ansiStripQuote(want))
 			}
 		}
-		if newStyles(true, false).sev[model.MarkRed].pre == newStyles(false, false).sev[model.MarkRed].pre {
+		if styles.New(true, false).Sev[model.MarkRed].Pre == styles.New(false, false).Sev[model.MarkRed].Pre {
 			t.Error("red is the same on light and dark backgrounds")
 		}
 	}

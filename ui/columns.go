@@ -2,6 +2,8 @@ package ui
 
 import (
 	"sort"
+
+	"github.com/hanzoai/driftboard/ui/format"
 )
 
 // colID names a board column; the constants are in display order.
@@ -122,7 +124,7 @@ func layoutColumns(width int, multiCluster bool, want *[numCols]int, ident *[num
 		extra -= g
 	}
 	for _, c := range byPrio {
-		grow(c, max(want[c.id], textWidth(c.title)))
+		grow(c, max(want[c.id], format.TextWidth(c.title)))
 	}
 	for _, c := range byPrio {
 		if c.id == colApp {

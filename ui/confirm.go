@@ -9,6 +9,9 @@ import (
 
 	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/format"
+	"github.com/hanzoai/driftboard/ui/keymap"
+	"github.com/hanzoai/driftboard/ui/styles"
 )
 
 type confirmPhase int
@@ -33,15 +36,15 @@ type confirmDialog struct {
 	phase  confirmPhase
 	reason string
 	typed  textinput.Model
-	keys   keyMap
+	keys   keymap.Map
 }
 
-func newConfirm(row *model.AppView, user string, st *styles, keys keyMap) *confirmDialog {
+func newConfirm(row *model.AppView, user string, st *styles.Styles, keys keymap.Map) *confirmDialog {
 	d := &confirmDialog{key: row.Key(), row: row, plan: model.PlanRestart(row), user: user, keys: keys}
 	d.typed = textinput.New()
 	d.typed.Prompt = "type " + row.App + ": "
 	d.typed.CharLimit = 253
-	d.typed.SetStyles(st.input)
+	d.typed.SetStyles(st.Input)
 	return d
 }
 
@@ -109,7 +112,7 @@ func (d *confirmDialog) Update(msg tea.KeyPressMsg) (action, tea.Cmd) {
 }
 
 // Render is the dialog box content (the root frames and centres it).
-func (d *confirmDialog) Render(st *styles, width int, spin string) string {
+func (d *confirmDialog) Render(st *styles.Styles, width int, spin string) string {
 	p, k := d.plan, &d.keys
 	back := k.Back.Help().Key
 	who := " as " + d.user
@@ -119,16 +122,16 @@ func (d *confirmDialog) Render(st *styles, width int, spin string) string {
 	inner := max(20, min(width-6, 76))
 	var lines []string
 	add := func(s ...string) { lines = append(lines, s...) }
-	add(st.dialogTitle.Render("Restart?"), "")
-	add(wrapText(safe(p.Title()+who), inner)...)
-	add(wrapText(safe(p.Effect()), inner)...)
+	add(st.DialogTitle.Render("Restart?"), "")
+	add(wrapText(format.Safe(p.Title()+who), inner)...)
+	add(wrapText(format.Safe(p.Effect()), inner)...)
 	if srv := d.chk.Decision.Bound.Server; srv != "" {
-		add(wrapText(st.dim.Render("API server "+safe(srv)), inner)...)
+		add(wrapText(st.Dim.Render("API server "+format.Safe(srv)), inner)...)
 	}
 	if len(p.Warnings) > 0 {
 		add("")
 		for _, w := range p.Warnings {
-			add(wrapText(st.warnText.Render("▲ ")+safe(w), inner)...)
+			add(wrapText(st.WarnText.Render("▲ ")+format.Safe(w), inner)...)
 		}
 	}
 	add("")
@@ -136,24 +139,24 @@ func (d *confirmDialog) Render(st *styles, width int, spin string) string {
 	case confirmChecking:
 		add(spin + " checking permission…")
 	case confirmRefused:
-		add(wrapText(st.errText.Render("✖ not allowed: ")+safe(d.reason), inner)...)
-		add(st.dim.Render(back + " close"))
+		add(wrapText(st.ErrText.Render("✖ not allowed: ")+format.Safe(d.reason), inner)...)
+		add(st.Dim.Render(back + " close"))
 	case confirmAsk:
 		if d.plan.MustType {
-			add(wrapText(st.warnText.Render(safe(p.Prompt())), inner)...)
+			add(wrapText(st.WarnText.Render(format.Safe(p.Prompt())), inner)...)
 			add(d.typed.View())
 			if d.reason != "" {
-				add(st.errText.Render(safe(d.reason)))
+				add(st.ErrText.Render(format.Safe(d.reason)))
 			}
-			add(st.dim.Render(k.Accept.Help().Key + " confirm · " + back + " cancel"))
+			add(st.Dim.Render(k.Accept.Help().Key + " confirm · " + back + " cancel"))
 		} else {
-			add(st.bold.Render(p.Prompt()) + st.dim.Render("  "+k.Yes.Help().Key+" yes · "+k.No.Help().Key+"/"+k.Accept.Help().Key+"/"+back+" no"))
+			add(st.Bold.Render(p.Prompt()) + st.Dim.Render("  "+k.Yes.Help().Key+" yes · "+k.No.Help().Key+"/"+k.Accept.Help().Key+"/"+back+" no"))
 		}
 	case confirmSending:
 		add(spin + " sending restart…")
 	case confirmFailed:
-		add(wrapText(st.errText.Render("✖ restart failed: ")+safe(d.reason), inner)...)
-		add(st.dim.Render(back + " close"))
+		add(wrapText(st.ErrText.Render("✖ restart failed: ")+format.Safe(d.reason), inner)...)
+		add(st.Dim.Render(back + " close"))
 	}
-	return st.dialog.Render(strings.Join(lines, "\n"))
+	return st.Dialog.Render(strings.Join(lines, "\n"))
 }

@@ -4,15 +4,16 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/styles"
 )
 
 // dialog is one overlay over the screen: the restart confirmation, the
-// login and the pickers. Each gets the board's keyMap when opened. Update
+// login and the pickers. Each gets the board's keymap.Map when opened. Update
 // handles a key and answers with a typed action the root performs; the root
 // never reads a dialog's fields back. The shape is crush's internal/ui/dialog.
 type dialog interface {
 	Update(msg tea.KeyPressMsg) (action, tea.Cmd)
-	Render(st *styles, width int, spin string) string
+	Render(st *styles.Styles, width int, spin string) string
 	busy() bool // waiting on IO: the spinner keeps ticking
 }
 

@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/detail"
 )
 
 func dg(c byte) string { return "sha256:" + strings.Repeat(string(c), 64) }
@@ -47,13 +48,13 @@ func floatingApp(tagDigest string, ready int32) model.AppView {
 
 // digestMsgs runs cmd (batches included) and returns the digest answers;
 // commands that block (waiting for changes) are dropped.
-func digestMsgs(cmd tea.Cmd) []digestsMsg {
+func digestMsgs(cmd tea.Cmd) []detail.DigestsMsg {
 	if cmd == nil {
 		return nil
 	}
 	ch := make(chan tea.Msg, 1)
 	go func() { ch <- cmd() }()
-	var out []digestsMsg
+	var out []detail.DigestsMsg
 	select {
 	case msg := <-ch:
 		switch msg := msg.(type) {
@@ -61,7 +62,7 @@ func digestMsgs(cmd tea.Cmd) []digestsMsg {
 			for _, c := range msg {
 				out = append(out, digestMsgs(c)...)
 			}
-		case digestsMsg:
+		case detail.DigestsMsg:
 			out = append(out, msg)
 		}
 	case <-time.After(50 * time.Millisecond):
@@ -69,7 +70,7 @@ func digestMsgs(cmd tea.Cmd) []digestsMsg {
 	return out
 }
 
-func openWeb(t *testing.T, r actions, tagDigest string) (*Model, *storeSource, []digestsMsg) {
+func openWeb(t *testing.T, r actions, tagDigest string) (*Model, *storeSource, []detail.DigestsMsg) {
 	t.Helper()
 	m, src := newTestModel(t, r, orgAdmin(), Options{}, 100, 60)
 	src.upsert(floatingApp(tagDigest, 2))
@@ -82,7 +83,7 @@ func openWeb(t *testing.T, r actions, tagDigest string) (*Model, *storeSource, [
 func TestDetailShowsRunningDigestNotTagDigest(t *testing.T) {
 	rd := &digestRestarter{fakeRestarter: allowed(), running: []string{dg('a'), dg('b')}}
 	m, _, msgs := openWeb(t, rd, dg('b'))
-	if len(msgs) != 1 || msgs[0].key != (model.Key{Cluster: "prod", Namespace: "hanzo", Name: "web"}) {
+	if len(msgs) != 1 || msgs[0].Key != (model.Key{Cluster: "prod", Namespace: "hanzo", Name: "web"}) {
 		t.Fatalf("opening the detail read %d times: %+v", len(msgs), msgs)
 	}
 	if v := plainView(m); !strings.Contains(v, "reading pods…") {
@@ -170,22 +171,22 @@ func TestDetailIgnoresStaleDigests(t *testing.T) {
 	rd := &digestRestarter{fakeRestarter: allowed(), running: []string{dg('a')}}
 	m, _, msgs := openWeb(t, rd, dg('b'))
 	first := msgs[0]
-	m.Update(digestsMsg{key: model.Key{Cluster: "prod", Namespace: "hanzo", Name: "kms"}, seq: first.seq, running: model.PodDigests{Pods: 1, Digests: []string{dg('c')}}})
-	if m.detail.digests.done {
+	m.Update(detail.DigestsMsg{Key: model.Key{Cluster: "prod", Namespace: "hanzo", Name: "kms"}, Seq: first.Seq, Running: model.PodDigests{Pods: 1, Digests: []string{dg('c')}}})
+	if m.detail.DigestsRead() {
 		t.Fatal("an answer for kms was taken for web")
 	}
 	press(m, "esc")
 	_, cmd := m.Update(keyMsg("enter")) // reopened: a new read
 	second := digestMsgs(cmd)
-	if len(second) != 1 || second[0].seq == first.seq {
-		t.Fatalf("reopen: %+v (first seq %d)", second, first.seq)
+	if len(second) != 1 || second[0].Seq == first.Seq {
+		t.Fatalf("reopen: %+v (first seq %d)", second, first.Seq)
 	}
 	m.Update(first)
-	if m.detail.digests.done {
+	if m.detail.DigestsRead() {
 		t.Fatal("the first opening's answer was taken after reopening")
 	}
 	m.Update(second[0])
-	if !m.detail.digests.done || !strings.Contains(plainView(m), "running digests "+dg('a')) {
+	if !m.detail.DigestsRead() || !strings.Contains(plainView(m), "running digests "+dg('a')) {
 		t.Fatalf("current answer not shown:\n%s", plainView(m))
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/hanzoai/driftboard/model/query"
+	"github.com/hanzoai/driftboard/ui/format"
+	"github.com/hanzoai/driftboard/ui/styles"
 )
 
 // filterLine is the "/" query line: parsed on every keystroke; a valid query
@@ -20,16 +22,16 @@ type filterLine struct {
 	lastGood string
 }
 
-func newFilterLine(st *styles) filterLine {
+func newFilterLine(st *styles.Styles) filterLine {
 	in := textinput.New()
 	in.Prompt = "/"
 	in.Placeholder = "iam sev:red,yellow env:main ns:tenant-* -flag:stale (enter keeps, esc clears)"
-	in.SetStyles(st.input)
+	in.SetStyles(st.Input)
 	in.CharLimit = 256
 	return filterLine{input: in}
 }
 
-func (f *filterLine) setStyles(st *styles) { f.input.SetStyles(st.input) }
+func (f *filterLine) setStyles(st *styles.Styles) { f.input.SetStyles(st.Input) }
 
 // open focuses the line, keeping the current text.
 func (f *filterLine) open() tea.Cmd {
@@ -84,11 +86,11 @@ func (f *filterLine) reparse() {
 func (f *filterLine) text() string { return f.lastGood }
 
 // Render is the query line with the parse error in place.
-func (f filterLine) Render(st *styles, width int) string {
+func (f filterLine) Render(st *styles.Styles, width int) string {
 	f.input.SetWidth(max(10, width/2))
 	line := f.input.View()
 	if f.err != nil {
-		line += "  " + st.errText.Render("✖ "+safe(f.err.Error()))
+		line += "  " + st.ErrText.Render("✖ "+format.Safe(f.err.Error()))
 	}
-	return fitLine(ansi.Truncate(line, width, ellipsis), width)
+	return format.FitLine(ansi.Truncate(line, width, format.Ellipsis), width)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/format"
 )
 
 // -update rewrites the golden files. teatest's golden package declares the
@@ -83,7 +84,7 @@ func TestGoldenBoard(t *testing.T) {
 				// Every line is laid out to the full width (bars and the
 				// cursor's row fill it), before the frame drops what no cell shows.
 				for i, l := range strings.Split(ansi.Strip(m.guard(m.render())), "\n") {
-					if lw := textWidth(l); lw != w {
+					if lw := format.TextWidth(l); lw != w {
 						t.Errorf("line %d is %d columns wide, want %d: %q", i, lw, w, l)
 					}
 				}

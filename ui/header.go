@@ -9,20 +9,21 @@ import (
 
 	"github.com/hanzoai/driftboard/model"
 	"github.com/hanzoai/driftboard/model/store"
+	"github.com/hanzoai/driftboard/ui/format"
 )
 
 // titleLine: name, read-only badge, who you are and the token's time left,
 // then each cluster's connection state.
 func (m *Model) titleLine(width int) string {
 	st := &m.st
-	parts := []string{st.title.Render("driftboard")}
+	parts := []string{st.Title.Render("driftboard")}
 	if m.opts.ReadOnly {
-		parts = append(parts, st.badge.Render(" READ-ONLY "))
+		parts = append(parts, st.Badge.Render(" READ-ONLY "))
 	}
 	if m.spinning && m.busy() {
 		parts = append(parts, m.spin.View())
 	}
-	sep := st.dim.Render(" │ ")
+	sep := st.Dim.Render(" │ ")
 	cl := m.clusterWords()
 	for _, compact := range []bool{false, true} {
 		line := strings.Join(append(parts, m.identityWords(compact)), sep)
@@ -30,7 +31,7 @@ func (m *Model) titleLine(width int) string {
 			line += sep + cl
 		}
 		if compact || ansi.StringWidth(line) <= width {
-			return fitLine(line, width)
+			return format.FitLine(line, width)
 		}
 	}
 	return ""
@@ -43,25 +44,25 @@ func (m *Model) identityWords(compact bool) string {
 	id := m.ident
 	switch {
 	case m.identity == nil:
-		return st.warnText.Render("not logged in — read only")
+		return st.WarnText.Render("not logged in — read only")
 	case !m.identKnown:
-		return st.dim.Render("checking login…")
+		return st.Dim.Render("checking login…")
 	case id.LoggedIn(now):
 		p := id.Principal
-		s := st.bold.Render(safe(p.User))
+		s := st.Bold.Render(format.Safe(p.User))
 		if !compact {
-			s += st.dim.Render(" (" + safe(p.RoleName()) + ")")
+			s += st.Dim.Render(" (" + format.Safe(p.RoleName()) + ")")
 		}
 		if !id.Expiry.IsZero() {
 			left := id.Expiry.Sub(now)
-			w := "token " + shortDuration(left) + " left"
+			w := "token " + format.ShortDuration(left) + " left"
 			if compact {
-				w = shortDuration(left) + " left"
+				w = format.ShortDuration(left) + " left"
 			}
 			if left < 5*time.Minute {
-				s += " " + st.warnText.Render(w)
+				s += " " + st.WarnText.Render(w)
 			} else {
-				s += " " + st.dim.Render(w)
+				s += " " + st.Dim.Render(w)
 			}
 		}
 		return s
@@ -69,11 +70,11 @@ func (m *Model) identityWords(compact bool) string {
 	login := m.keys.Login.Help().Key + " to " + m.loginWords() // follows a rebinding
 	switch {
 	case id.Principal != nil && id.Err == nil:
-		return st.errText.Render("session expired") + st.dim.Render(" — "+login)
+		return st.ErrText.Render("session expired") + st.Dim.Render(" — "+login)
 	case id.Err != nil:
-		return st.errText.Render(oneLine(id.Err.Error())) + st.dim.Render(" — "+login)
+		return st.ErrText.Render(oneLine(id.Err.Error())) + st.Dim.Render(" — "+login)
 	}
-	return st.warnText.Render("not logged in — read only") + st.dim.Render(" ("+login+")")
+	return st.WarnText.Render("not logged in — read only") + st.Dim.Render(" ("+login+")")
 }
 
 // clusterWords is each cluster's state: live, syncing, reconnecting since, failed: why.
@@ -82,7 +83,7 @@ func (m *Model) clusterWords() string {
 	s := m.board.snap
 	if s == nil || len(s.Clusters) == 0 {
 		if len(m.opts.Contexts) > 0 {
-			return st.dim.Render(safe(strings.Join(m.opts.Contexts, " ")) + " connecting")
+			return st.Dim.Render(format.Safe(strings.Join(m.opts.Contexts, " ")) + " connecting")
 		}
 		return ""
 	}
@@ -91,19 +92,19 @@ func (m *Model) clusterWords() string {
 	for _, c := range s.Clusters {
 		switch c.Phase {
 		case model.ConnLive:
-			out = append(out, safe(c.Name)+" "+st.okText.Render("live"))
+			out = append(out, format.Safe(c.Name)+" "+st.OkText.Render("live"))
 		case model.ConnSyncing:
-			out = append(out, safe(c.Name)+" "+st.warnText.Render(oneLine(c.SyncingWords())))
+			out = append(out, format.Safe(c.Name)+" "+st.WarnText.Render(oneLine(c.SyncingWords())))
 		case model.ConnReconnecting:
-			w := "reconnecting since " + clock(c.Since, now) + " (" + shortDuration(now.Sub(c.Since)) + ")"
-			out = append(out, safe(c.Name)+" "+st.warnText.Render(w))
+			w := "reconnecting since " + format.Clock(c.Since, now) + " (" + format.ShortDuration(now.Sub(c.Since)) + ")"
+			out = append(out, format.Safe(c.Name)+" "+st.WarnText.Render(w))
 		case model.ConnUnresponsive:
-			w := "unresponsive since " + clock(c.Since, now) + " (" + shortDuration(now.Sub(c.Since)) + ")"
-			out = append(out, safe(c.Name)+" "+st.errText.Render(w))
+			w := "unresponsive since " + format.Clock(c.Since, now) + " (" + format.ShortDuration(now.Sub(c.Since)) + ")"
+			out = append(out, format.Safe(c.Name)+" "+st.ErrText.Render(w))
 		case model.ConnFailed:
-			out = append(out, safe(c.Name)+" "+st.errText.Render(oneLine(c.FailedWords(now))))
+			out = append(out, format.Safe(c.Name)+" "+st.ErrText.Render(oneLine(c.FailedWords(now))))
 		default:
-			out = append(out, safe(c.Name)+" "+string(c.Phase))
+			out = append(out, format.Safe(c.Name)+" "+string(c.Phase))
 		}
 	}
 	return strings.Join(out, " · ")
@@ -119,7 +120,7 @@ func (m *Model) summaryLine(width int) string {
 		v := s.Summary.Verdicts
 		counts := make([]string, 0, 6)
 		count := func(m model.Mark, n int, word string) {
-			counts = append(counts, st.sev[m].pre+m.Glyph()+" "+strconv.Itoa(n)+" "+word+st.sev[m].post)
+			counts = append(counts, st.Sev[m].Pre+m.Glyph()+" "+strconv.Itoa(n)+" "+word+st.Sev[m].Post)
 		}
 		for _, m := range []model.Mark{model.MarkRed, model.MarkYellow, model.MarkOK} {
 			count(m, v.Of(m), m.Word())
@@ -143,7 +144,7 @@ func (m *Model) summaryLine(width int) string {
 		parts = append(parts, "loading…")
 	}
 	if n := m.marks.count(); n > 0 {
-		parts = append(parts, st.accent.Render(strconv.Itoa(n)+" marked"))
+		parts = append(parts, st.Accent.Render(strconv.Itoa(n)+" marked"))
 	}
 	parts = append(parts, "sort: "+b.sort.String())
 	var f []string
@@ -157,7 +158,7 @@ func (m *Model) summaryLine(width int) string {
 		f = append(f, "only drifted")
 	}
 	if len(f) > 0 {
-		parts = append(parts, st.accent.Render("filter: "+strings.Join(f, " ")))
+		parts = append(parts, st.Accent.Render("filter: "+strings.Join(f, " ")))
 	}
 	if s := b.snap; s != nil { // after the filter, which a narrow line must keep
 		if w := m.releaseWords(s); w != "" {
@@ -165,9 +166,9 @@ func (m *Model) summaryLine(width int) string {
 		}
 	}
 	if s := b.snap; s != nil && !s.TakenAt.IsZero() {
-		parts = append(parts, st.dim.Render("updated "+clock(s.TakenAt, m.now())))
+		parts = append(parts, st.Dim.Render("updated "+format.Clock(s.TakenAt, m.now())))
 	}
-	return fitLine(strings.Join(parts, st.dim.Render(" │ ")), width)
+	return format.FitLine(strings.Join(parts, st.Dim.Render(" │ ")), width)
 }
 
 // releaseWords: how many rows wait on a release check, and whether checks
@@ -177,7 +178,7 @@ func (m *Model) releaseWords(s *store.Snapshot) string {
 	st := &m.st
 	rc := s.Releases
 	if rc.Off {
-		return st.dim.Render("release checks off")
+		return st.Dim.Render("release checks off")
 	}
 	var w []string
 	now := m.now()
@@ -193,17 +194,17 @@ func (m *Model) releaseWords(s *store.Snapshot) string {
 	limited := now.Before(rc.LimitedUntil)
 	switch {
 	case limited:
-		w = append(w, "GitHub rate-limited until "+clock(rc.LimitedUntil, now))
+		w = append(w, "GitHub rate-limited until "+format.Clock(rc.LimitedUntil, now))
 	case rc.Anonymous:
 		w = append(w, "GitHub anonymous (60/h)")
 	}
 	if rc.Starved && !limited {
-		w = append(w, "releases re-read every "+shortDuration(time.Duration(rc.RefreshSeconds)*time.Second)+" (rate budget)")
+		w = append(w, "releases re-read every "+format.ShortDuration(time.Duration(rc.RefreshSeconds)*time.Second)+" (rate budget)")
 	}
 	if len(w) == 0 {
 		return ""
 	}
-	return st.warnText.Render(strings.Join(w, " · "))
+	return st.WarnText.Render(strings.Join(w, " · "))
 }
 
 // statusBar is the query line while typing, else the last message, else a
@@ -215,30 +216,30 @@ func (m *Model) statusBar(width int) string {
 	}
 	if m.status.text != "" {
 		if m.status.bad {
-			return fitLine(st.errText.Render("✖ ")+safe(m.status.text), width)
+			return format.FitLine(st.ErrText.Render("✖ ")+format.Safe(m.status.text), width)
 		}
-		return fitLine(safe(m.status.text), width)
+		return format.FitLine(format.Safe(m.status.text), width)
 	}
 	if s := m.board.snap; s != nil {
 		for _, c := range s.Clusters {
 			switch c.Phase {
 			case model.ConnReconnecting:
 				now := m.now()
-				return fitLine(st.warnText.Render("▲ "+safe(c.Name)+" reconnecting since "+clock(c.Since, now)+
-					" ("+shortDuration(now.Sub(c.Since))+"): its rows are offline (dimmed)"), width)
+				return format.FitLine(st.WarnText.Render("▲ "+format.Safe(c.Name)+" reconnecting since "+format.Clock(c.Since, now)+
+					" ("+format.ShortDuration(now.Sub(c.Since))+"): its rows are offline (dimmed)"), width)
 			case model.ConnUnresponsive:
 				now := m.now()
-				return fitLine(st.warnText.Render("▲ "+safe(c.Name)+" unresponsive since "+clock(c.Since, now)+
-					" ("+shortDuration(now.Sub(c.Since))+"): no event and no health check answered; its rows are offline (dimmed)"), width)
+				return format.FitLine(st.WarnText.Render("▲ "+format.Safe(c.Name)+" unresponsive since "+format.Clock(c.Since, now)+
+					" ("+format.ShortDuration(now.Sub(c.Since))+"): no event and no health check answered; its rows are offline (dimmed)"), width)
 			case model.ConnSyncing:
 				if c.Reason != "" { // a call of the first sync fails and is retried: say why, in full
-					return fitLine(st.warnText.Render("▲ "+safe(c.Name)+" "+oneLine(c.SyncingWords())), width)
+					return format.FitLine(st.WarnText.Render("▲ "+format.Safe(c.Name)+" "+oneLine(c.SyncingWords())), width)
 				}
 			case model.ConnFailed:
-				return fitLine(st.warnText.Render("▲ "+safe(c.Name)+" "+oneLine(c.FailedWords(m.now()))+" — its rows are offline (dimmed)"), width)
+				return format.FitLine(st.WarnText.Render("▲ "+format.Safe(c.Name)+" "+oneLine(c.FailedWords(m.now()))+" — its rows are offline (dimmed)"), width)
 			}
 			if len(c.Notices) > 0 {
-				return fitLine(st.dim.Render(safe(c.Name+": "+strings.Join(c.Notices, "; "))), width)
+				return format.FitLine(st.Dim.Render(format.Safe(c.Name+": "+strings.Join(c.Notices, "; "))), width)
 			}
 		}
 	}

@@ -7,6 +7,8 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/format"
+	"github.com/hanzoai/driftboard/ui/styles"
 )
 
 // helpKeyBlocks lays the full help's key groups side by side while they fit
@@ -28,7 +30,7 @@ func (m *Model) helpKeyBlocks(width int) []string {
 		gw := lipgloss.Width(g)
 		add := gw
 		if len(line) > 0 {
-			add += textWidth(sep)
+			add += format.TextWidth(sep)
 		}
 		if len(line) > 0 && lineWidth+add > width {
 			flush()
@@ -51,7 +53,7 @@ func (m *Model) helpLegend(width int) []string {
 	st := &m.st
 	const indent = 10
 	entries := []struct{ label, text string }{
-		{"Severity", sevLabel[model.MarkRed] + " · " + sevLabel[model.MarkYellow] + " · " + sevLabel[model.MarkOK] + " · " + sevLabel[model.MarkUnknown] +
+		{"Severity", styles.MarkLabel(model.MarkRed) + " · " + styles.MarkLabel(model.MarkYellow) + " · " + styles.MarkLabel(model.MarkOK) + " · " + styles.MarkLabel(model.MarkUnknown) +
 			" (the whole row: drift, health, workload, problems; ? something not observed)  (dim rows with health \"offline\": cluster watch down)"},
 		{"Flags", "FD floating-declared · FR floating-running · ST stale (declared ≠ latest release) · UR un-rolled · NR no-release · ZA zero-assets · ! a problem (the detail says which)"},
 		{"", "NR? release not checked yet: its flags are withheld (the detail says why and since when)"},
@@ -67,7 +69,7 @@ func (m *Model) helpLegend(width int) []string {
 	for _, e := range entries {
 		for i, l := range wrapAtSpaces(e.text, width-indent) {
 			if i == 0 {
-				out = append(out, st.bold.Render(e.label)+strings.Repeat(" ", indent-textWidth(e.label))+l)
+				out = append(out, st.Bold.Render(e.label)+strings.Repeat(" ", indent-format.TextWidth(e.label))+l)
 				continue
 			}
 			out = append(out, pad+l)
@@ -85,7 +87,7 @@ func wrapAtSpaces(s string, width int) []string {
 		switch {
 		case line == "":
 			line = word
-		case textWidth(line)+1+textWidth(word) <= width:
+		case format.TextWidth(line)+1+format.TextWidth(word) <= width:
 			line += " " + word
 		default:
 			out = append(out, line)

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/styles"
 )
 
 func TestHelpScreen(t *testing.T) {
@@ -68,8 +70,8 @@ func TestHelpLegendListsEveryMark(t *testing.T) {
 	press(m, "?")
 	v := strings.Join(strings.Fields(plainView(m)), " ") // wrapped lines read on
 	want := []string{"↻", "stuck", "paused", "pending", "unreadable", "no workload", "syncing", "offline", "? unknown", "• marked", "› the selected row"}
-	for _, l := range sevLabel {
-		want = append(want, l)
+	for mark := model.MarkOK; mark <= model.MarkRed; mark++ {
+		want = append(want, styles.MarkLabel(mark))
 	}
 	for _, w := range want {
 		if !strings.Contains(v, w) {

@@ -7,6 +7,7 @@ import (
 	"github.com/hanzoai/driftboard/internal/termtext"
 	"github.com/hanzoai/driftboard/internal/testing/hostile"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/detail"
 )
 
 // hostileRow is a fixture row with every string field set to s.
@@ -51,9 +52,13 @@ func hostileScreens(t testing.TB, s string, plain bool) {
 	m.Update(snapshotMsg{src.Snapshot()})
 	selectKey(t, m, row.Key())
 	checkFrame(t, "board", m, plain)
-	send(m, "enter")
-	m.detail.decision = &model.Decision{Reason: "denied " + s}
-	m.Update(digestsMsg{key: m.detail.key, seq: m.detail.digests.seq, running: model.PodDigests{Pods: 1, Digests: []string{s}}})
+	_, cmd := m.Update(keyMsg("enter"))
+	seq := uint64(0) // the detail's read, if it started one: its answer is replaced
+	if reads := digestMsgs(cmd); len(reads) > 0 {
+		seq = reads[0].Seq
+	}
+	m.detail.SetDecision(model.Decision{Reason: "denied " + s})
+	m.Update(detail.DigestsMsg{Key: m.detail.Key(), Seq: seq, Running: model.PodDigests{Pods: 1, Digests: []string{s}}})
 	checkFrame(t, "detail", m, plain)
 	send(m, "end")
 	checkFrame(t, "detail end", m, plain)

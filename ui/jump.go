@@ -10,6 +10,9 @@ import (
 
 	"github.com/hanzoai/driftboard/model"
 	"github.com/hanzoai/driftboard/model/query"
+	"github.com/hanzoai/driftboard/ui/format"
+	"github.com/hanzoai/driftboard/ui/keymap"
+	"github.com/hanzoai/driftboard/ui/styles"
 )
 
 // jumpTerms maps the prompt's first word (k9s habit: ":ctx prod") to the
@@ -33,7 +36,7 @@ type jumpDialog struct {
 	saved  map[string]string
 	// current is the filter applied when the prompt opened: a picker starts on it
 	current string
-	keys    keyMap
+	keys    keymap.Map
 	note    string // why enter did nothing, or the candidates tab found
 	failed  bool
 }
@@ -51,7 +54,7 @@ func (m *Model) openJump() tea.Cmd {
 	d.input.Prompt = ":"
 	d.input.Placeholder = "ctx|env|ns [NAME] · saved filter"
 	d.input.SetWidth(40) // without a width textinput shows the placeholder's first letter only
-	d.input.SetStyles(m.st.input)
+	d.input.SetStyles(m.st.Input)
 	d.input.CharLimit = 128
 	m.dialogs.push(d)
 	return d.input.Focus()
@@ -158,14 +161,14 @@ func (d *jumpDialog) complete() {
 	d.failed = false
 }
 
-func (d *jumpDialog) Render(st *styles, width int, _ string) string {
-	lines := []string{st.dialogTitle.Render("Jump"), "", d.input.View()}
+func (d *jumpDialog) Render(st *styles.Styles, width int, _ string) string {
+	lines := []string{st.DialogTitle.Render("Jump"), "", d.input.View()}
 	switch {
 	case d.failed:
-		lines = append(lines, st.errText.Render(safe(d.note)))
+		lines = append(lines, st.ErrText.Render(format.Safe(d.note)))
 	case d.note != "":
-		lines = append(lines, st.dim.Render(safe(d.note)))
+		lines = append(lines, st.Dim.Render(format.Safe(d.note)))
 	}
-	lines = append(lines, "", st.dim.Render("tab complete · "+d.keys.Accept.Help().Key+" apply as filter · "+d.keys.Back.Help().Key+" close"))
-	return st.dialog.Render(strings.Join(lines, "\n"))
+	lines = append(lines, "", st.Dim.Render("tab complete · "+d.keys.Accept.Help().Key+" apply as filter · "+d.keys.Back.Help().Key+" close"))
+	return st.Dialog.Render(strings.Join(lines, "\n"))
 }

@@ -1,34 +1,15 @@
 package ui
 
 import (
-	"reflect"
 	"regexp"
-	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"charm.land/bubbles/v2/key"
 	"github.com/google/go-cmp/cmp"
+	"github.com/hanzoai/driftboard/ui/keymap"
 )
-
-// Every binding of the key map has an action name, once.
-func TestKeyActionsCoverTheKeyMap(t *testing.T) {
-	t.Parallel()
-	names := KeyActions()
-	if n := reflect.TypeFor[keyMap]().NumField(); len(names) != n {
-		t.Fatalf("KeyActions has %d names for %d bindings: %v", len(names), n, names)
-	}
-	if dup := len(names) - len(slices.Compact(slices.Sorted(slices.Values(names)))); dup != 0 {
-		t.Errorf("duplicate action names: %v", names)
-	}
-	k := newKeyMap()
-	for _, a := range k.actions() {
-		if len(a.b.Keys()) == 0 {
-			t.Errorf("action %s has no binding in the key map", a.name)
-		}
-	}
-}
 
 func TestKeyOverridesRebindActionsAndHelp(t *testing.T) {
 	opts := Options{Keys: map[string][]string{"restart": {"R"}, "quit": {"k", "ctrl+q"}, "nope": {"x"}}}
@@ -82,7 +63,7 @@ func TestKeyOverridesRebindActionsAndHelp(t *testing.T) {
 // An action whose only key is taken disappears from the help.
 func TestKeyOverrideTakingTheOnlyKey(t *testing.T) {
 	t.Parallel()
-	k := newKeyMap().withOverrides(map[string][]string{"sort": {"e"}})
+	k := keymap.New().WithOverrides(map[string][]string{"sort": {"e"}})
 	if k.Env.Enabled() {
 		t.Errorf("env keeps %v after sort took e", k.Env.Keys())
 	}
@@ -96,7 +77,7 @@ func TestKeyOverrideTakingTheOnlyKey(t *testing.T) {
 	}
 }
 
-// Dialogs take their keys from the keyMap: a rebinding moves the key and
+// Dialogs take their keys from the keymap.Map: a rebinding moves the key and
 // the hint, and a board override never takes a dialog's key.
 func TestDialogKeysFollowRebinding(t *testing.T) {
 	opts := Options{Keys: map[string][]string{"yes": {"o"}, "back": {"x"}, "login": {"ctrl+l"}, "restart": {"y"}}}

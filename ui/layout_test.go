@@ -11,8 +11,8 @@ func TestViewChangesNothing(t *testing.T) {
 	m, _ := newTestModel(t, allowed(), orgAdmin(), Options{}, 100, 12)
 	selectApp(t, m, "explorer")
 	press(m, "enter", "end")
-	if m.detail.lines == 0 || m.helpLine.text == "" {
-		t.Fatalf("Update did not lay the frame out: %d detail lines, help line %q", m.detail.lines, m.helpLine.text)
+	if m.detail.Lines() == 0 || m.helpLine.text == "" {
+		t.Fatalf("Update did not lay the frame out: %d detail lines, help line %q", m.detail.Lines(), m.helpLine.text)
 	}
 	before := fmt.Sprintf("%+v %+v %+v", m.detail, m.helpLine, m.board)
 	first := m.View().Content

@@ -6,6 +6,9 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/hanzoai/driftboard/ui/format"
+	"github.com/hanzoai/driftboard/ui/keymap"
+	"github.com/hanzoai/driftboard/ui/styles"
 )
 
 // loginDialog shows a login (browser or device code) running in the
@@ -16,7 +19,7 @@ type loginDialog struct {
 	prompt       *LoginPrompt
 	done         bool
 	err          error
-	keys         keyMap
+	keys         keymap.Map
 	switchesUser bool // the demo's: it switches users, there is no IAM
 }
 
@@ -94,37 +97,37 @@ func (m *Model) onLogin(msg tea.Msg) tea.Cmd {
 }
 
 // Render is the dialog box with the code and where to enter it.
-func (d *loginDialog) Render(st *styles, width int, spin string) string {
+func (d *loginDialog) Render(st *styles.Styles, width int, spin string) string {
 	inner := max(20, min(width-6, 70))
 	title := "Log in to Hanzo IAM"
 	if d.switchesUser {
 		title = "Switch the demo's user"
 	}
-	lines := []string{st.dialogTitle.Render(title), ""}
+	lines := []string{st.DialogTitle.Render(title), ""}
 	switch {
 	case d.err != nil:
-		lines = append(lines, wrapText(st.errText.Render("✖ login failed: ")+oneLine(d.err.Error()), inner)...)
-		lines = append(lines, "", st.dim.Render(d.keys.Back.Help().Key+" close"))
+		lines = append(lines, wrapText(st.ErrText.Render("✖ login failed: ")+oneLine(d.err.Error()), inner)...)
+		lines = append(lines, "", st.Dim.Render(d.keys.Back.Help().Key+" close"))
 	case d.prompt == nil:
-		lines = append(lines, spin+" starting the login…", "", st.dim.Render(d.keys.Back.Help().Key+" cancel"))
+		lines = append(lines, spin+" starting the login…", "", st.Dim.Render(d.keys.Back.Help().Key+" cancel"))
 	case d.prompt.UserCode == "": // the browser flow (PKCE): there is no code to enter
 		lines = append(lines, wrapText("Your browser should open the sign-in page. If it does not, open:", inner)...)
-		lines = append(lines, wrapText(safe(d.prompt.VerificationURI), inner)...)
-		lines = append(lines, "", spin+" waiting for the browser…  "+st.dim.Render(d.keys.Back.Help().Key+" cancel"))
+		lines = append(lines, wrapText(format.Safe(d.prompt.VerificationURI), inner)...)
+		lines = append(lines, "", spin+" waiting for the browser…  "+st.Dim.Render(d.keys.Back.Help().Key+" cancel"))
 	default:
 		p := d.prompt
-		lines = append(lines, "Enter this code:  "+st.title.Render(safe(p.UserCode)), "")
-		lines = append(lines, wrapText("at "+safe(p.VerificationURI), inner)...)
+		lines = append(lines, "Enter this code:  "+st.Title.Render(format.Safe(p.UserCode)), "")
+		lines = append(lines, wrapText("at "+format.Safe(p.VerificationURI), inner)...)
 		if p.VerificationURIComplete != "" {
-			lines = append(lines, wrapText("or open "+safe(p.VerificationURIComplete), inner)...)
+			lines = append(lines, wrapText("or open "+format.Safe(p.VerificationURIComplete), inner)...)
 		}
 		if p.BrowserOpened {
-			lines = append(lines, st.okText.Render("✓ opened in your browser"))
+			lines = append(lines, st.OkText.Render("✓ opened in your browser"))
 		}
 		if !p.ExpiresAt.IsZero() {
-			lines = append(lines, st.dim.Render("the code expires at "+p.ExpiresAt.Format("15:04:05")))
+			lines = append(lines, st.Dim.Render("the code expires at "+p.ExpiresAt.Format("15:04:05")))
 		}
-		lines = append(lines, "", spin+" waiting for you to approve…  "+st.dim.Render(d.keys.Back.Help().Key+" cancel"))
+		lines = append(lines, "", spin+" waiting for you to approve…  "+st.Dim.Render(d.keys.Back.Help().Key+" cancel"))
 	}
-	return st.dialog.Render(strings.Join(lines, "\n"))
+	return st.Dialog.Render(strings.Join(lines, "\n"))
 }

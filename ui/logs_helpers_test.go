@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/logs"
 )
 
 // logSource is a Restarter that also reads logs, as kube.Fleet does: the
@@ -82,7 +83,7 @@ func (d *logDriver) run(cmd tea.Cmd) {
 			for _, c := range msg {
 				d.run(c)
 			}
-		case logPodsMsg, logOpenedMsg, logBatchMsg:
+		case logs.PodsMsg, logs.OpenedMsg, logs.BatchMsg:
 			d.msgs <- msg
 		}
 	}()
@@ -130,8 +131,8 @@ func (d *logDriver) push(f *model.LogFeed, lines ...string) {
 	for _, l := range lines {
 		f.Push(l)
 	}
-	n := d.m.logs.ring.Dropped() + d.m.logs.ring.Len() + len(lines)
-	d.until("the pushed lines arrive", func() bool { return d.m.logs.ring.Dropped()+d.m.logs.ring.Len() >= n })
+	n := d.m.logs.Lines().Dropped() + d.m.logs.Lines().Len() + len(lines)
+	d.until("the pushed lines arrive", func() bool { return d.m.logs.Lines().Dropped()+d.m.logs.Lines().Len() >= n })
 }
 
 func onePod(name string) model.LogPod {

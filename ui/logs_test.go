@@ -15,7 +15,7 @@ func TestLogViewStreamsAndStopsOnBack(t *testing.T) {
 	src := &logSource{pods: []model.LogPod{onePod("web-1")}}
 	d := logsOn(t, src, Options{}, 100, 16)
 	d.press("l")
-	d.until("the stream opens", func() bool { return len(src.streams()) == 1 && d.m.logs.streaming })
+	d.until("the stream opens", func() bool { return len(src.streams()) == 1 && d.m.logs.Streaming() })
 	s := src.last(t)
 	if want := (model.LogRequest{Pod: "web-1", Container: "web", Follow: true, Tail: DefaultLogLines, MaxLines: DefaultLogLines}); s.req != want {
 		t.Errorf("request %+v, want %+v", s.req, want)
@@ -26,7 +26,7 @@ func TestLogViewStreamsAndStopsOnBack(t *testing.T) {
 		t.Errorf("a hostile log line reached the terminal: %q", raw)
 	}
 	// Each line is sanitised as it arrives, not only by the frame's guard.
-	if kept := strings.Join(d.m.logs.ring.Lines(), "\n"); strings.ContainsAny(kept, "\x1b\x07") {
+	if kept := strings.Join(d.m.logs.Lines().Lines(), "\n"); strings.ContainsAny(kept, "\x1b\x07") {
 		t.Errorf("a kept log line has its control characters: %q", kept)
 	}
 	checkGolden(t, "logs_w100", plainView(d.m))
@@ -79,10 +79,10 @@ func TestLogViewSwitches(t *testing.T) {
 	src := &logSource{pods: []model.LogPod{onePod("web-1")}}
 	d := logsOn(t, src, Options{}, 80, 16)
 	d.press("l")
-	d.until("stream", func() bool { return d.m.logs.streaming })
+	d.until("stream", func() bool { return d.m.logs.Streaming() })
 	first := src.last(t)
 	d.press("p")
-	d.until("previous stream", func() bool { return len(src.streams()) == 2 && d.m.logs.streaming })
+	d.until("previous stream", func() bool { return len(src.streams()) == 2 && d.m.logs.Streaming() })
 	if !ended(first.ctx) || !src.last(t).req.Previous {
 		t.Fatalf("p: old stream ended %v, new request %+v", ended(first.ctx), src.last(t).req)
 	}
@@ -103,7 +103,7 @@ func TestLogViewSwitches(t *testing.T) {
 		t.Errorf("f off keeps the lines and says so:\n%s", v)
 	}
 	d.press("f")
-	d.until("f on reopens", func() bool { return len(src.streams()) == 3 && d.m.logs.streaming })
+	d.until("f on reopens", func() bool { return len(src.streams()) == 3 && d.m.logs.Streaming() })
 	if r := src.last(t).req; !r.Follow || !r.Previous {
 		t.Errorf("f on: %+v", r)
 	}
@@ -115,7 +115,7 @@ func TestLogViewRingAndSearch(t *testing.T) {
 	src := &logSource{pods: []model.LogPod{onePod("web-1")}}
 	d := logsOn(t, src, Options{LogLines: 10}, 100, 16)
 	d.press("l")
-	d.until("stream", func() bool { return d.m.logs.streaming })
+	d.until("stream", func() bool { return d.m.logs.Streaming() })
 	var lines []string
 	for i := range 25 {
 		word := "ok"
@@ -125,7 +125,7 @@ func TestLogViewRingAndSearch(t *testing.T) {
 		lines = append(lines, fmt.Sprintf("line %02d %s", i, word))
 	}
 	d.push(src.last(t).feed, lines...)
-	if n := d.m.logs.ring.Len(); n != 10 {
+	if n := d.m.logs.Lines().Len(); n != 10 {
 		t.Fatalf("the ring holds %d lines, want 10", n)
 	}
 	if v := plainView(d.m); !strings.Contains(v, "▲ 15 older lines dropped (keeps 10)") || strings.Contains(v, "line 14") || !strings.Contains(v, "line 24") {
@@ -139,25 +139,25 @@ func TestLogViewRingAndSearch(t *testing.T) {
 		t.Errorf("typing the search:\n%s", v)
 	}
 	d.press("enter")
-	if got := d.m.logs.search.matchLine; got != 24 {
+	if got := d.m.logs.Match(); got != 24 {
 		t.Errorf("search from the tail found line %d, want the newest match 24", got)
 	}
 	d.press("N")
-	if got := d.m.logs.search.matchLine; got != 20 || d.m.logs.tail {
-		t.Errorf("N: match %d (tail %v), want 20", got, d.m.logs.tail)
+	if got := d.m.logs.Match(); got != 20 || d.m.logs.Tailing() {
+		t.Errorf("N: match %d (tail %v), want 20", got, d.m.logs.Tailing())
 	}
 	if v := plainView(d.m); !strings.Contains(v, "line 20 ERROR") || strings.Contains(v, "line 17") {
 		t.Errorf("N scrolled to line 20:\n%s", v)
 	}
 	d.press("N", "N")
-	if v := plainView(d.m); d.m.logs.search.matchLine != 16 || !strings.Contains(v, "no earlier match for /error") {
+	if v := plainView(d.m); d.m.logs.Match() != 16 || !strings.Contains(v, "no earlier match for /error") {
 		t.Errorf("past the oldest kept match:\n%s", v)
 	}
-	if raw := d.m.View().Content; !strings.Contains(raw, d.m.st.selected.pre+"ERROR"+d.m.st.selected.post) {
+	if raw := d.m.View().Content; !strings.Contains(raw, d.m.st.Selected.Pre+"ERROR"+d.m.st.Selected.Post) {
 		t.Errorf("the match is not highlighted: %q", raw)
 	}
 	d.press("n", "G")
-	if !d.m.logs.tail {
+	if !d.m.logs.Tailing() {
 		t.Error("G did not stick to the last line")
 	}
 }
@@ -172,7 +172,7 @@ func TestLogViewReadOnlyRebindAndErrors(t *testing.T) {
 		t.Fatal("l still opens logs after logs: [v]")
 	}
 	d.press("v")
-	d.until("the stream fails", func() bool { return d.m.logs.err != nil })
+	d.until("the stream fails", func() bool { return d.m.logs.Err() != nil })
 	if v := plainView(d.m); !strings.Contains(v, `could not read the logs: logs of pod web-1: previous terminated container "web" not found`) {
 		t.Errorf("open error:\n%s", v)
 	}
@@ -182,11 +182,11 @@ func TestLogViewReadOnlyRebindAndErrors(t *testing.T) {
 		t.Errorf("action menu:\n%s", v)
 	}
 	d.press("down", "down", "enter")
-	d.until("logs from the action menu", func() bool { return d.m.screen == screenLogs && d.m.logs.err != nil })
+	d.until("logs from the action menu", func() bool { return d.m.screen == screenLogs && d.m.logs.Err() != nil })
 	d.press("q")
 	src.podsErr = errors.New("list pods: Kubernetes refused: frank may not list pods in namespace hanzo")
 	d.press("v")
-	d.until("the LIST fails", func() bool { return d.m.logs.err != nil })
+	d.until("the LIST fails", func() bool { return d.m.logs.Err() != nil })
 	if v := plainView(d.m); !strings.Contains(v, "could not read the logs: list pods: Kubernetes refused") {
 		t.Errorf("LIST error:\n%s", v)
 	}
@@ -201,7 +201,7 @@ func TestLogViewGoldenNarrow(t *testing.T) {
 	src := &logSource{pods: []model.LogPod{onePod("web-7f9c4-x2x9z")}}
 	d := logsOn(t, src, Options{LogLines: 10}, 60, 16)
 	d.press("l")
-	d.until("stream", func() bool { return d.m.logs.streaming })
+	d.until("stream", func() bool { return d.m.logs.Streaming() })
 	var lines []string
 	for i := range 12 {
 		lines = append(lines, fmt.Sprintf("2026-12-01T08:%02d:00Z INFO  GET /healthz 200 %dms", i, i+3))
@@ -218,7 +218,7 @@ func TestLogViewCountsLinesBelow(t *testing.T) {
 	src := &logSource{pods: []model.LogPod{onePod("web-1")}}
 	d := logsOn(t, src, Options{}, 100, 12)
 	d.press("l")
-	d.until("stream", func() bool { return d.m.logs.streaming })
+	d.until("stream", func() bool { return d.m.logs.Streaming() })
 	var lines []string
 	for i := range 30 {
 		lines = append(lines, fmt.Sprintf("line %02d", i))
@@ -246,7 +246,7 @@ func TestLogViewBoundedByBytes(t *testing.T) {
 	src := &logSource{pods: []model.LogPod{onePod("web-1")}}
 	d := logsOn(t, src, Options{}, 100, 16)
 	d.press("l")
-	d.until("stream", func() bool { return d.m.logs.streaming })
+	d.until("stream", func() bool { return d.m.logs.Streaming() })
 	line := strings.Repeat("\x01", 16<<10)
 	for range 8 { // 400 lines, 25 MiB once escaped, in batches below the feed's own bound
 		lines := make([]string, 50)
@@ -255,7 +255,7 @@ func TestLogViewBoundedByBytes(t *testing.T) {
 		}
 		d.push(src.last(t).feed, lines...)
 	}
-	if b := d.m.logs.ring.Bytes(); b > model.MaxLogBytes {
+	if b := d.m.logs.Lines().Bytes(); b > model.MaxLogBytes {
 		t.Errorf("the view holds %d MiB of text", b>>20)
 	}
 	if v := plainView(d.m); !strings.Contains(v, "older lines dropped (keeps 5000 lines or 8 MiB)") {

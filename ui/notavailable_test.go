@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/detail"
+	"github.com/hanzoai/driftboard/ui/logs"
 )
 
 // A fleet whose source cannot read logs or Events says so with the reason
@@ -20,7 +22,7 @@ func TestNotAvailableIsShownWithWhy(t *testing.T) {
 	m.Update(snapshotMsg{src.Snapshot()})
 	selectApp(t, m, "web")
 	_, cmd := m.Update(keyMsg("l"))
-	for _, msg := range msgsOf[logPodsMsg](cmd) {
+	for _, msg := range msgsOf[logs.PodsMsg](cmd) {
 		m.Update(msg)
 	}
 	if v := plainView(m); !strings.Contains(v, "logs: "+why) || strings.Contains(v, "could not read") {
@@ -28,7 +30,7 @@ func TestNotAvailableIsShownWithWhy(t *testing.T) {
 	}
 	press(m, "q")
 	_, cmd = m.Update(keyMsg("enter"))
-	for _, msg := range msgsOf[eventsStartedMsg](cmd) {
+	for _, msg := range msgsOf[detail.EventsStartedMsg](cmd) {
 		m.Update(msg)
 	}
 	if v := plainView(m); !strings.Contains(v, "Events: "+why) || strings.Contains(v, "events: could not read") {

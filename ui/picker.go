@@ -7,6 +7,9 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/hanzoai/driftboard/ui/format"
+	"github.com/hanzoai/driftboard/ui/keymap"
+	"github.com/hanzoai/driftboard/ui/styles"
 )
 
 // pickItem is one entry of a picker: what it shows and the action it takes.
@@ -24,7 +27,7 @@ type picker struct {
 	cursor int
 	top    int // the first item shown
 	rows   int // items shown at once (fit); 0 until laid out: pickerRows
-	keys   keyMap
+	keys   keymap.Map
 }
 
 // pickerRows is the most items a picker shows at once: with its title and
@@ -53,7 +56,7 @@ func (p *picker) window() int {
 
 func (p *picker) busy() bool { return false }
 
-func newSavedPicker(saved map[string]string, current string, keys keyMap) *picker {
+func newSavedPicker(saved map[string]string, current string, keys keymap.Map) *picker {
 	p := &picker{title: "Saved filters", keys: keys}
 	names := make([]string, 0, len(saved))
 	for n := range saved {
@@ -80,8 +83,8 @@ func (p *picker) Update(msg tea.KeyPressMsg) (action, tea.Cmd) {
 		p.cursor = max(0, p.cursor-1)
 	case key.Matches(msg, k.Down):
 		p.cursor = min(len(p.items)-1, p.cursor+1)
-	case k.paging(msg):
-		p.cursor = max(0, min(len(p.items)-1, p.cursor+k.pageStep(msg, p.window())))
+	case k.Paging(msg):
+		p.cursor = max(0, min(len(p.items)-1, p.cursor+k.PageStep(msg, p.window())))
 	case key.Matches(msg, k.Home):
 		p.cursor = 0
 	case key.Matches(msg, k.End):
@@ -102,30 +105,30 @@ func (p *picker) follow() {
 	}
 }
 
-func (p *picker) Render(st *styles, _ int, _ string) string {
-	lines := []string{st.dialogTitle.Render(safe(p.title)), ""}
+func (p *picker) Render(st *styles.Styles, _ int, _ string) string {
+	lines := []string{st.DialogTitle.Render(format.Safe(p.title)), ""}
 	end := min(len(p.items), p.top+p.window())
 	if p.top > 0 {
-		lines = append(lines, st.dim.Render(fmt.Sprintf("  ↑ %d more", p.top)))
+		lines = append(lines, st.Dim.Render(fmt.Sprintf("  ↑ %d more", p.top)))
 	}
 	labelWidth := 0 // hints line up after the widest label
 	for _, it := range p.items {
-		labelWidth = max(labelWidth, textWidth(safe(it.label)))
+		labelWidth = max(labelWidth, format.TextWidth(format.Safe(it.label)))
 	}
 	for i := p.top; i < end; i++ {
 		it := p.items[i]
-		pad := strings.Repeat(" ", labelWidth-textWidth(safe(it.label)))
-		label := "  " + safe(it.label)
+		pad := strings.Repeat(" ", labelWidth-format.TextWidth(format.Safe(it.label)))
+		label := "  " + format.Safe(it.label)
 		if i == p.cursor {
-			label = "› " + st.bold.Render(safe(it.label))
+			label = "› " + st.Bold.Render(format.Safe(it.label))
 		}
-		lines = append(lines, label+pad+"  "+st.dim.Render(safe(it.hint)))
+		lines = append(lines, label+pad+"  "+st.Dim.Render(format.Safe(it.hint)))
 	}
 	if end < len(p.items) {
-		lines = append(lines, st.dim.Render(fmt.Sprintf("  ↓ %d more", len(p.items)-end)))
+		lines = append(lines, st.Dim.Render(fmt.Sprintf("  ↓ %d more", len(p.items)-end)))
 	}
-	lines = append(lines, "", st.dim.Render(p.keys.Accept.Help().Key+" choose · "+p.keys.Back.Help().Key+" close"))
-	return st.dialog.Render(strings.Join(lines, "\n"))
+	lines = append(lines, "", st.Dim.Render(p.keys.Accept.Help().Key+" choose · "+p.keys.Back.Help().Key+" close"))
+	return st.Dialog.Render(strings.Join(lines, "\n"))
 }
 
 // actionMenu lists what can be done to the selected app, with the reason

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/styles"
 )
 
 // problemRow builds a clean row through model.Build, then lets change break
@@ -88,8 +89,8 @@ func TestProblemRowsMarkedAndJumpedTo(t *testing.T) {
 	if !strings.Contains(line, "✖ red") || !strings.HasSuffix(strings.TrimRight(line, " "), "! no workload") {
 		t.Fatalf("vault row is not red with the problem marker in FLAGS: %q", line)
 	}
-	st := newStyles(true, false)
-	if !hasColour(st.warn.pre) || !strings.Contains(m.View().Content, st.warn.pre+"! no workload") {
+	st := styles.New(true, false)
+	if !hasColour(st.Warn.Pre) || !strings.Contains(m.View().Content, st.Warn.Pre+"! no workload") {
 		t.Errorf("the problem marker is not in the warning colour")
 	}
 
@@ -128,7 +129,7 @@ func TestProblemMarkerTruncated(t *testing.T) {
 	t.Parallel()
 	v := problemRow("x", func(_ *model.AppObject, wl **model.Workload) { *wl = nil })
 	var b strings.Builder
-	st := newStyles(true, true)
+	st := styles.New(true, true)
 	writeFlags(&b, &st, &v, 8, false)
 	if got := b.String(); got != "! no wo…" {
 		t.Errorf("8-column FLAGS = %q", got)

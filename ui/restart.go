@@ -9,6 +9,7 @@ import (
 
 	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/format"
 )
 
 // refusal is why the board will not even ask about a restart, checked before
@@ -27,13 +28,13 @@ func (m *Model) refusal(r *model.AppView) string {
 		if m.ident.Err != nil {
 			why = m.ident.Err.Error()
 		} else if m.ident.Principal != nil {
-			why = "session expired at " + clock(m.ident.Expiry, now)
+			why = "session expired at " + format.Clock(m.ident.Expiry, now)
 		}
 		return why + " — press " + m.keys.Login.Help().Key + " to " + m.loginWords()
 	}
 	if f := m.inflight[r.Key()]; f != nil {
 		return fmt.Sprintf("a restart of %s/%s is already in flight (since %s); wait for its rollout to finish",
-			r.Namespace, r.App, clock(f.started, now))
+			r.Namespace, r.App, format.Clock(f.started, now))
 	}
 	return ""
 }
@@ -56,9 +57,8 @@ func (m *Model) openRestart(r *model.AppView) tea.Cmd {
 }
 
 func (m *Model) onChecked(msg checkedMsg) tea.Cmd {
-	if m.screen == screenDetail && m.detail.key == msg.key {
-		dec := msg.chk.Decision
-		m.detail.decision = &dec
+	if m.screen == screenDetail && m.detail.Key() == msg.key {
+		m.detail.SetDecision(msg.chk.Decision)
 	}
 	d := dialogOf[*confirmDialog](m.dialogs)
 	if d == nil || d.key != msg.key || d.phase != confirmChecking {
@@ -134,12 +134,12 @@ func (m *Model) onFollowed(msg followedMsg) tea.Cmd {
 	if r := m.board.find(msg.key); r != nil {
 		text += fmt.Sprintf(": %d/%d ready", r.Workload.Ready, r.Workload.Desired)
 	}
-	m.status = statusLine{text: text + " (" + shortDuration(m.now().Sub(f.started)) + ")"}
+	m.status = statusLine{text: text + " (" + format.ShortDuration(m.now().Sub(f.started)) + ")"}
 	return nil
 }
 
 // oneLine is outside text (an error, a reason) on one line, sanitised.
-func oneLine(s string) string { return safe(strings.Join(strings.Fields(s), " ")) }
+func oneLine(s string) string { return format.Safe(strings.Join(strings.Fields(s), " ")) }
 
 // wrapText word-wraps (ANSI-aware) s to width columns.
 func wrapText(s string, width int) []string {

@@ -11,6 +11,11 @@ import (
 
 	"github.com/hanzoai/driftboard/model"
 	"github.com/hanzoai/driftboard/model/store"
+	"github.com/hanzoai/driftboard/ui/detail"
+	"github.com/hanzoai/driftboard/ui/keymap"
+	"github.com/hanzoai/driftboard/ui/logs"
+	"github.com/hanzoai/driftboard/ui/styles"
+	"github.com/hanzoai/driftboard/ui/yaml"
 )
 
 // screen is what fills the body: the table, one app's detail, or full help.
@@ -20,8 +25,8 @@ const (
 	screenBoard screen = iota
 	screenDetail
 	screenHelp
-	screenYAML // one App as YAML (yaml.go)
-	screenLogs // the pods' logs (logs.go)
+	screenYAML // one App as YAML (ui/yaml)
+	screenLogs // the pods' logs (ui/logs)
 )
 
 // statusLine is the last message for the user, in words. A plain notice
@@ -41,8 +46,8 @@ func newModel(ctx context.Context, f Fleet, id Identity, opts Options) *Model {
 	ctx, cancel := context.WithCancel(ctx)
 	m := &Model{
 		deps:     deps{ctx: ctx, cancel: cancel, fleet: f, identity: id, opts: opts, now: opts.Now},
-		terminal: terminal{dark: true, plain: opts.NoColor},
-		screens:  screens{board: newBoard(keyMap{}), help: help.New()},
+		display:  display{dark: true, plain: opts.NoColor},
+		screens:  screens{board: newBoard(keymap.Map{}), help: help.New()},
 		session:  session{inflight: map[model.Key]*inflight{}},
 		activity: activity{spin: spinner.New(spinner.WithSpinner(spinner.MiniDot))},
 	}
@@ -52,7 +57,7 @@ func newModel(ctx context.Context, f Fleet, id Identity, opts Options) *Model {
 	if opts.DarkBackground != nil {
 		m.dark = *opts.DarkBackground
 	}
-	m.keys = newKeyMap().withOverrides(opts.Keys).withState(opts.ReadOnly, id != nil)
+	m.keys = keymap.New().WithOverrides(opts.Keys).WithState(opts.ReadOnly, id != nil)
 	m.board.keys = m.keys
 	m.restyle()
 	m.filter = newFilterLine(&m.st)
@@ -68,8 +73,8 @@ func newModel(ctx context.Context, f Fleet, id Identity, opts Options) *Model {
 }
 
 func (m *Model) restyle() {
-	m.st = newStyles(m.dark, m.plain)
-	m.help.Styles = m.st.help
+	m.st = styles.New(m.dark, m.plain)
+	m.help.Styles = m.st.Help
 	m.helpLine.text = ""
 	m.filter.setStyles(&m.st)
 }
@@ -138,7 +143,7 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 		return expiryTimer(m.ident.Expiry, m.now())
 	case identityMsg:
 		m.ident, m.identKnown = msg.state, true
-		m.keys = m.keys.withLogin(m.ident.SwitchesUser)
+		m.keys = m.keys.WithLogin(m.ident.SwitchesUser)
 		m.helpLine.text = "" // the short help names L's words
 		return expiryTimer(m.ident.Expiry, m.now())
 	case clockTickMsg:
@@ -157,17 +162,13 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 		return m.onFollowed(msg)
 	case setCheckedMsg, setProgressMsg, setDoneMsg:
 		return m.onSetMsg(msg)
-	case yamlMsg:
-		m.onYAML(msg)
+	case yaml.Msg:
+		m.yaml, _ = m.yaml.Update(msg)
 		return nil
-	case logPodsMsg:
-		return m.onLogPods(msg)
-	case logOpenedMsg, logBatchMsg:
-		return m.onLogMsg(msg)
-	case digestsMsg:
-		return m.onDigests(msg)
-	case eventsStartedMsg, eventsMsg:
-		return m.onEvents(msg)
+	case logs.PodsMsg, logs.OpenedMsg, logs.BatchMsg:
+		return m.onLogs(msg)
+	case detail.DigestsMsg, detail.EventsStartedMsg, detail.EventsMsg:
+		return m.onDetail(msg)
 	case openedMsg:
 		m.onOpened(msg)
 		return nil

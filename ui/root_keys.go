@@ -26,11 +26,11 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.helpKey(msg)
 		return nil
 	case screenDetail:
-		return m.detailKey(msg)
+		return m.onDetail(msg)
 	case screenYAML:
 		return m.yamlKey(msg)
 	case screenLogs:
-		return m.logsKey(msg)
+		return m.onLogs(msg)
 	}
 	return m.boardKey(msg)
 }
@@ -111,8 +111,8 @@ func (m *Model) helpKey(msg tea.KeyPressMsg) {
 		m.scrollHelp(-1)
 	case key.Matches(msg, k.Down):
 		m.scrollHelp(1)
-	case k.paging(msg):
-		m.scrollHelp(k.pageStep(msg, page))
+	case k.Paging(msg):
+		m.scrollHelp(k.PageStep(msg, page))
 	case key.Matches(msg, k.Home):
 		m.scrollHelp(-m.helpTop)
 	case key.Matches(msg, k.End):
@@ -167,7 +167,7 @@ func (m *Model) onMouse(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
 	switch m.screen {
 	case screenDetail:
-		m.detail, cmd = m.detail.Update(msg)
+		cmd = m.onDetail(msg)
 	case screenBoard:
 		m.board, cmd = m.board.Update(msg)
 	case screenHelp:
@@ -176,7 +176,7 @@ func (m *Model) onMouse(msg tea.Msg) tea.Cmd {
 		}
 	case screenLogs:
 		if w, ok := msg.(tea.MouseWheelMsg); ok {
-			m.logs.scroll(map[bool]int{true: -3, false: 3}[w.Mouse().Button == tea.MouseWheelUp])
+			m.logs.Scroll(map[bool]int{true: -3, false: 3}[w.Mouse().Button == tea.MouseWheelUp])
 		}
 	}
 	return cmd
@@ -216,7 +216,7 @@ func (m *Model) perform(d dialog, act action) tea.Cmd {
 		return m.startLogin()
 	case actPickLog:
 		m.dialogs.remove(d)
-		return m.startLog(a.pod, a.container)
+		return m.logs.Start(a.pod, a.container)
 	case actPick:
 		m.dialogs.remove(d)
 		m.dialogs.push(a.p)

@@ -8,6 +8,12 @@ import (
 	"charm.land/bubbles/v2/spinner"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/detail"
+	"github.com/hanzoai/driftboard/ui/format"
+	"github.com/hanzoai/driftboard/ui/keymap"
+	"github.com/hanzoai/driftboard/ui/logs"
+	"github.com/hanzoai/driftboard/ui/styles"
+	"github.com/hanzoai/driftboard/ui/yaml"
 )
 
 // Model is the root tea.Model. Children are plain structs; the root routes
@@ -16,7 +22,7 @@ import (
 // before.
 type Model struct {
 	deps     // what the board reads from and acts through
-	terminal // the terminal: size, background, styles and keys
+	display  // the terminal: size, background, styles and keys
 	screens  // what is on screen: board, query line, detail, help, dialogs
 	session  // who is logged in and which restarts are in flight
 	activity // spinner, status line, counters
@@ -31,19 +37,19 @@ type deps struct {
 	now      func() time.Time
 }
 
-type terminal struct {
-	keys          keyMap
-	st            styles
+type display struct {
+	keys          keymap.Map
+	st            styles.Styles
 	dark, plain   bool
 	width, height int
-	// backgroundAsked: the ttyScreen asked for the background as it took the
+	// backgroundAsked: the terminal renderer asked for the background as it took the
 	// terminal; asked again through bubbletea, the query would wait for its
 	// next flush, which on a quick quit comes after input stops, and the
 	// reply would land in the shell.
 	backgroundAsked bool
-	// clipboard writes OSC 52 at once when the ttyScreen draws; nil:
+	// clipboard writes OSC 52 at once when the terminal renderer draws; nil:
 	// tea.SetClipboard, which bubbletea queues for its renderer's next tick
-	// (a second away when the ttyScreen draws).
+	// (a second away when the terminal renderer draws).
 	clipboard func(text string)
 }
 
@@ -53,9 +59,11 @@ type screens struct {
 	screen   screen
 	helpFrom screen // the screen help was opened over
 	helpTop  int    // the first help line shown: help scrolls where it does not fit
-	detail   detailView
-	yaml     yamlView    // the App as YAML, over the board or the detail
-	logs     logView     // the pods' logs, over the board or the detail
+	detail   detail.View
+	yaml     yaml.View   // the App as YAML, over the board or the detail
+	yamlFrom screen      // the screen the YAML was opened over
+	logs     logs.View   // the pods' logs, over the board or the detail
+	logsFrom screen      // the screen the logs were opened over
 	dialogs  dialogStack // the top one has the keys and is drawn
 	help     help.Model
 	// helpLine is the rendered short help, laid out in Update; it changes
@@ -94,24 +102,16 @@ func (m *Model) layoutFrame() {
 		p.fit(h)
 	}
 	if m.helpLine.width != w || m.helpLine.text == "" {
-		m.helpLine.width, m.helpLine.text = w, fitLine(m.help.ShortHelpView(m.keys.ShortHelp()), w)
+		m.helpLine.width, m.helpLine.text = w, format.FitLine(m.help.ShortHelpView(m.keys.ShortHelp()), w)
 	}
 	if m.screen == screenYAML {
-		m.layoutYAML(h - 3)
+		m.yaml.Layout(&m.st, h-3)
 	}
 	if m.screen == screenLogs {
-		m.layoutLogs(w-2, h)
+		m.logs.Layout(&m.st, w-2, h)
 	}
 	if m.screen != screenDetail {
 		return
 	}
-	body := h - 3
-	m.detail.height = body
-	if r := m.board.find(m.detail.key); r == nil {
-		m.detail.rendered = []string{m.st.warnText.Render("▲ this app is no longer on the board (deleted, or out of view)")}
-	} else {
-		m.detail.rendered = m.detailLines(r, w-2)
-	}
-	m.detail.lines = len(m.detail.rendered)
-	m.detail.offset = max(0, min(m.detail.offset, m.detail.lines-body))
+	m.detail.Layout(&m.st, m.detailFacts(), w, h)
 }

@@ -2,9 +2,10 @@ package ui
 
 import (
 	"strings"
-	"sync/atomic"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/format"
+	"github.com/hanzoai/driftboard/ui/styles"
 )
 
 // rowCache keeps each shown row's finished line between frames, so a frame
@@ -21,7 +22,7 @@ type rowCache struct {
 
 // rowLayout is what every line depends on: a new one drops the cache.
 type rowLayout struct {
-	styles uint64       // styles.gen: theme, colour profile, plain
+	styles uint64       // styles.Styles.Gen: theme, colour profile, plain
 	width  int          // the padding to the terminal's width
 	cols   [numCols]int // each column's width (0: not shown), in fixed order
 }
@@ -30,9 +31,6 @@ type cachedRow struct {
 	selected, marked bool
 	line             string
 }
-
-// stylesGen numbers every styles value built, for rowLayout.
-var stylesGen atomic.Uint64
 
 // begin starts a frame with layout l.
 func (c *rowCache) begin(l rowLayout) {
@@ -86,8 +84,8 @@ func (m *Model) sameLine(was, now *model.AppView) bool {
 }
 
 // layoutOf is the layout of cols at width under st.
-func layoutOf(st *styles, width int, cols []placed) rowLayout {
-	l := rowLayout{styles: st.gen, width: width}
+func layoutOf(st *styles.Styles, width int, cols []placed) rowLayout {
+	l := rowLayout{styles: st.Gen, width: width}
 	for _, c := range cols {
 		l.cols[c.id] = c.width
 	}
@@ -96,7 +94,7 @@ func layoutOf(st *styles, width int, cols []placed) rowLayout {
 
 // writeRow renders one row's line: gutter (cursor, spinner, mark), each
 // column, the padding to width.
-func writeRow(line *strings.Builder, st *styles, cols []placed, pad int, r *model.AppView, selected, marked bool, fl *inflight, spinner string) {
+func writeRow(line *strings.Builder, st *styles.Styles, cols []placed, pad int, r *model.AppView, selected, marked bool, fl *inflight, spinner string) {
 	plainRow := selected || r.Offline // whole-line style; no inner colours
 	markGlyph := " "
 	if marked {
@@ -104,14 +102,14 @@ func writeRow(line *strings.Builder, st *styles, cols []placed, pad int, r *mode
 	}
 	switch {
 	case selected:
-		line.WriteString(st.selected.pre)
+		line.WriteString(st.Selected.Pre)
 		line.WriteString("›" + markGlyph)
 	case fl != nil:
 		line.WriteString(spinner)
 		line.WriteString(markGlyph)
 	default:
 		if r.Offline {
-			line.WriteString(st.faint.pre)
+			line.WriteString(st.Faint.Pre)
 		}
 		line.WriteString(" " + markGlyph)
 	}
@@ -121,10 +119,10 @@ func writeRow(line *strings.Builder, st *styles, cols []placed, pad int, r *mode
 		}
 		writeColumn(line, st, c, r, fl, !plainRow)
 	}
-	writeSpaces(line, pad)
+	format.WriteSpaces(line, pad)
 	if selected {
-		line.WriteString(st.selected.post)
+		line.WriteString(st.Selected.Post)
 	} else if r.Offline {
-		line.WriteString(st.faint.post)
+		line.WriteString(st.Faint.Post)
 	}
 }

@@ -12,6 +12,9 @@ import (
 
 	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/format"
+	"github.com/hanzoai/driftboard/ui/keymap"
+	"github.com/hanzoai/driftboard/ui/styles"
 )
 
 type setPhase int
@@ -31,7 +34,7 @@ type setRestartDialog struct {
 	rows      []*model.AppView // marked rows as they were when opened
 	user      string
 	limit     int
-	keys      keyMap
+	keys      keymap.Map
 	phase     setPhase
 	refused   map[model.Key]string
 	allowed   []model.Key
@@ -51,12 +54,12 @@ type actRestartSet struct{ d *setRestartDialog }
 
 func (actRestartSet) isAction() {}
 
-func newSetRestart(rows []*model.AppView, user string, limit int, st *styles, keys keyMap) *setRestartDialog {
+func newSetRestart(rows []*model.AppView, user string, limit int, st *styles.Styles, keys keymap.Map) *setRestartDialog {
 	d := &setRestartDialog{rows: rows, user: user, limit: max(limit, 1), keys: keys,
 		refused: map[model.Key]string{}, status: map[model.Key]restart.Update{}, checks: map[model.Key]restart.Checked{}}
 	d.typed = textinput.New()
 	d.typed.CharLimit = 64
-	d.typed.SetStyles(st.input)
+	d.typed.SetStyles(st.Input)
 	return d
 }
 
@@ -174,7 +177,7 @@ func (d *setRestartDialog) counts(what func(*model.AppView) string) string {
 	slices.Sort(names)
 	var parts []string
 	for _, n := range names {
-		parts = append(parts, safe(n)+" "+strconv.Itoa(m[n]))
+		parts = append(parts, format.Safe(n)+" "+strconv.Itoa(m[n]))
 	}
 	return strings.Join(parts, ", ")
 }

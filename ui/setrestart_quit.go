@@ -6,6 +6,7 @@ import (
 
 	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/format"
 )
 
 // QuitReport says what a set restart had done when the board ended while it
@@ -62,7 +63,7 @@ func (d *setRestartDialog) quitReport() string {
 		}
 		fmt.Fprintf(&b, "  %s (%d):\n", g.title, len(g.keys))
 		for _, k := range g.keys {
-			fmt.Fprintf(&b, "    %s\n", safe(k.String()))
+			fmt.Fprintf(&b, "    %s\n", format.Safe(k.String()))
 		}
 	}
 	if len(d.refused) > 0 {

@@ -8,21 +8,23 @@ import (
 
 	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/format"
+	"github.com/hanzoai/driftboard/ui/styles"
 )
 
 // Render is the dialog box content: who acts, the counts, every refusal,
 // and then the prompt, the progress per row, or the summary.
-func (d *setRestartDialog) Render(st *styles, width int, spin string) string {
+func (d *setRestartDialog) Render(st *styles.Styles, width int, spin string) string {
 	back := d.keys.Back.Help().Key
 	inner := max(20, min(width-6, 90))
 	var lines []string
 	add := func(s ...string) { lines = append(lines, s...) }
-	add(st.dialogTitle.Render("Restart "+strings.Replace(countApps(len(d.rows)), " app", " marked app", 1)+"?"), "")
+	add(st.DialogTitle.Render("Restart "+strings.Replace(countApps(len(d.rows)), " app", " marked app", 1)+"?"), "")
 	if d.phase == setChecking {
-		add(spin+" checking permission for each app…", "", st.dim.Render(back+" cancel"))
-		return st.dialog.Render(strings.Join(lines, "\n"))
+		add(spin+" checking permission for each app…", "", st.Dim.Render(back+" cancel"))
+		return st.Dialog.Render(strings.Join(lines, "\n"))
 	}
-	who := " as " + safe(d.user) + ","
+	who := " as " + format.Safe(d.user) + ","
 	if d.user == "" {
 		who = ", not logged in,"
 	}
@@ -33,15 +35,15 @@ func (d *setRestartDialog) Render(st *styles, width int, spin string) string {
 	if d.phase == setAsk {
 		add(d.names(inner)...)
 		if names := d.legacy(); names != "" {
-			add(wrapText(st.warnText.Render("▲ ")+"Legacy workloads the Hanzo operator does not own (no controller reference to their App): "+
+			add(wrapText(st.WarnText.Render("▲ ")+"Legacy workloads the Hanzo operator does not own (no controller reference to their App): "+
 				names+". The restart touches only their workloads; their Apps are not changed.", inner)...)
 		}
 	}
 	if len(d.refused) > 0 {
-		add("", st.errText.Render(fmt.Sprintf("✖ %d refused (not sent):", len(d.refused))))
+		add("", st.ErrText.Render(fmt.Sprintf("✖ %d refused (not sent):", len(d.refused))))
 		for _, r := range d.rows {
 			if why, ok := d.refused[r.Key()]; ok {
-				add(wrapText("  "+safe(r.Namespace+"/"+r.App+" ("+r.Cluster+")")+": "+oneLine(why), inner)...)
+				add(wrapText("  "+format.Safe(r.Namespace+"/"+r.App+" ("+r.Cluster+")")+": "+oneLine(why), inner)...)
 			}
 		}
 	}
@@ -49,18 +51,18 @@ func (d *setRestartDialog) Render(st *styles, width int, spin string) string {
 	switch d.phase {
 	case setAsk:
 		if len(d.allowed) == 0 {
-			add(st.dim.Render("nothing to restart · enter/" + back + " close"))
+			add(st.Dim.Render("nothing to restart · enter/" + back + " close"))
 			break
 		}
 		add(d.typed.View())
 		if d.reason != "" {
-			add(st.errText.Render(safe(d.reason)))
+			add(st.ErrText.Render(format.Safe(d.reason)))
 		}
 		onFail := "the first failure stops new starts"
 		if d.cont {
 			onFail = "continue after failures"
 		}
-		add(st.dim.Render("enter confirm · tab: " + onFail + " · " + back + " cancel"))
+		add(st.Dim.Render("enter confirm · tab: " + onFail + " · " + back + " cancel"))
 	case setRunning, setDone:
 		for _, k := range d.allowed {
 			u, ok := d.status[k]
@@ -74,15 +76,15 @@ func (d *setRestartDialog) Render(st *styles, width int, spin string) string {
 					word += ": " + oneLine(u.Detail)
 				}
 			}
-			add(wrapText("  "+safe(k.Namespace+"/"+k.Name)+" "+word, inner)...)
+			add(wrapText("  "+format.Safe(k.Namespace+"/"+k.Name)+" "+word, inner)...)
 		}
 		if d.phase == setDone {
-			add("", st.bold.Render(d.summaryText()), st.dim.Render("enter/"+back+" close"))
+			add("", st.Bold.Render(d.summaryText()), st.Dim.Render("enter/"+back+" close"))
 		} else {
-			add("", st.dim.Render(d.keys.Quit.Help().Key+" quit: nothing new starts; what was done is printed"))
+			add("", st.Dim.Render(d.keys.Quit.Help().Key+" quit: nothing new starts; what was done is printed"))
 		}
 	}
-	return st.dialog.Render(strings.Join(lines, "\n"))
+	return st.Dialog.Render(strings.Join(lines, "\n"))
 }
 
 // legacy names the rows to restart whose workload the App does not own
@@ -91,7 +93,7 @@ func (d *setRestartDialog) legacy() string {
 	var names []string
 	for _, r := range d.rows {
 		if _, no := d.refused[r.Key()]; !no && r.HasProblem(model.ProblemLegacyWorkload) {
-			names = append(names, safe(r.Namespace+"/"+r.App))
+			names = append(names, format.Safe(r.Namespace+"/"+r.App))
 		}
 	}
 	if len(names) > 3 {
@@ -126,7 +128,7 @@ func (d *setRestartDialog) names(width int) []string {
 		if len(clusters) > 1 { // else the clusters line above names the one
 			it += " (" + r.Cluster + ")"
 		}
-		items = append(items, ansi.Truncate(safe(it), most, ellipsis))
+		items = append(items, ansi.Truncate(format.Safe(it), most, format.Ellipsis))
 	}
 	if len(items) == 0 {
 		return nil
@@ -144,7 +146,7 @@ func (d *setRestartDialog) names(width int) []string {
 			sep = ", "
 		}
 		switch { // +1: the comma a wrapped line ends with
-		case textWidth(*cur+sep+it+more)+1 <= width || *cur == label:
+		case format.TextWidth(*cur+sep+it+more)+1 <= width || *cur == label:
 			*cur += sep + it
 		case last:
 			*cur += fmt.Sprintf(", +%d more", len(items)-i)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/hanzoai/driftboard/model"
 	"github.com/hanzoai/driftboard/model/imageref"
+	"github.com/hanzoai/driftboard/ui/format"
 )
 
 // openedMsg is the answer of the Cmd that opened a page in the browser.
@@ -91,7 +92,7 @@ func (m *Model) openRelease(r *model.AppView) tea.Cmd {
 	}
 	page := releasePage(r)
 	if page == "" {
-		m.status = statusLine{text: "no GitHub release page known for " + safe(r.App) + " (release: " + safe(string(r.Release.State)) + ")", bad: true}
+		m.status = statusLine{text: "no GitHub release page known for " + format.Safe(r.App) + " (release: " + format.Safe(string(r.Release.State)) + ")", bad: true}
 		return nil
 	}
 	if m.opts.OpenURL == nil {

@@ -47,7 +47,7 @@ func (m *Model) statusOnScreen() bool {
 		return false
 	case m.filter.active || m.filter.err != nil:
 		return false
-	case m.screen == screenLogs && (m.logs.search.typing || m.logs.search.note != ""):
+	case m.screen == screenLogs && m.logs.Searching():
 		return false
 	}
 	return true

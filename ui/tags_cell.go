@@ -4,6 +4,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/format"
 )
 
 // tagSides are the declared and running tags as the cell shows them, or
@@ -19,7 +20,7 @@ func tagSides(r *model.AppView) (d, run string, two bool) {
 	case d == "" && run == "":
 		return "-", "", false
 	}
-	return orDash(d), orDash(run), true
+	return format.OrDash(d), format.OrDash(run), true
 }
 
 // fitTags is DECLARED→RUNNING (one tag when both agree) cut to w columns. Cut at its end, a long declared tag
@@ -31,21 +32,21 @@ func fitTags(r *model.AppView, w int) string {
 	switch {
 	case !two:
 		return d
-	case w < 5 || textWidth(d)+1+textWidth(run) <= w:
+	case w < 5 || format.TextWidth(d)+1+format.TextWidth(run) <= w:
 		return d + "→" + run // fits, or writeCell cuts it
 	}
-	d, run = safe(d), safe(run) // widths as shown: escapes count
-	dw := w - 1 - textWidth(run)
+	d, run = format.Safe(d), format.Safe(run) // widths as shown: escapes count
+	dw := w - 1 - format.TextWidth(run)
 	if dw < 4 { // "v1…" at least: else about half each, the declared's unused share to the running
-		dw = min(textWidth(d), (w-1)/2)
+		dw = min(format.TextWidth(d), (w-1)/2)
 	}
 	return cutTo(d, dw) + "→" + cutTo(run, w-1-dw)
 }
 
-// cutTo cuts s to w columns with an ellipsis.
+// cutTo cuts s to w columns with an format.Ellipsis.
 func cutTo(s string, w int) string {
-	if textWidth(s) <= w {
+	if format.TextWidth(s) <= w {
 		return s
 	}
-	return ansi.Truncate(s, w, ellipsis)
+	return ansi.Truncate(s, w, format.Ellipsis)
 }

@@ -3,6 +3,8 @@ package ui
 import (
 	"strings"
 	"testing"
+
+	"github.com/hanzoai/driftboard/ui/format"
 )
 
 // The tags cell cut to its column keeps what the pods run in view: the
@@ -31,8 +33,8 @@ func TestFitTagsKeepsTheRunningTag(t *testing.T) {
 		if got != c.want {
 			t.Errorf("fitTags(%q→%q, %d) = %q, want %q", c.declared, c.running, c.w, got, c.want)
 		}
-		if textWidth(got) > c.w {
-			t.Errorf("fitTags(%q→%q, %d) = %q: %d columns", c.declared, c.running, c.w, got, textWidth(got))
+		if format.TextWidth(got) > c.w {
+			t.Errorf("fitTags(%q→%q, %d) = %q: %d columns", c.declared, c.running, c.w, got, format.TextWidth(got))
 		}
 	}
 }

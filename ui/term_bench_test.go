@@ -3,6 +3,9 @@ package ui
 import (
 	"fmt"
 	"testing"
+
+	"github.com/hanzoai/driftboard/ui/terminal"
+	"github.com/hanzoai/driftboard/ui/terminal/termtest"
 )
 
 // churnFrames is n frames of a name-sorted 200×50 board of 10,000 rows,
@@ -26,15 +29,15 @@ func churnFrames(b *testing.B, n int) []string {
 // what it writes to the terminal.
 func BenchmarkTerminalFrame(b *testing.B) {
 	frames := churnFrames(b, 256)
-	ts := newTermScreen(200, 50)
-	ts.frame(frames[len(frames)-1])
+	ts := termtest.NewRenderer(200, 50)
+	ts.Frame(frames[len(frames)-1])
 	written := 0
 	b.ReportAllocs()
 	cpu := startCPU(b)
 	i := 0
 	for b.Loop() {
-		ts.frame(frames[i%len(frames)])
-		written += ts.written
+		ts.Frame(frames[i%len(frames)])
+		written += ts.Written
 		i++
 	}
 	cpu.report()
@@ -47,8 +50,8 @@ func BenchmarkTerminalFrame(b *testing.B) {
 // the terminal as bubbletea does.
 func BenchmarkChurnFrameTerminal(b *testing.B) {
 	src, rows, m := nameSortedBoardSized(b, 10_000, 200, 50)
-	ts := newTermScreen(200, 50)
-	ts.frame(m.View().Content)
+	ts := termtest.NewRenderer(200, 50)
+	ts.Frame(m.View().Content)
 	b.ReportAllocs()
 	cpu := startCPU(b)
 	i := 0
@@ -58,18 +61,18 @@ func BenchmarkChurnFrameTerminal(b *testing.B) {
 		i++
 		src.upsert(r)
 		m.Update(snapshotMsg{src.Snapshot()})
-		ts.frame(m.View().Content)
+		ts.Frame(m.View().Content)
 	}
 	cpu.report()
 }
 
-// BenchmarkTidyFrame is tidyFrame's own cost on a 200×50 board frame.
+// BenchmarkTidyFrame is terminal.Tidy's own cost on a 200×50 board frame.
 func BenchmarkTidyFrame(b *testing.B) {
 	_, _, m := nameSortedBoardSized(b, 10_000, 200, 50)
 	raw := m.guard(m.render())
 	b.SetBytes(int64(len(raw)))
 	b.ReportAllocs()
 	for b.Loop() {
-		_ = tidyFrame(raw)
+		_ = terminal.Tidy(raw)
 	}
 }

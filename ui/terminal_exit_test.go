@@ -17,6 +17,7 @@ import (
 	"github.com/creack/pty"
 
 	"github.com/hanzoai/driftboard/model/store"
+	"github.com/hanzoai/driftboard/ui/terminal"
 )
 
 // runOnPTY runs the board made by newBoard on a pseudo-terminal whose
@@ -148,7 +149,7 @@ func TestRunShowsAPanicAfterGivingTheTerminalBack(t *testing.T) {
 			scr.mu.Lock()
 			alt, raw := scr.emu.IsAltScreen(), scr.raw.String()
 			scr.mu.Unlock()
-			left := strings.Index(raw, ttyLeave)
+			left := strings.Index(raw, terminal.Leave())
 			if alt || left < 0 {
 				t.Fatalf("after the panic: alternate screen %v, the modes reset at %d", alt, left)
 			}

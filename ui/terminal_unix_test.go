@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/vt"
 	"github.com/creack/pty"
+	"github.com/hanzoai/driftboard/ui/terminal"
 )
 
 // ptyScreen is the other end of a pseudo-terminal, read into an emulator.
@@ -151,7 +152,7 @@ func TestRunDrawsOnATerminal(t *testing.T) {
 	if alt || hidden {
 		t.Fatalf("after quitting: alternate screen %v, cursor hidden %v: want neither", alt, hidden)
 	}
-	if !strings.HasSuffix(raw, ttyLeave) {
+	if !strings.HasSuffix(raw, terminal.Leave()) {
 		t.Fatalf("the board's last bytes are not the modes reset: %q", raw[max(0, len(raw)-200):])
 	}
 	// Cooked again: the line discipline echoes what is typed.
@@ -171,37 +172,4 @@ func TestRunDrawsOnATerminal(t *testing.T) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-}
-
-// TestOpenTTYLeavesAnImplausibleTerminalAlone: a terminal reporting a size
-// beyond bubbletea's bound, or none (0x0), is not taken over (no cell buffer
-// that size, the terminal's modes untouched); bubbletea's own renderer gets
-// it (and draws a 0x0 one at $COLUMNS×$LINES or 80×24).
-func TestOpenTTYLeavesAnImplausibleTerminalAlone(t *testing.T) {
-	ptmx, tty, err := pty.Open()
-	if err != nil {
-		t.Fatalf("open a pseudo-terminal: %v", err)
-	}
-	defer ptmx.Close()
-	defer tty.Close()
-	if err := pty.Setsize(ptmx, &pty.Winsize{Cols: 5000, Rows: 300}); err != nil {
-		t.Fatal(err)
-	}
-	if _, ok, err := openTTY(tty, tty, colorprofile.TrueColor, true); ok || err != nil {
-		t.Fatalf("a 5000x300 terminal: taken over %v (%v)", ok, err)
-	}
-	if err := pty.Setsize(ptmx, &pty.Winsize{}); err != nil { // a terminal that reports no size
-		t.Fatal(err)
-	}
-	if _, ok, err := openTTY(tty, tty, colorprofile.TrueColor, true); ok || err != nil {
-		t.Fatalf("a 0x0 terminal: taken over %v (%v), where nothing could be drawn", ok, err)
-	}
-	if err := pty.Setsize(ptmx, &pty.Winsize{Cols: 4096, Rows: 256}); err != nil {
-		t.Fatal(err)
-	}
-	s, ok, err := openTTY(tty, tty, colorprofile.TrueColor, false)
-	if !ok || err != nil {
-		t.Fatalf("a 4096x256 terminal: taken over %v (%v)", ok, err)
-	}
-	s.close()
 }

@@ -1,7 +1,8 @@
 // Package ui is the driftboard terminal program: one root bubbletea model with
-// plain child components (board table, filter line, detail, confirm dialog,
-// login dialog, help, status bar). It consumes the fleet through the small
-// interfaces declared here and never imports kube or auth.
+// plain child components (board table, filter line, confirm dialog, login
+// dialog, help, status bar here; the detail, log and YAML views in
+// ui/detail, ui/logs and ui/yaml), drawn by the renderer in ui/terminal. It consumes the fleet
+// through the small interfaces declared here and never imports kube or auth.
 package ui
 
 import (
@@ -18,6 +19,8 @@ import (
 	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/model"
 	"github.com/hanzoai/driftboard/model/store"
+	"github.com/hanzoai/driftboard/ui/keymap"
+	"github.com/hanzoai/driftboard/ui/terminal"
 )
 
 // Fleet is everything the board reads from and acts through, one method a
@@ -117,6 +120,10 @@ type Options struct {
 	ExitReport io.Writer
 }
 
+// KeyActions are the board's action names that Options.Keys (and the config
+// file's `keys:`) may rebind, in help order.
+func KeyActions() []string { return keymap.Actions() }
+
 // frameRate is how often bubbletea's renderer wakes to flush a frame. It
 // wakes that often even when nothing changes, so it is most of the idle
 // cost (60, the default, alone cost ~0.25 s of CPU a minute); 12 keeps a
@@ -160,11 +167,14 @@ func Run(ctx context.Context, f Fleet, id Identity, opts Options) error {
 	return err
 }
 
-// runProgram runs the board on the terminal (ttyScreen draws each frame)
-// where runOnTTY can, else with bubbletea's renderer: stdin or stdout is not
-// a terminal, or the platform has no ttyScreen.
+// runProgram runs the board on the terminal (terminal.Run draws each frame)
+// where it can, else with bubbletea's renderer: stdin or stdout is not a
+// terminal, or the platform has no such renderer.
 func runProgram(ctx context.Context, m *Model, profile colorprofile.Profile, in, out *os.File) (tea.Model, error) {
-	if final, ok, err := runOnTTY(ctx, m, profile, in, out); ok || err != nil {
+	ask := m.opts.DarkBackground == nil
+	final, ok, err := terminal.Run(ctx, m, terminal.Options{Profile: profile, In: in, Out: out, AskBackground: ask,
+		Taken: func(setClipboard func(string)) { m.backgroundAsked, m.clipboard = ask, setClipboard }})
+	if ok || err != nil {
 		if final == nil {
 			return nil, err
 		}

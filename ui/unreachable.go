@@ -7,6 +7,7 @@ import (
 
 	"github.com/hanzoai/driftboard/model"
 	"github.com/hanzoai/driftboard/model/store"
+	"github.com/hanzoai/driftboard/ui/format"
 )
 
 // emptyWords is what an empty table says before any row arrived: which
@@ -21,9 +22,9 @@ func emptyWords(s *store.Snapshot, now time.Time) string {
 		if c.Phase != model.ConnFailed {
 			continue
 		}
-		w := safe(c.Name) + " failed"
+		w := format.Safe(c.Name) + " failed"
 		if c.Unreachable {
-			w = safe(c.Name) + " is unreachable"
+			w = format.Safe(c.Name) + " is unreachable"
 		}
 		if c.Attempt > 0 {
 			w += " — " + c.RetryWords(now)
@@ -49,7 +50,7 @@ func releaseFailing(rc model.ReleaseChecks, waiting int, now time.Time) string {
 	switch {
 	case rc.NextTry.IsZero():
 	case rc.NextTry.After(now):
-		in = append(in, "next try "+clock(rc.NextTry, now))
+		in = append(in, "next try "+format.Clock(rc.NextTry, now))
 	default:
 		in = append(in, "trying again now")
 	}

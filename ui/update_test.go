@@ -9,6 +9,7 @@ import (
 	"github.com/hanzoai/driftboard/drift"
 	"github.com/hanzoai/driftboard/model"
 	"github.com/hanzoai/driftboard/model/query"
+	"github.com/hanzoai/driftboard/ui/format"
 )
 
 func rowNames(m *Model) []string {
@@ -237,7 +238,7 @@ func TestTooSmallAndResize(t *testing.T) {
 		t.Fatalf("too small at 30 columns:\n%s", plainView(m))
 	}
 	for _, l := range strings.Split(plainView(m), "\n") {
-		if textWidth(l) > 30 { // the terminal would cut it
+		if format.TextWidth(l) > 30 { // the terminal would cut it
 			t.Fatalf("a line wider than the terminal: %q", l)
 		}
 	}
@@ -247,7 +248,7 @@ func TestTooSmallAndResize(t *testing.T) {
 		t.Fatalf("after resize:\n%s", v)
 	}
 	for i, l := range strings.Split(v, "\n") {
-		if w := textWidth(l); w > 60 {
+		if w := format.TextWidth(l); w > 60 {
 			t.Fatalf("line %d is %d wide at 60 columns: %q", i, w, l)
 		}
 	}
@@ -259,16 +260,16 @@ func TestDetailScrollsAndFollowsLiveUpdates(t *testing.T) {
 	press(m, "enter")
 	_ = plainView(m) // the render measures the content
 	press(m, "j", "j")
-	if m.detail.offset != 2 {
-		t.Fatalf("j j: offset %d, want 2", m.detail.offset)
+	if m.detail.Offset() != 2 {
+		t.Fatalf("j j: offset %d, want 2", m.detail.Offset())
 	}
 	m.Update(tea.MouseWheelMsg{Button: tea.MouseWheelUp})
-	if m.detail.offset != 0 {
-		t.Fatalf("wheel up: offset %d", m.detail.offset)
+	if m.detail.Offset() != 0 {
+		t.Fatalf("wheel up: offset %d", m.detail.Offset())
 	}
 	press(m, "G")
-	if m.detail.offset == 0 || !strings.Contains(plainView(m), "What you may do") {
-		t.Fatalf("G: offset %d\n%s", m.detail.offset, plainView(m))
+	if m.detail.Offset() == 0 || !strings.Contains(plainView(m), "What you may do") {
+		t.Fatalf("G: offset %d\n%s", m.detail.Offset(), plainView(m))
 	}
 	src.upsert(app{ns: "hanzo", name: "kms", declared: "v2.0.1", running: "v2.0.1", latest: "v2.0.1", ready: 2, updated: 2, assets: 2}.build())
 	m.Update(snapshotMsg{src.Snapshot()})

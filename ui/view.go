@@ -10,6 +10,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/hanzoai/driftboard/internal/termtext"
+	"github.com/hanzoai/driftboard/ui/format"
+	"github.com/hanzoai/driftboard/ui/terminal"
 )
 
 // Minimum usable terminal size; below it the board says so instead of
@@ -25,7 +27,7 @@ func (m *Model) View() tea.View {
 	if m.frame.valid {
 		return m.frame.view
 	}
-	v := tea.NewView(tidyFrame(m.guard(m.render())))
+	v := tea.NewView(terminal.Tidy(m.guard(m.render())))
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = "driftboard"
@@ -46,7 +48,7 @@ func (m *Model) render() string {
 		if wrapped := ansi.Wrap(msg, w, ""); strings.Count(wrapped, "\n") < h {
 			msg = wrapped
 		}
-		return lipgloss.Place(w, h, lipgloss.Center, lipgloss.Center, m.st.warnText.Render(msg))
+		return lipgloss.Place(w, h, lipgloss.Center, lipgloss.Center, m.st.WarnText.Render(msg))
 	}
 	var sb strings.Builder
 	sb.Grow(w * h * 2)
@@ -58,14 +60,14 @@ func (m *Model) render() string {
 	case screenYAML:
 		m.renderYAML(&sb, w, h)
 	case screenLogs:
-		m.renderLogs(&sb, w, h)
+		m.renderLogs(&sb, w)
 	default:
 		m.renderBoard(&sb, w, h)
 	}
 	frame := sb.String()
 	if d := m.dialogs.top(); d != nil {
 		box := d.Render(&m.st, w, m.spin.View())
-		frame = strings.Join(overlay(strings.Split(frame, "\n"), box, w), "\n")
+		frame = strings.Join(format.Overlay(strings.Split(frame, "\n"), box, w), "\n")
 	}
 	return frame
 }
@@ -101,29 +103,6 @@ func (m *Model) renderBoard(sb *strings.Builder, w, h int) {
 	sb.WriteString(m.helpLine.text) // laid out in Update
 }
 
-func (m *Model) renderDetail(sb *strings.Builder, w, h int) {
-	sb.WriteString(m.titleLine(w))
-	sb.WriteByte('\n')
-	body := h - 3
-	lines := m.detail.rendered // laid out in Update
-	for i := 0; i < body; i++ {
-		line := ""
-		if j := m.detail.offset + i; j < len(lines) {
-			line = " " + lines[j]
-		}
-		sb.WriteString(fitLine(line, w))
-		sb.WriteByte('\n')
-	}
-	sb.WriteString(m.statusBar(w))
-	sb.WriteByte('\n')
-	k := m.keys
-	hint := k.Quit.Help().Key + "/" + k.Back.Help().Key + " back · ↑/↓ scroll · " + k.Restart.Help().Key + " " + k.Restart.Help().Desc + " · " + k.Help.Help().Key + " help"
-	if len(lines) > body {
-		hint += fmt.Sprintf(" · %d/%d", m.detail.offset+1, len(lines)-body+1)
-	}
-	sb.WriteString(fitLine(m.st.dim.Render(hint), w))
-}
-
 func (m *Model) renderHelp(sb *strings.Builder, w, h int) {
 	lines := m.helpLines(w)
 	body, scrolls := h, len(lines) > h
@@ -139,24 +118,24 @@ func (m *Model) renderHelp(sb *strings.Builder, w, h int) {
 		if j := top + i; j < len(lines) {
 			line = " " + lines[j]
 		}
-		sb.WriteString(fitLine(line, w))
+		sb.WriteString(format.FitLine(line, w))
 	}
 	if scrolls {
 		k := m.keys
 		hint := fmt.Sprintf("%s/%s back · ↑/↓ scroll · %d/%d", k.Quit.Help().Key, k.Back.Help().Key, top+1, len(lines)-body+1)
 		sb.WriteByte('\n')
-		sb.WriteString(fitLine(m.st.dim.Render(hint), w))
+		sb.WriteString(format.FitLine(m.st.Dim.Render(hint), w))
 	}
 }
 
 // helpLines is the whole help screen at width w: keys, legend, the way back.
 func (m *Model) helpLines(w int) []string {
 	st := &m.st
-	lines := []string{st.title.Render("driftboard — keys"), ""}
+	lines := []string{st.Title.Render("driftboard — keys"), ""}
 	// Inside the one-column margin: keys, then the legend, both fitted to w.
 	lines = append(lines, m.helpKeyBlocks(w-2)...)
 	lines = append(lines, "")
 	lines = append(lines, m.helpLegend(w-2)...)
 	return append(lines,
-		"", st.dim.Render(m.keys.Quit.Help().Key+", "+m.keys.Back.Help().Key+" or "+m.keys.Help.Help().Key+" to go back"))
+		"", st.Dim.Render(m.keys.Quit.Help().Key+", "+m.keys.Back.Help().Key+" or "+m.keys.Help.Help().Key+" to go back"))
 }

@@ -1,4 +1,4 @@
-package ui
+package detail
 
 import (
 	"context"
@@ -8,18 +8,20 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/format"
+	"github.com/hanzoai/driftboard/ui/styles"
 )
 
 // digestTimeout bounds one read of the pods' digests.
 const digestTimeout = 15 * time.Second
 
-// digestsMsg is a DigestReader's answer for one app; seq tells a stale
-// answer (an earlier read, or another app) from the current one.
-type digestsMsg struct {
-	key     model.Key
-	seq     uint64
-	running model.PodDigests
-	err     error
+// DigestsMsg is the Reader's answer for one app; Seq tells a stale answer
+// (an earlier read, or another app) from the current one.
+type DigestsMsg struct {
+	Key     model.Key
+	Seq     uint64
+	Running model.PodDigests
+	Err     error
 }
 
 // digestRead is the detail's read of the digests its app's pods run.
@@ -41,64 +43,60 @@ func podFacts(r *model.AppView) string {
 		w.Available, w.Rollout, w.RestartedAt)
 }
 
-// readDigests starts a read for the open detail's row (nil when there is
-// no workload to read pods of).
-func (m *Model) readDigests(r *model.AppView) tea.Cmd {
-	d := &m.detail.digests
-	d.basis, d.again = podFacts(r), false
-	rd := m.fleet
+// ReadDigests starts a read for the row shown (nil when there is no
+// workload to read pods of).
+func (d *View) ReadDigests(r *model.AppView) tea.Cmd {
+	g := &d.digests
+	g.basis, g.again = podFacts(r), false
+	rd := d.rd
 	if !r.Workload.Found {
 		return nil
 	}
-	d.seq++
-	d.loading = true
-	ctx, k, seq := m.ctx, m.detail.key, d.seq
+	g.seq++
+	g.loading = true
+	ctx, k, seq := d.ctx, d.key, g.seq
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, digestTimeout)
 		defer cancel()
 		running, err := rd.RunningDigests(ctx, k)
-		return digestsMsg{key: k, seq: seq, running: running, err: err}
+		return DigestsMsg{Key: k, Seq: seq, Running: running, Err: err}
 	}
 }
 
 // onDigests keeps the answer for the app still open; others are stale.
-func (m *Model) onDigests(msg digestsMsg) tea.Cmd {
-	d := &m.detail.digests
-	if msg.key != m.detail.key || msg.seq != d.seq {
-		return nil
+func (d *View) onDigests(msg DigestsMsg) Action {
+	g := &d.digests
+	if msg.Key != d.key || msg.Seq != g.seq {
+		return None
 	}
-	d.loading, d.done, d.running, d.err = false, true, msg.running, msg.err
-	if d.again && m.screen == screenDetail {
-		if r := m.board.find(m.detail.key); r != nil {
-			return m.readDigests(r)
-		}
+	g.loading, g.done, g.running, g.err = false, true, msg.Running, msg.Err
+	if g.again {
+		return Reread
 	}
-	return nil
+	return None
 }
 
-// followDigests re-reads while the detail is open and its pods changed.
-func (m *Model) followDigests() tea.Cmd {
-	if m.screen != screenDetail {
+// Follow re-reads the digests when the pods of r, the row shown, changed.
+func (d *View) Follow(r *model.AppView) tea.Cmd {
+	if r == nil || podFacts(r) == d.digests.basis {
 		return nil
 	}
-	r := m.board.find(m.detail.key)
-	if r == nil || podFacts(r) == m.detail.digests.basis {
+	if d.digests.loading {
+		d.digests.again = true
 		return nil
 	}
-	if m.detail.digests.loading {
-		m.detail.digests.again = true
-		return nil
-	}
-	return m.readDigests(r)
+	return d.ReadDigests(r)
 }
+
+// DigestsRead reports that an answer of the digests' read arrived.
+func (d View) DigestsRead() bool { return d.digests.done }
 
 // digestLines are the detail's registry truth: the digest the declared tag
 // points at, the digests the pods run, and the verdict.
-func (m *Model) digestLines(r *model.AppView, width int) []string {
-	st := &m.st
+func (d *View) digestLines(st *styles.Styles, r *model.AppView, width int) []string {
 	var out []string
 	kv := func(k, v string) {
-		out = append(out, wrapText(st.dim.Render(fmt.Sprintf("%-16s", k))+safe(v), width)...)
+		out = append(out, format.Wrap(st.Dim.Render(fmt.Sprintf("%-16s", k))+format.Safe(v), width)...)
 	}
 	list := func(k string, vs []string) { // one digest a line: they are long
 		kv(k, vs[0])
@@ -109,8 +107,8 @@ func (m *Model) digestLines(r *model.AppView, width int) []string {
 	tag := r.Release.TagDigest
 	kv("tag digest", orWords(tag, orWords(r.Release.DigestNote, "not read")))
 
-	d := m.detail.digests
-	running := d.running.Digests
+	g := d.digests
+	running := g.running.Digests
 	switch {
 	case r.WaitsOnWorkload():
 		kv("running digests", "unknown: the workload is not listed yet")
@@ -118,18 +116,18 @@ func (m *Model) digestLines(r *model.AppView, width int) []string {
 		kv("running digests", "unknown: the workload may not be read")
 	case !r.Workload.Found:
 		kv("running digests", "no workload, no pods")
-	case d.loading && (!d.done || d.err != nil): // a re-read keeps showing a good answer
+	case g.loading && (!g.done || g.err != nil): // a re-read keeps showing a good answer
 		kv("running digests", "reading pods…")
-	case model.IsNotAvailable(d.err):
-		kv("running digests", d.err.Error())
-	case d.err != nil:
-		out = append(out, wrapText(st.dim.Render(fmt.Sprintf("%-16s", "running digests"))+
-			st.errText.Render("could not read: ")+safe(d.err.Error()), width)...)
-	case d.done && len(running) == 0: // no pods, or pods without digests: say which
-		kv("running digests", "none: "+d.running.Note())
-	case d.done:
+	case model.IsNotAvailable(g.err):
+		kv("running digests", g.err.Error())
+	case g.err != nil:
+		out = append(out, format.Wrap(st.Dim.Render(fmt.Sprintf("%-16s", "running digests"))+
+			st.ErrText.Render("could not read: ")+format.Safe(g.err.Error()), width)...)
+	case g.done && len(running) == 0: // no pods, or pods without digests: say which
+		kv("running digests", "none: "+g.running.Note())
+	case g.done:
 		list("running digests", running)
-		if note := d.running.Note(); note != "" { // the digests are those of some pods only
+		if note := g.running.Note(); note != "" { // the digests are those of some pods only
 			kv("", note)
 		}
 	case len(r.Workload.Digests) > 0: // the source observed them itself
@@ -141,14 +139,14 @@ func (m *Model) digestLines(r *model.AppView, width int) []string {
 
 	check := r.DigestCheck(running)
 	if note := check.NotCompared(); note != "" { // another tag's digest: no verdict either way
-		out = append(out, wrapText(st.dim.Render(safe(note)), width)...)
+		out = append(out, format.Wrap(st.Dim.Render(format.Safe(note)), width)...)
 	}
 	switch note := check.Note(); {
 	case note != "":
-		out = append(out, wrapText(st.warnText.Render("▲ "+safe(note)), width)...)
+		out = append(out, format.Wrap(st.WarnText.Render("▲ "+format.Safe(note)), width)...)
 	case check.NotCompared() != "":
-	case tag != "" && len(check.Running) > 0 && d.running.NoDigest == 0: // every pod read said which
-		out = append(out, st.okText.Render("✓ the pods run the digest the tag points at"))
+	case tag != "" && len(check.Running) > 0 && g.running.NoDigest == 0: // every pod read said which
+		out = append(out, st.OkText.Render("✓ the pods run the digest the tag points at"))
 	}
 	return out
 }

@@ -1,4 +1,4 @@
-package ui
+package logs
 
 import (
 	"strings"
@@ -17,31 +17,32 @@ type searchState struct {
 	note      string
 }
 
-func (m *Model) logsKey(msg tea.KeyPressMsg) tea.Cmd {
-	k, l := m.keys, &m.logs
+func (l *View) onKey(msg tea.KeyPressMsg) (tea.Cmd, Action) {
+	k := l.keys
 	if l.search.typing {
 		l.searchKey(msg)
-		return nil
+		return nil, nil
 	}
 	switch {
 	case key.Matches(msg, k.LogFollow):
 		l.follow = !l.follow
 		if !l.follow {
-			m.stopLogs() // the lines stay; the request ends
-			return nil
+			l.Stop() // the lines stay; the request ends
+			return nil, nil
 		}
-		return m.restartLog()
+		return l.restart(), nil
 	case key.Matches(msg, k.LogPrevious):
 		l.previous = !l.previous
-		return m.restartLog()
+		return l.restart(), nil
 	case key.Matches(msg, k.LogWrap):
 		l.wrap = !l.wrap
 	case key.Matches(msg, k.LogPick):
-		if choices := logChoices(l.pods); len(choices) > 0 {
-			m.dialogs.push(m.logPicker(choices, l.pod, l.container))
+		if choices := choicesOf(l.pods); len(choices) > 0 {
+			return nil, Pick{Choices: choices, Pod: l.pod, Container: l.container}
 		}
 	case key.Matches(msg, k.Back, k.Quit), msg.String() == "backspace":
-		m.closeLogs() // q goes back, as in k9s and less; ctrl+c quits
+		l.Stop()
+		return nil, Back{} // q goes back, as in k9s and less; ctrl+c quits
 	case key.Matches(msg, k.Filter):
 		l.search.typing, l.search.text = true, ""
 	case key.Matches(msg, k.NextProblem):
@@ -49,32 +50,32 @@ func (m *Model) logsKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.PrevProblem):
 		l.findNext(-1)
 	case key.Matches(msg, k.Up):
-		l.scroll(-1)
+		l.Scroll(-1)
 	case key.Matches(msg, k.Down):
-		l.scroll(1)
-	case k.paging(msg):
-		l.scroll(k.pageStep(msg, max(1, l.height-1)))
+		l.Scroll(1)
+	case k.Paging(msg):
+		l.Scroll(k.PageStep(msg, max(1, l.height-1)))
 	case key.Matches(msg, k.Home):
 		l.tail, l.top = false, l.ring.Dropped()
 	case key.Matches(msg, k.End):
 		l.tail = true
 	case key.Matches(msg, k.Help):
-		m.openHelp()
+		return nil, Help{}
 	}
-	return nil
+	return nil, nil
 }
 
-// restartLog reopens the stream of the container shown with the switches
-// as they now are (nothing when none was chosen yet).
-func (m *Model) restartLog() tea.Cmd {
-	if m.logs.pod == "" {
+// restart reopens the stream of the container shown with the switches as
+// they now are (nothing when none was chosen yet).
+func (l *View) restart() tea.Cmd {
+	if l.pod == "" {
 		return nil
 	}
-	return m.startLog(m.logs.pod, m.logs.container)
+	return l.Start(l.pod, l.container)
 }
 
-// scroll moves by lines; reaching the last line sticks to it again.
-func (l *logView) scroll(delta int) {
+// Scroll moves by lines; reaching the last line sticks to it again.
+func (l *View) Scroll(delta int) {
 	first, total := l.ring.Dropped(), l.ring.Dropped()+l.ring.Len()
 	if l.tail {
 		if delta >= 0 {
@@ -89,11 +90,11 @@ func (l *logView) scroll(delta int) {
 }
 
 // firstShown is the absolute line at the top of the body when tailing.
-func (l *logView) firstShown() int {
+func (l *View) firstShown() int {
 	return max(l.ring.Dropped(), l.ring.Dropped()+l.ring.Len()-l.height)
 }
 
-func (l *logView) searchKey(msg tea.KeyPressMsg) {
+func (l *View) searchKey(msg tea.KeyPressMsg) {
 	s := &l.search
 	switch msg.String() {
 	case "esc":
@@ -126,7 +127,7 @@ func (l *logView) searchKey(msg tea.KeyPressMsg) {
 
 // findNext moves to the next (dir 1, newer) or previous (-1, older) line
 // that holds the pattern.
-func (l *logView) findNext(dir int) {
+func (l *View) findNext(dir int) {
 	s := &l.search
 	if s.pattern == "" {
 		s.note = "no search: / to search"

@@ -1,4 +1,4 @@
-package ui
+package keymap
 
 import (
 	"slices"
@@ -27,7 +27,7 @@ type keyAction struct {
 
 // actions names every binding of the key map as the config file's `keys:`
 // section spells it; it is the one list of bindable actions.
-func (k *keyMap) actions() []keyAction {
+func (k *Map) actions() []keyAction {
 	const b, d, l = scopeBoard, scopeDialog, scopeLogs
 	return []keyAction{
 		{"up", &k.Up, b}, {"down", &k.Down, b}, {"pageUp", &k.PageUp, b}, {"pageDown", &k.PageDown, b},
@@ -44,10 +44,10 @@ func (k *keyMap) actions() []keyAction {
 	}
 }
 
-// KeyActions are the board's action names that Options.Keys (and the config
+// Actions are the board's action names that Options.Keys (and the config
 // file's `keys:`) may rebind, in help order.
-func KeyActions() []string {
-	var k keyMap
+func Actions() []string {
+	var k Map
 	var out []string
 	for _, a := range k.actions() {
 		out = append(out, a.name)
@@ -55,12 +55,12 @@ func KeyActions() []string {
 	return out
 }
 
-// withOverrides rebinds the named actions to the given keys, help included.
+// WithOverrides rebinds the named actions to the given keys, help included.
 // A key taken by an override leaves the action it was bound to by default,
 // so one key never means two things; an action left with no key disappears
 // from the help. Unknown actions and empty lists are ignored (the config
 // file rejects them before they get here).
-func (k keyMap) withOverrides(overrides map[string][]string) keyMap {
+func (k Map) WithOverrides(overrides map[string][]string) Map {
 	taken := map[keyScope]map[string]bool{scopeBoard: {}, scopeDialog: {}, scopeLogs: {}}
 	for _, a := range k.actions() {
 		for _, s := range overrides[a.name] {

@@ -1,4 +1,4 @@
-package ui
+package detail
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/format"
 )
 
 // releaseWords says what the release reader said, with its notes (a failed
@@ -30,7 +31,7 @@ func releaseWords(rel model.Release, now time.Time) string {
 		s = fmt.Sprintf("checked: found (%d assets)", rel.Assets)
 	}
 	if rel.Unknown() && !rel.Since.IsZero() {
-		s += " (since " + clock(rel.Since, now) + ")"
+		s += " (since " + format.Clock(rel.Since, now) + ")"
 	}
 	if rel.Detail != "" {
 		s += " — " + rel.Detail
@@ -41,7 +42,7 @@ func releaseWords(rel model.Release, now time.Time) string {
 func restartWords(at, by string, now time.Time) string {
 	s := at
 	if t, err := time.Parse(time.RFC3339, at); err == nil {
-		s = clock(t, now) + " (" + shortDuration(now.Sub(t)) + " ago)"
+		s = format.Clock(t, now) + " (" + format.ShortDuration(now.Sub(t)) + " ago)"
 	}
 	if by != "" {
 		s += " by " + by
@@ -60,7 +61,7 @@ func labelLines(labels map[string]string, width int) []string {
 	sort.Strings(keys)
 	out := make([]string, 0, len(keys))
 	for _, k := range keys {
-		out = append(out, wrapText(safe(k+"="+labels[k]), width)...)
+		out = append(out, format.Wrap(format.Safe(k+"="+labels[k]), width)...)
 	}
 	return out
 }

@@ -1,6 +1,6 @@
 //go:build unix
 
-package ui
+package terminal
 
 import (
 	"context"
@@ -17,20 +17,21 @@ import (
 
 // ttyFrameRate is how often bubbletea still wakes to send its queued
 // terminal queries once it draws nothing itself (ttyScreen draws): the
-// board asks for the background colour itself at once, so nothing waits on
-// it, and an idle board wakes once a second instead of frameRate times.
+// background colour is asked for at once as the terminal is taken, so
+// nothing waits on it, and an idle program wakes once a second instead of
+// at bubbletea's frame rate.
 const ttyFrameRate = 1
 
-// ttyScreen is the terminal the board owns while it runs on one: input in
+// ttyScreen is the terminal the program owns while it runs on one: input in
 // raw mode, the alternate screen, mouse and paste reporting, and a
-// lineScreen that writes each new frame as soon as Update has made it,
+// LineScreen that writes each new frame as soon as Update has made it,
 // instead of bubbletea's renderer drawing the latest frame on its next tick.
 // A change therefore reaches the screen without waiting for a tick, and no
 // timer wakes the board to look for one.
 type ttyScreen struct {
 	in, out *os.File
 	saved   *term.State
-	screen  *lineScreen
+	screen  *LineScreen
 	last    string // the content on screen
 	shown   bool   // last is on screen
 
@@ -44,7 +45,7 @@ type ttyScreen struct {
 }
 
 // ttyEnter and ttyLeave switch the modes bubbletea's renderer switches for
-// the board's View (AltScreen, MouseModeCellMotion, a window title, no
+// a full-screen View (AltScreen, MouseModeCellMotion, a window title, no
 // cursor, bracketed paste).
 var (
 	ttyEnter = ansi.SetModeAltScreenSaveCursor + ansi.HideCursor + ansi.SetModeBracketedPaste +
@@ -52,6 +53,10 @@ var (
 	ttyLeave = ansi.ResetModeMouseButtonEvent + ansi.ResetModeMouseAnyEvent + ansi.ResetModeMouseExtSgr +
 		ansi.ResetModeBracketedPaste + ansi.SetWindowTitle("") + ansi.ShowCursor + ansi.ResetModeAltScreenSaveCursor
 )
+
+// Leave is what the terminal is sent as it is given back, after the last
+// frame.
+func Leave() string { return ttyLeave }
 
 // openTTY takes over the terminal on in and out; ok is false (and nothing
 // changed) when either is not a terminal.
@@ -67,7 +72,7 @@ func openTTY(in, out *os.File, profile colorprofile.Profile, askBackground bool)
 	if err != nil {
 		return nil, true, err
 	}
-	t := &ttyScreen{in: in, out: out, saved: saved, screen: newLineScreen(w, h, os.Environ(), profile)}
+	t := &ttyScreen{in: in, out: out, saved: saved, screen: NewLineScreen(w, h, os.Environ(), profile)}
 	enter := ttyEnter
 	if askBackground {
 		enter += ansi.RequestBackgroundColor
@@ -131,7 +136,7 @@ func (t *ttyScreen) guard(cmd tea.Cmd) tea.Cmd {
 }
 
 func (t *ttyScreen) resize(w, h int) {
-	t.screen.resize(w, h)
+	t.screen.Resize(w, h)
 	t.shown = false
 }
 
@@ -143,7 +148,7 @@ func (t *ttyScreen) draw(content string) {
 		return
 	}
 	t.last, t.shown = content, true
-	if b := t.screen.frame(content); len(b) > 0 {
+	if b := t.screen.Frame(content); len(b) > 0 {
 		_, _ = t.out.Write(t.framed(b)) // a terminal gone is bubbletea's to notice, on input
 	}
 }
@@ -157,28 +162,45 @@ func (t *ttyScreen) setClipboard(text string) {
 	}
 }
 
-// runOnTTY runs the board on the terminal in and out, drawn by a
-// ttyScreen; ok is false (nothing run) when either is not a terminal.
-func runOnTTY(ctx context.Context, m *Model, profile colorprofile.Profile, in, out *os.File) (_ *Model, ok bool, _ error) {
-	ask := m.opts.DarkBackground == nil
-	tty, ok, err := openTTY(in, out, profile, ask)
+// Options say which terminal Run takes over and how.
+type Options struct {
+	Profile colorprofile.Profile
+	In, Out *os.File
+	// AskBackground asks the terminal for its background colour as it is
+	// taken: asked later through bubbletea, the query would wait for its
+	// next flush, which on a quick quit comes after input stops, and the
+	// reply would land in the shell.
+	AskBackground bool
+	// Taken is called once the terminal is taken, before the program
+	// starts, with a writer that puts text on the system clipboard (OSC 52)
+	// at once.
+	Taken func(setClipboard func(text string))
+}
+
+// Run runs m full-screen on the terminal In and Out, each frame drawn by a
+// ttyScreen as soon as Update has made it; ok is false (nothing run) when
+// either is not a terminal or its size is implausible. final is the model
+// the program ended with.
+func Run(ctx context.Context, m tea.Model, o Options) (final tea.Model, ok bool, _ error) {
+	tty, ok, err := openTTY(o.In, o.Out, o.Profile, o.AskBackground)
 	if !ok || err != nil {
 		return nil, ok, err
 	}
-	m.backgroundAsked = ask
-	m.clipboard = tty.setClipboard
+	if o.Taken != nil {
+		o.Taken(tty.setClipboard)
+	}
 	defer tty.close()
 	w, h, err := tty.size()
 	if err != nil {
 		return nil, true, err
 	}
-	p := tea.NewProgram(ttyModel{Model: m, tty: tty}, tea.WithContext(ctx), tea.WithColorProfile(profile),
-		tea.WithInput(in), tea.WithOutput(out), tea.WithoutRenderer(), tea.WithFPS(ttyFrameRate), tea.WithWindowSize(w, h))
+	p := tea.NewProgram(ttyModel{Model: m, tty: tty}, tea.WithContext(ctx), tea.WithColorProfile(o.Profile),
+		tea.WithInput(o.In), tea.WithOutput(o.Out), tea.WithoutRenderer(), tea.WithFPS(ttyFrameRate), tea.WithWindowSize(w, h))
 	sizes, stop := context.WithCancel(ctx)
 	defer stop()
 	go tty.followSize(sizes, p)
-	final, err := p.Run()
-	if tm, ok := final.(ttyModel); ok {
+	end, err := p.Run()
+	if tm, ok := end.(ttyModel); ok {
 		return tm.Model, true, err
 	}
 	return nil, true, err
@@ -202,10 +224,10 @@ func (t *ttyScreen) followSize(ctx context.Context, p *tea.Program) {
 	}
 }
 
-// ttyModel is the board drawn by a ttyScreen: each View that bubbletea asks
+// ttyModel is a program drawn by a ttyScreen: each View that bubbletea asks
 // for after an Update is written at once.
 type ttyModel struct {
-	*Model
+	tea.Model
 	tty *ttyScreen
 }
 
@@ -220,12 +242,13 @@ func (m ttyModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.tty.resize(msg.Width, msg.Height)
 	case tea.ColorProfileMsg: // as bubbletea's renderer follows it
-		m.tty.screen.setProfile(msg.Profile)
+		m.tty.screen.SetProfile(msg.Profile)
 		m.tty.shown = false
 	case tea.ModeReportMsg:
 		m.tty.followSyncReply(msg)
 	}
-	_, cmd := m.Model.Update(msg)
+	next, cmd := m.Model.Update(msg)
+	m.Model = next
 	return m, m.tty.guard(cmd)
 }
 

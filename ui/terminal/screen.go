@@ -1,4 +1,4 @@
-package ui
+package terminal
 
 import (
 	"bytes"
@@ -10,7 +10,7 @@ import (
 	"github.com/hanzoai/driftboard/internal/termtext"
 )
 
-// lineScreen draws the board's frames on a full-screen terminal in place of
+// LineScreen draws the board's frames on a full-screen terminal in place of
 // bubbletea's renderer. That renderer (v2.1.1) clears its cell buffer, parses
 // every frame whose text changed whole and diffs all its lines: ~0.8 ms at
 // 200×50 for one changed row. Here only the rows whose text changed are
@@ -21,7 +21,7 @@ import (
 // holds on the next until reset), so a row is drawn again when either
 // changes. A frame holding any escape sequence other than SGR (the guard
 // lets none through) is drawn whole, as bubbletea would.
-type lineScreen struct {
+type LineScreen struct {
 	out   bytes.Buffer
 	scr   *uv.TerminalRenderer
 	cells uv.ScreenBuffer
@@ -29,8 +29,10 @@ type lineScreen struct {
 	known bool     // drawn tells what the cells hold (false: draw every row)
 }
 
-func newLineScreen(w, h int, env []string, profile colorprofile.Profile) *lineScreen {
-	s := &lineScreen{cells: uv.NewScreenBuffer(w, h)}
+// NewLineScreen is a w×h screen for a terminal with env, writing colours as
+// profile allows; its first frame draws every row.
+func NewLineScreen(w, h int, env []string, profile colorprofile.Profile) *LineScreen {
+	s := &LineScreen{cells: uv.NewScreenBuffer(w, h)}
 	s.scr = uv.NewTerminalRenderer(&s.out, env)
 	s.scr.SetColorProfile(profile)
 	s.scr.SetTabStops(-1)
@@ -43,8 +45,8 @@ func newLineScreen(w, h int, env []string, profile colorprofile.Profile) *lineSc
 	return s
 }
 
-// resize follows the terminal's new size: the next frame repaints it all.
-func (s *lineScreen) resize(w, h int) {
+// Resize follows the terminal's new size: the next frame repaints it all.
+func (s *LineScreen) Resize(w, h int) {
 	s.cells.Resize(w, h)
 	s.scr.Resize(w, h)
 	s.scr.Erase()
@@ -52,17 +54,17 @@ func (s *lineScreen) resize(w, h int) {
 	s.known = false
 }
 
-// setProfile converts colours for profile from the next frame on, which
+// SetProfile converts colours for profile from the next frame on, which
 // repaints every row.
-func (s *lineScreen) setProfile(p colorprofile.Profile) {
+func (s *LineScreen) SetProfile(p colorprofile.Profile) {
 	s.scr.SetColorProfile(p)
 	s.scr.Erase()
 	s.known = false
 }
 
-// frame draws content and returns the bytes that bring the terminal to it
+// Frame draws content and returns the bytes that bring the terminal to it
 // (valid until the next call).
-func (s *lineScreen) frame(content string) []byte {
+func (s *LineScreen) Frame(content string) []byte {
 	s.out.Reset()
 	w, h := s.cells.Width(), s.cells.Height()
 	if w <= 0 || h <= 0 {
@@ -114,7 +116,7 @@ func (s *lineScreen) frame(content string) []byte {
 func scrollRows(h int) int { return max(3, h/4) }
 
 // whole draws content as bubbletea's renderer does: every cell anew.
-func (s *lineScreen) whole(content string) []byte {
+func (s *LineScreen) whole(content string) []byte {
 	s.scr.SetScrollOptim(true)
 	s.cells.Clear()
 	uv.NewStyledString(content).Draw(&s.cells, s.cells.Bounds())
@@ -122,14 +124,14 @@ func (s *lineScreen) whole(content string) []byte {
 	return s.flush()
 }
 
-func (s *lineScreen) flush() []byte {
+func (s *LineScreen) flush() []byte {
 	s.scr.Render(s.cells.RenderBuffer)
 	_ = s.scr.Flush() // into s.out, which cannot fail
 	return s.out.Bytes()
 }
 
 // carry is the style set at the end of line when pen was set at its start:
-// the SGR sequences written since the last reset, literally (as tidyFrame
+// the SGR sequences written since the last reset, literally (as Tidy
 // follows it). ok is false when line holds any other escape sequence.
 func carry(pen, line string) (_ string, ok bool) {
 	after := -1 // where the SGRs after the line's last reset start

@@ -1,4 +1,4 @@
-package ui
+package terminal
 
 import (
 	"strings"
@@ -6,7 +6,7 @@ import (
 	"github.com/hanzoai/driftboard/internal/termtext"
 )
 
-// tidyFrame drops from a sanitised frame (text, '\n' and SGR sequences
+// Tidy drops from a sanitised frame (text, '\n' and SGR sequences
 // only: guard's output) what changes no cell on screen, because bubbletea's
 // renderer parses every byte of each frame whose content changed, and its
 // cost per frame follows the bytes it reads:
@@ -22,7 +22,7 @@ import (
 // reset, so nothing here interprets SGR parameters: a line whose style is
 // not known to be reset keeps its spaces. Any other escape sequence (the
 // guard lets none through) ends the tidying: the rest is kept as it is.
-func tidyFrame(s string) string {
+func Tidy(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	var pen []string // SGR sequences since the last reset (none: no style)
@@ -112,3 +112,14 @@ func repeats(s string, pen []string) int {
 // isReset reports whether seq is an SGR that resets every attribute and
 // does nothing else.
 func isReset(seq string) bool { return seq == "\x1b[m" || seq == "\x1b[0m" }
+
+const blanks = "                                                                "
+
+// writeSpaces writes n spaces to b, a chunk at a time.
+func writeSpaces(b *strings.Builder, n int) {
+	for n > 0 {
+		k := min(n, len(blanks))
+		b.WriteString(blanks[:k])
+		n -= k
+	}
+}

@@ -1,4 +1,4 @@
-package ui
+package styles
 
 import "testing"
 
@@ -10,11 +10,11 @@ func TestPaintRendersAsLipgloss(t *testing.T) {
 		name        string
 		dark, plain bool
 	}{{"dark", true, false}, {"light", false, false}, {"plain", true, true}} {
-		st := newStyles(c.dark, c.plain)
-		paints := map[string]paint{
-			"title": st.title, "badge": st.badge, "dim": st.dim, "bold": st.bold, "accent": st.accent,
-			"errText": st.errText, "warnText": st.warnText, "okText": st.okText, "colHeader": st.colHeader,
-			"dialogTitle": st.dialogTitle,
+		st := New(c.dark, c.plain)
+		paints := map[string]Paint{
+			"title": st.Title, "badge": st.Badge, "dim": st.Dim, "bold": st.Bold, "accent": st.Accent,
+			"errText": st.ErrText, "warnText": st.WarnText, "okText": st.OkText, "colHeader": st.ColHeader,
+			"dialogTitle": st.DialogTitle,
 		}
 		for name, p := range paints {
 			for _, s := range texts {

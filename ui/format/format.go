@@ -1,17 +1,22 @@
-package ui
+// Package format writes the board's text: table cells and lines fitted to
+// a width (sanitised, truncated with an Ellipsis, padded), boxes overlaid on
+// a screen, ages and clock times.
+package format
 
 import (
 	"fmt"
-	"k8s.io/apimachinery/pkg/util/duration"
 	"strings"
 	"time"
+
+	"k8s.io/apimachinery/pkg/util/duration"
 
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/hanzoai/driftboard/internal/termtext"
 )
 
-const ellipsis = "…"
+// Ellipsis ends a truncated text.
+const Ellipsis = "…"
 
 // isASCII reports printable ASCII only: a control byte is never one column.
 func isASCII(s string) bool {
@@ -23,44 +28,45 @@ func isASCII(s string) bool {
 	return true
 }
 
-// safe is text from outside (App fields, cluster and server answers) made
+// Safe is text from outside (App fields, cluster and server answers) made
 // fit for the terminal: controls and invisible characters shown as escapes.
-func safe(s string) string { return termtext.Sanitize(s) }
+func Safe(s string) string { return termtext.Sanitize(s) }
 
-// textWidth is the display width of plain (unstyled) text as writeCell
+// TextWidth is the display width of plain (unstyled) text as writeCell
 // shows it.
-func textWidth(s string) int {
+func TextWidth(s string) int {
 	if isASCII(s) {
 		return len(s)
 	}
-	return ansi.StringWidth(safe(s))
+	return ansi.StringWidth(Safe(s))
 }
 
-// writeCell writes plain text s, sanitised, truncated (with …) or padded to
+// WriteCell writes plain text s, sanitised, truncated (with …) or padded to
 // exactly w columns: every table cell passes here. ASCII text, the common
 // case, takes a path without width tables.
-func writeCell(b *strings.Builder, s string, w int) {
+func WriteCell(b *strings.Builder, s string, w int) {
 	if w <= 0 {
 		return
 	}
-	s = safe(s)
-	sw := textWidth(s)
+	s = Safe(s)
+	sw := TextWidth(s)
 	if sw > w {
 		if isASCII(s) {
 			b.WriteString(s[:w-1])
-			b.WriteString(ellipsis)
+			b.WriteString(Ellipsis)
 			return
 		}
-		s = ansi.Truncate(s, w, ellipsis)
+		s = ansi.Truncate(s, w, Ellipsis)
 		sw = ansi.StringWidth(s)
 	}
 	b.WriteString(s)
-	writeSpaces(b, w-sw)
+	WriteSpaces(b, w-sw)
 }
 
 const spaces = "                                                                                "
 
-func writeSpaces(b *strings.Builder, n int) {
+// WriteSpaces writes n spaces to b, a chunk at a time.
+func WriteSpaces(b *strings.Builder, n int) {
 	for n > 0 {
 		k := min(n, len(spaces))
 		b.WriteString(spaces[:k])
@@ -68,28 +74,33 @@ func writeSpaces(b *strings.Builder, n int) {
 	}
 }
 
-// fitLine truncates a styled line to w columns and pads it to exactly w.
-func fitLine(s string, w int) string {
+// FitLine truncates a styled line to w columns and pads it to exactly w.
+func FitLine(s string, w int) string {
 	sw := ansi.StringWidth(s)
 	if sw > w {
-		return ansi.Truncate(s, w, ellipsis)
+		return ansi.Truncate(s, w, Ellipsis)
 	}
 	return s + strings.Repeat(" ", w-sw)
 }
 
-// shortDuration renders d the way kubectl's AGE column does ("45s",
+// Wrap wraps a styled line to width (at least 10 columns).
+func Wrap(s string, width int) []string {
+	return strings.Split(ansi.Wrap(s, max(10, width), ""), "\n")
+}
+
+// ShortDuration renders d the way kubectl's AGE column does ("45s",
 // "5m30s", "72m", "3h5m", "20h", "3d5h"), with apimachinery's own function
 // so the two never disagree. (ui imports this one pure apimachinery
 // utility; nothing of client-go.)
-func shortDuration(d time.Duration) string {
+func ShortDuration(d time.Duration) string {
 	if d < 0 {
 		d = -d
 	}
 	return duration.HumanDuration(d)
 }
 
-// clock renders t as a wall-clock time, with the date when not today.
-func clock(t, now time.Time) string {
+// Clock renders t as a wall-clock time, with the date when not today.
+func Clock(t, now time.Time) string {
 	if t.IsZero() {
 		return "never"
 	}
@@ -102,7 +113,8 @@ func clock(t, now time.Time) string {
 	return t.Format("Jan 2 15:04")
 }
 
-func orDash[S ~string](s S) string {
+// OrDash is s, or "-" when empty.
+func OrDash[S ~string](s S) string {
 	if s == "" {
 		return "-"
 	}
@@ -112,8 +124,8 @@ func orDash[S ~string](s S) string {
 // reset ends any style around an overlaid box (SGR 0).
 const reset = "\x1b[m"
 
-// overlay draws box centred over base (both multi-line, base exactly w×h).
-func overlay(base []string, box string, w int) []string {
+// Overlay draws box centred over base (both multi-line, base exactly w×h).
+func Overlay(base []string, box string, w int) []string {
 	lines := strings.Split(box, "\n")
 	bw := 0
 	for _, l := range lines {
@@ -131,7 +143,7 @@ func overlay(base []string, box string, w int) []string {
 		row := out[y+i]
 		left := ansi.Truncate(row, x, "")
 		left += strings.Repeat(" ", max(0, x-ansi.StringWidth(left)))
-		l = fitLine(l, bw)
+		l = FitLine(l, bw)
 		right := ansi.TruncateLeft(row, x+bw, "")
 		out[y+i] = left + reset + l + reset + right
 	}
@@ -148,7 +160,7 @@ func cutMiddle(lines []string, h, w int) []string {
 	top := (h - 1) / 2
 	bottom := h - 1 - top
 	hidden := len(lines) - top - bottom
-	note := fitLine(fmt.Sprintf("  ⋮ %d more lines: a taller terminal shows them", hidden), w)
+	note := FitLine(fmt.Sprintf("  ⋮ %d more lines: a taller terminal shows them", hidden), w)
 	out := append(lines[:top:top], note)
 	return append(out, lines[len(lines)-bottom:]...)
 }

@@ -1,22 +1,22 @@
-package ui
+package keymap
 
 import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 )
 
-// keyMap holds every binding of the board; help is generated from it.
-type keyMap struct {
+// Map holds every binding of the board; help is generated from it.
+type Map struct {
 	Up, Down, PageUp, PageDown, Home, End key.Binding
 	HalfPageUp, HalfPageDown, Suspend     key.Binding
 	Filter, Back, Sort, NextProblem       key.Binding
 	PrevProblem, OnlyDrifted, Env, Saved  key.Binding
 	Detail, Actions, Restart, Login, Help key.Binding
 	Copy, Open, Quit                      key.Binding
-	YAML                                  key.Binding // the App as YAML (yaml.go)
-	Jump                                  key.Binding // ":" prompt (jump.go)
-	Mark, MarkAll, RestartSet             key.Binding // marks and their set restart (marks.go, setrestart.go)
-	Logs                                  key.Binding // the pods' logs (logs.go)
+	YAML                                  key.Binding // the App as YAML (ui/yaml)
+	Jump                                  key.Binding // ":" prompt (ui's jump.go)
+	Mark, MarkAll, RestartSet             key.Binding // marks and their set restart (ui's marks.go, setrestart.go)
+	Logs                                  key.Binding // the pods' logs (ui/logs)
 
 	// In the log view only (a scope of their own, rebindable): they may
 	// reuse board keys, as the view has its keys to itself. Search, n/N,
@@ -29,8 +29,9 @@ type keyMap struct {
 	Yes, No, Accept key.Binding
 }
 
-func newKeyMap() keyMap {
-	return keyMap{
+// New is the default key map.
+func New() Map {
+	return Map{
 		Up:           key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
 		Down:         key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
 		PageUp:       key.NewBinding(key.WithKeys("pgup", "ctrl+b"), key.WithHelp("pgup/ctrl+b", "page up")),
@@ -73,13 +74,13 @@ func newKeyMap() keyMap {
 }
 
 // ShortHelp is the one-line help under the board.
-func (k keyMap) ShortHelp() []key.Binding {
+func (k Map) ShortHelp() []key.Binding {
 	return []key.Binding{k.Filter, k.Sort, k.NextProblem, k.Detail, k.Restart, k.OnlyDrifted, k.Env, k.Saved, k.Login, k.Help, k.Quit}
 }
 
 // FullHelp is the "?" screen, grouped in columns, with longer words than
 // the one-line help.
-func (k keyMap) FullHelp() [][]key.Binding {
+func (k Map) FullHelp() [][]key.Binding {
 	long := func(b key.Binding, desc string) key.Binding {
 		b.SetHelp(b.Help().Key, desc)
 		return b
@@ -117,9 +118,9 @@ func (k keyMap) FullHelp() [][]key.Binding {
 	}
 }
 
-// withState enables or disables bindings to match what the board can do now,
+// WithState enables or disables bindings to match what the board can do now,
 // so help never offers a dead key.
-func (k keyMap) withState(readOnly, canLogin bool) keyMap {
+func (k Map) WithState(readOnly, canLogin bool) Map {
 	k.Restart.SetEnabled(true)
 	if readOnly {
 		k.Restart.SetHelp(k.Restart.Help().Key, "restart: off (read-only)")
@@ -129,9 +130,9 @@ func (k keyMap) withState(readOnly, canLogin bool) keyMap {
 	return k
 }
 
-// withLogin words L for what the identity's login does: the demo's
+// WithLogin words L for what the identity's login does: the demo's
 // switches users.
-func (k keyMap) withLogin(switchesUser bool) keyMap {
+func (k Map) WithLogin(switchesUser bool) Map {
 	desc := "log in"
 	if switchesUser {
 		desc = "switch user"
@@ -140,14 +141,14 @@ func (k keyMap) withLogin(switchesUser bool) keyMap {
 	return k
 }
 
-// paging says whether a key moves a view by pages.
-func (k keyMap) paging(msg tea.KeyPressMsg) bool {
+// Paging says whether a key moves a view by pages.
+func (k Map) Paging(msg tea.KeyPressMsg) bool {
 	return key.Matches(msg, k.PageUp, k.PageDown, k.HalfPageUp, k.HalfPageDown)
 }
 
-// pageStep is how far a paging key moves a view whose page is n lines: a
+// PageStep is how far a paging key moves a view whose page is n lines: a
 // page for pgup/pgdn and ctrl+b/f, half a page for ctrl+u/d, as in vim and less.
-func (k keyMap) pageStep(msg tea.KeyPressMsg, n int) int {
+func (k Map) PageStep(msg tea.KeyPressMsg, n int) int {
 	n = max(1, n)
 	switch {
 	case key.Matches(msg, k.HalfPageUp):
