@@ -6,6 +6,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/lipgloss/v2"
 
+	"github.com/hanzoai/driftboard/drift"
 	"github.com/hanzoai/driftboard/model"
 	"github.com/hanzoai/driftboard/ui/format"
 	"github.com/hanzoai/driftboard/ui/styles"
@@ -55,14 +56,14 @@ func (m *Model) helpLegend(width int) []string {
 	entries := []struct{ label, text string }{
 		{"Severity", styles.MarkLabel(model.MarkRed) + " · " + styles.MarkLabel(model.MarkYellow) + " · " + styles.MarkLabel(model.MarkOK) + " · " + styles.MarkLabel(model.MarkUnknown) +
 			" (the whole row: drift, health, workload, problems; ? something not observed)  (dim rows with health \"offline\": cluster watch down)"},
-		{"Flags", "FD floating-declared · FR floating-running · ST stale (declared ≠ latest release) · UR un-rolled · NR no-release · ZA zero-assets · ! a problem (the detail says which)"},
+		{"Flags", wordLegend(model.FlagWords, func(w model.Word[drift.DriftKind]) string { return w.Name }, flagNotes) + " · ! a problem (the detail says which)"},
 		{"", "NR? release not checked yet: its flags are withheld (the detail says why and since when)"},
 		{"Tags", "DECLARED→RUNNING; one tag when both agree"},
 		{"Rollout", "ready/desired · 1/2 ↻ TAG rolling out to TAG · stuck · paused · restarting (just asked) · pending (not listed yet) · unreadable (forbidden) · no workload · none (by design)"},
 		{"Health", "green · yellow · red · syncing (workload not listed yet) · offline (cluster watch down) · ? unknown"},
 		{"Marks", "› the selected row · • marked for a set restart (space, *)"},
 		{"Query", "free text (fuzzy: exact name first, then prefix, then the rest) · app:iam (the name exactly; globs) · sev:red,yellow,? (or ✖,▲) · env:main · ns:tenant-* · flag:unrolled (or UR) · health:red,offline · rollout:stuck · release:none · has:problems,unknown · git:out · cluster: · role: · org: · -term negates · terms AND"},
-		{"Git", "GIT (Hanzo CD): ok synced · out git declares something else · - not managed · ? unknown (the detail says why)"},
+		{"Git", "GIT (Hanzo CD): " + wordLegend(model.GitStateWords, func(w model.Word[model.GitState]) string { return gitNotes[w.Value] }, nil)},
 	}
 	var out []string
 	pad := strings.Repeat(" ", indent)
@@ -95,4 +96,30 @@ func wrapAtSpaces(s string, width int) []string {
 		}
 	}
 	return append(out, line)
+}
+
+// The legend's notes: what a word means where its name alone does not say.
+var (
+	flagNotes = map[drift.DriftKind]string{drift.DriftStale: "declared ≠ latest release"}
+	gitNotes  = map[model.GitState]string{
+		model.GitSynced:     "synced",
+		model.GitOutOfSync:  "git declares something else",
+		model.GitNotManaged: "not managed",
+		model.GitUnknown:    "unknown (the detail says why)",
+	}
+)
+
+// wordLegend reads a word table as the board shows it: each value's board
+// word, then what says it, then its note in brackets; so a value added to
+// the table is in help the moment it can be on screen.
+func wordLegend[T comparable](words model.Words[T], says func(model.Word[T]) string, notes map[T]string) string {
+	parts := make([]string, 0, len(words))
+	for _, w := range words {
+		part := w.Board + " " + says(w)
+		if n := notes[w.Value]; n != "" {
+			part += " (" + n + ")"
+		}
+		parts = append(parts, part)
+	}
+	return strings.Join(parts, " · ")
 }

@@ -79,3 +79,23 @@ func TestHelpLegendListsEveryMark(t *testing.T) {
 		}
 	}
 }
+
+// Every flag and git word the board can show is read out in the legend,
+// taken from the same tables the cells and the query parser use.
+func TestHelpLegendReadsTheWordTables(t *testing.T) {
+	m, _ := newTestModel(t, nil, nil, Options{}, 160, 80)
+	press(m, "?")
+	v := strings.Join(strings.Fields(plainView(m)), " ")
+	var want []string
+	for _, w := range model.FlagWords {
+		want = append(want, w.Board+" "+w.Name)
+	}
+	for _, w := range model.GitStateWords {
+		want = append(want, w.Board+" ")
+	}
+	for _, w := range want {
+		if !strings.Contains(v, w) {
+			t.Errorf("the help's legend lacks %q:\n%s", w, v)
+		}
+	}
+}
