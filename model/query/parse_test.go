@@ -257,7 +257,8 @@ func FuzzParseQuery(f *testing.F) {
 			return
 		}
 		// Select must return exactly the matching rows (none dropped, none
-		// added, each once) in severity order.
+		// added, each once) ranked by the free text (exact name, prefix,
+		// the rest), each rank in severity order.
 		got := Select(rows, q, SortSeverity)
 		want := map[model.Key]bool{}
 		for _, r := range rows {
@@ -271,7 +272,14 @@ func FuzzParseQuery(f *testing.F) {
 				t.Fatalf("Select(%q) returned %s, which does not match or is repeated", s, r.Key())
 			}
 			seen[r.Key()] = true
-			if i > 0 && got[i-1].Verdict().Mark < r.Verdict().Mark {
+			if i == 0 {
+				continue
+			}
+			prev, cur := q.Rank(got[i-1]), q.Rank(r)
+			switch {
+			case prev > cur:
+				t.Fatalf("Select(%q) not in rank order at %d", s, i)
+			case prev == cur && got[i-1].Verdict().Mark < r.Verdict().Mark:
 				t.Fatalf("Select(%q) not in severity order at %d", s, i)
 			}
 		}
