@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/google/go-github/v84/github"
+
+	"github.com/hanzoai/driftboard/internal/ghtoken"
 )
 
 // secondaryWait is how long to stay away after a secondary rate limit that
@@ -23,7 +25,7 @@ const (
 // newGitHubClient builds the go-github client over the ETag transport.
 // go-github's own rate-limit bookkeeping runs on the wall clock; the reader
 // keeps its own on the injected clock, so that one is switched off.
-// The token is bound to the API's scheme and host (boundToken), not set with
+// The token is bound to the API's scheme and host (ghtoken.Bind), not set with
 // go-github's WithAuthToken, which would put it on redirects to any host.
 func newGitHubClient(httpClient *http.Client, baseURL, token string) (*github.Client, error) {
 	c := github.NewClient(httpClient)
@@ -35,8 +37,7 @@ func newGitHubClient(httpClient *http.Client, baseURL, token string) (*github.Cl
 	}
 	if token != "" {
 		bound := *httpClient
-		bound.Transport = &boundToken{next: baseTransport(httpClient), token: token,
-			scheme: c.BaseURL.Scheme, host: schemeHostPort(c.BaseURL)}
+		bound.Transport = ghtoken.Bind(baseTransport(httpClient), token, c.BaseURL)
 		c2 := github.NewClient(&bound)
 		c2.BaseURL, c2.UploadURL = c.BaseURL, c.UploadURL
 		c = c2

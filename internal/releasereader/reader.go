@@ -14,21 +14,25 @@ import (
 	"github.com/google/go-containerregistry/pkg/authn"
 	"github.com/google/go-github/v84/github"
 
+	"github.com/hanzoai/driftboard/internal/ghtoken"
 	"github.com/hanzoai/driftboard/model"
 )
 
+// AnonymousWarning is shown when no GitHub token was found.
+const AnonymousWarning = "GitHub: no token, anonymous (60 requests/hour): set GH_TOKEN or run gh auth login"
+
 // Options configure a Reader. The zero value reads github.com with the token
-// ResolveToken finds, every 10 minutes, caching in DefaultCachePath.
+// ghtoken.Resolve finds, every 10 minutes, caching in DefaultCachePath.
 type Options struct {
 	Interval    time.Duration // how old an answer may get before it is re-checked; default 10m
 	Concurrency int           // requests in flight at once; default 4
 
-	// Token for GitHub; "" means ResolveToken (env, then gh's hosts.yml,
+	// Token for GitHub; "" means ghtoken.Resolve (env, then gh's hosts.yml,
 	// then TokenStore). Anonymous (set NoToken) allows 60 requests/hour and
 	// Status says so.
 	Token   string
 	NoToken bool
-	// TokenStore is the last place a token is looked for: GHStore (gh's
+	// TokenStore is the last place a token is looked for: ghtoken.GHStore (gh's
 	// config and the system keyring) unless set.
 	TokenStore func(host string) (token, source string)
 	// GitHubURL is a GitHub Enterprise base URL (https://ghe.example.com/);
@@ -123,11 +127,11 @@ func New(opts Options) (*Reader, error) {
 	}
 	token, host := opts.Token, gitHubHost(opts.GitHubURL)
 	if token == "" && !opts.NoToken {
-		token, r.tokenSource = ResolveToken(host, opts.Getenv, opts.TokenStore)
+		token, r.tokenSource = ghtoken.Resolve(host, opts.Getenv, opts.TokenStore)
 	} else if token != "" {
 		r.tokenSource = "option"
 	}
-	if token != "" && !tokenSafeURL(opts.GitHubURL) {
+	if token != "" && !ghtoken.SafeURL(opts.GitHubURL) {
 		token, r.tokenSource = "", "" // never a token in clear text off this machine
 		r.warning = "GitHub URL " + opts.GitHubURL + " is not https: token not sent; " + AnonymousWarning
 	}
@@ -156,7 +160,7 @@ func withDefaults(o Options) Options {
 		o.Concurrency = 4
 	}
 	if o.TokenStore == nil {
-		o.TokenStore = GHStore
+		o.TokenStore = ghtoken.GHStore
 	}
 	o.Repos = append(append([]RepoMapping(nil), o.Repos...), DefaultRepoMappings...)
 	if o.HTTPClient == nil {

@@ -1,4 +1,4 @@
-package releasereader
+package ghtoken
 
 import (
 	"os"
@@ -43,7 +43,7 @@ ghe.example.com:
 		{"host not logged in", "other.example.com", map[string]string{"GH_CONFIG_DIR": ghDir}, "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			tok, from := ResolveToken(tc.host, env(tc.env), nil)
+			tok, from := Resolve(tc.host, env(tc.env), nil)
 			if tok != tc.wantTok || from != tc.wantFrom {
 				t.Errorf("ResolveToken = %q from %q, want %q from %q", tok, from, tc.wantTok, tc.wantFrom)
 			}
@@ -51,39 +51,14 @@ ghe.example.com:
 	}
 }
 
-func TestNewUsesResolvedTokenOrWarns(t *testing.T) {
-	clock := newFakeClock()
-	_, srv := newFakeGitHub(t, clock)
-	withEnv := func(kv map[string]string) *Reader {
-		return newTestReader(t, srv.URL, clock, func(o *Options) {
-			o.Token = ""
-			o.Getenv = func(k string) string { return kv[k] }
-			o.TokenStore = func(string) (string, string) { return "", "" } // not this machine's gh
-		})
-	}
-	// srv.URL is an Enterprise host (127.0.0.1), so the Enterprise variables apply.
-	if st := withEnv(map[string]string{"GH_ENTERPRISE_TOKEN": "x"}).Status(); st.Warning != "" || st.TokenSource != "$GH_ENTERPRISE_TOKEN" {
-		t.Errorf("with a token: %+v", st)
-	}
-	if st := withEnv(map[string]string{"HOME": t.TempDir()}).Status(); st.Warning != AnonymousWarning || st.TokenSource != "" {
-		t.Errorf("without a token: %+v", st)
-	}
-}
-
-func TestGitHubHostAndCachePath(t *testing.T) {
-	for base, want := range map[string]string{
-		"": "github.com", "https://api.github.com/": "github.com",
-		"https://ghe.example.com/api/v3/": "ghe.example.com", "https://api.ghe.example.com": "ghe.example.com",
+// The token travels only over TLS, or in clear only to this machine.
+func TestSafeURL(t *testing.T) {
+	for base, ok := range map[string]bool{
+		"": true, "https://ghe.example.com/api/v3/": true, "http://127.0.0.1:8080/": true,
+		"http://localhost/": true, "http://[::1]:9/": true, "http://ghe.example.com/": false, "http://10.0.0.1/": false,
 	} {
-		if got := gitHubHost(base); got != want {
-			t.Errorf("gitHubHost(%q) = %q, want %q", base, got, want)
+		if got := SafeURL(base); got != ok {
+			t.Errorf("SafeURL(%q) = %v, want %v", base, got, ok)
 		}
-	}
-	env := func(kv map[string]string) func(string) string { return func(k string) string { return kv[k] } }
-	if p, _ := DefaultCachePath(env(map[string]string{"XDG_CACHE_HOME": "/x/cache", "HOME": "/home/u"})); p != "/x/cache/driftboard/releases.json" {
-		t.Errorf("XDG cache path %q", p)
-	}
-	if p, _ := DefaultCachePath(env(map[string]string{"XDG_CACHE_HOME": "relative", "HOME": "/home/u"})); p != "/home/u/.cache/driftboard/releases.json" {
-		t.Errorf("home cache path %q (a relative XDG_CACHE_HOME is ignored per the spec)", p)
 	}
 }

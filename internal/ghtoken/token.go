@@ -1,4 +1,6 @@
-package releasereader
+// Package ghtoken finds the user's GitHub token the way the gh CLI does and
+// binds it to the one configured API host, so no other host ever receives it.
+package ghtoken
 
 import (
 	"net/netip"
@@ -11,10 +13,7 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// AnonymousWarning is shown when no GitHub token was found.
-const AnonymousWarning = "GitHub: no token, anonymous (60 requests/hour): set GH_TOKEN or run gh auth login"
-
-// ResolveToken finds a GitHub token for host (github.com, or an Enterprise
+// Resolve finds a GitHub token for host (github.com, or an Enterprise
 // host) the way the gh CLI does: GH_TOKEN, GITHUB_TOKEN (GH_ENTERPRISE_TOKEN,
 // GITHUB_ENTERPRISE_TOKEN for other hosts), then oauth_token for the host in
 // gh's hosts.yml ($GH_CONFIG_DIR, $XDG_CONFIG_HOME/gh, ~/.config/gh), then
@@ -22,7 +21,7 @@ const AnonymousWarning = "GitHub: no token, anonymous (60 requests/hour): set GH
 // included). It returns "" when there is none; source names where the token
 // came from (never the token itself). The first two steps read getenv, so a
 // caller's environment is the one that counts.
-func ResolveToken(host string, getenv func(string) string, store func(host string) (token, source string)) (token, source string) {
+func Resolve(host string, getenv func(string) string, store func(host string) (token, source string)) (token, source string) {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
@@ -116,9 +115,9 @@ func tokenFromHostsFile(path, host string) string {
 	return ""
 }
 
-// tokenSafeURL: the token goes to the GitHub API over TLS, or over plain
+// SafeURL: the token goes to the GitHub API over TLS, or over plain
 // HTTP only to this machine (a loopback test server).
-func tokenSafeURL(base string) bool {
+func SafeURL(base string) bool {
 	if base == "" {
 		return true // api.github.com over https
 	}

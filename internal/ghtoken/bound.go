@@ -1,4 +1,4 @@
-package releasereader
+package ghtoken
 
 import (
 	"net"
@@ -7,18 +7,24 @@ import (
 	"strings"
 )
 
-// boundToken sets the GitHub token only on requests to the configured API's
+// Bind returns a transport that sets token only on requests to api's
+// scheme and host:port (see bound).
+func Bind(next http.RoundTripper, token string, api *url.URL) http.RoundTripper {
+	return &bound{next: next, token: token, scheme: api.Scheme, host: schemeHostPort(api)}
+}
+
+// bound sets the GitHub token only on requests to the configured API's
 // scheme and host:port. A redirect elsewhere (another host, or from https to
 // http) goes out without it; Go's own redirect rule keeps the header for
 // another port of the same host and a wrapper that set it on every request
 // would add it back anyway.
-type boundToken struct {
+type bound struct {
 	next         http.RoundTripper
 	token        string
 	scheme, host string
 }
 
-func (t *boundToken) RoundTrip(req *http.Request) (*http.Response, error) {
+func (t *bound) RoundTrip(req *http.Request) (*http.Response, error) {
 	r := req.Clone(req.Context())
 	if req.URL.Scheme == t.scheme && schemeHostPort(req.URL) == t.host {
 		r.Header.Set("Authorization", "Bearer "+t.token)
