@@ -13,6 +13,19 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
+// Host is the host whose token to use for an API base URL: github.com for
+// "" and api.github.com, an Enterprise host's name otherwise.
+func Host(apiURL string) string {
+	if apiURL == "" {
+		return "github.com"
+	}
+	u, err := url.Parse(apiURL)
+	if err != nil || u.Hostname() == "" || u.Hostname() == "api.github.com" {
+		return "github.com"
+	}
+	return strings.TrimPrefix(u.Hostname(), "api.")
+}
+
 // Resolve finds a GitHub token for host (github.com, or an Enterprise
 // host) the way the gh CLI does: GH_TOKEN, GITHUB_TOKEN (GH_ENTERPRISE_TOKEN,
 // GITHUB_ENTERPRISE_TOKEN for other hosts), then oauth_token for the host in

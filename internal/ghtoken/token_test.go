@@ -62,3 +62,14 @@ func TestSafeURL(t *testing.T) {
 		}
 	}
 }
+
+func TestHost(t *testing.T) {
+	for base, want := range map[string]string{
+		"": "github.com", "https://api.github.com/": "github.com",
+		"https://ghe.example.com/api/v3/": "ghe.example.com", "https://api.ghe.example.com": "ghe.example.com",
+	} {
+		if got := Host(base); got != want {
+			t.Errorf("Host(%q) = %q, want %q", base, got, want)
+		}
+	}
+}

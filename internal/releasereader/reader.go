@@ -125,7 +125,7 @@ func New(opts Options) (*Reader, error) {
 		changed: make(chan struct{}, 1),
 		wake:    make(chan struct{}, 1),
 	}
-	token, host := opts.Token, gitHubHost(opts.GitHubURL)
+	token, host := opts.Token, ghtoken.Host(opts.GitHubURL)
 	if token == "" && !opts.NoToken {
 		token, r.tokenSource = ghtoken.Resolve(host, opts.Getenv, opts.TokenStore)
 	} else if token != "" {

@@ -26,15 +26,7 @@ func TestNewUsesResolvedTokenOrWarns(t *testing.T) {
 	}
 }
 
-func TestGitHubHostAndCachePath(t *testing.T) {
-	for base, want := range map[string]string{
-		"": "github.com", "https://api.github.com/": "github.com",
-		"https://ghe.example.com/api/v3/": "ghe.example.com", "https://api.ghe.example.com": "ghe.example.com",
-	} {
-		if got := gitHubHost(base); got != want {
-			t.Errorf("gitHubHost(%q) = %q, want %q", base, got, want)
-		}
-	}
+func TestCachePath(t *testing.T) {
 	env := func(kv map[string]string) func(string) string { return func(k string) string { return kv[k] } }
 	if p, _ := DefaultCachePath(env(map[string]string{"XDG_CACHE_HOME": "/x/cache", "HOME": "/home/u"})); p != "/x/cache/driftboard/releases.json" {
 		t.Errorf("XDG cache path %q", p)

@@ -2,7 +2,6 @@ package releasereader
 
 import (
 	"context"
-	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -221,16 +220,4 @@ func (r *Reader) needsTagCallLocked(repo, tag string) bool {
 func (r *Reader) noLatestLocked(repo string) bool {
 	la, ok := r.answers[gitHubList(repo).key()]
 	return ok && (la.Result == resultNone || la.Result == resultFound && la.Tag == "")
-}
-
-// gitHubHost is the host whose token to use for an API base URL.
-func gitHubHost(base string) string {
-	if base == "" {
-		return "github.com"
-	}
-	u, err := url.Parse(base)
-	if err != nil || u.Hostname() == "" || u.Hostname() == "api.github.com" {
-		return "github.com"
-	}
-	return strings.TrimPrefix(u.Hostname(), "api.")
 }

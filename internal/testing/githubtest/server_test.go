@@ -19,8 +19,10 @@ type spyTB struct {
 	errors   []string
 }
 
-func (s *spyTB) Cleanup(f func())                  { s.cleanups = append(s.cleanups, f) }
-func (s *spyTB) Errorf(format string, args ...any) { s.errors = append(s.errors, fmt.Sprintf(format, args...)) }
+func (s *spyTB) Cleanup(f func()) { s.cleanups = append(s.cleanups, f) }
+func (s *spyTB) Errorf(format string, args ...any) {
+	s.errors = append(s.errors, fmt.Sprintf(format, args...))
+}
 
 func (s *spyTB) end() {
 	for i := len(s.cleanups) - 1; i >= 0; i-- {
