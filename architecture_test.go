@@ -54,6 +54,7 @@ var rules = []layerRule{
 	{path: "internal/ghtoken", never: append(clusterClients, terminalLibs...)},
 	{path: "internal/releasereader", mayImport: []string{"model", "drift", "internal/ghtoken"}, never: append(clusterClients, terminalLibs...)},
 	{path: "internal/promote", mayImport: []string{"model", "drift"}, never: pureNever},
+	{path: "internal/githubforge", mayImport: []string{"internal/promote", "internal/ghtoken"}, never: pureNever},
 	{path: "internal/changestream", mayImport: []string{"model", "drift", "internal/termtext"}, never: pureNever},
 	{path: "ui", mayImport: []string{"model", "drift", "internal/termtext", "internal/restart"}, never: uiNever},
 	// The renderer draws any program's frames: it knows nothing of the board.
@@ -70,7 +71,7 @@ var rules = []layerRule{
 	{path: "screenshots", mayImport: []string{"screenshots", "ui", "model", "drift", "internal/demo", "internal/restart", "internal/termtext",
 		"internal/cli", "internal/config"}}, // the board as the one constructor composes it
 	{path: "internal/cli", mayImport: []string{"ui", "kube", "auth", "model", "drift", "internal/config", "internal/demo",
-		"internal/releasereader", "internal/restart", "internal/promote", "internal/changestream", "internal/termtext"}},
+		"internal/releasereader", "internal/restart", "internal/promote", "internal/githubforge", "internal/ghtoken", "internal/changestream", "internal/termtext"}},
 	{path: "", mayImport: []string{"internal/cli"}},
 	// Test harnesses build and drive the whole program; nothing imports them.
 	{path: "internal/testing", mayImport: []string{""}},

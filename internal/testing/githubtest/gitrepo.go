@@ -129,12 +129,17 @@ func (g *gitRepo) updateRef(ref, sha, old string) error {
 	return err
 }
 
-// commitFiles commits files onto branch (created if absent) as login.
-func (g *gitRepo) commitFiles(branch string, files map[string]string, message, login string) (string, error) {
+// commitFiles commits files onto branch as login; a new branch starts from
+// from's head (or from nothing if from is "" or absent).
+func (g *gitRepo) commitFiles(branch, from string, files map[string]string, message, login string) (string, error) {
 	old := g.resolve("refs/heads/" + branch)
+	parent := old
+	if parent == "" && from != "" {
+		parent = g.resolve("refs/heads/" + from)
+	}
 	base := ""
-	if old != "" {
-		base = old + "^{tree}"
+	if parent != "" {
+		base = parent + "^{tree}"
 	}
 	paths := make([]string, 0, len(files))
 	for p := range files {
@@ -151,8 +156,8 @@ func (g *gitRepo) commitFiles(branch string, files map[string]string, message, l
 		return "", err
 	}
 	var parents []string
-	if old != "" {
-		parents = []string{old}
+	if parent != "" {
+		parents = []string{parent}
 	}
 	sha, err := g.commitTree(tree, message, login, parents...)
 	if err != nil {

@@ -91,7 +91,7 @@ func New(t testing.TB, opts Options) *Server {
 		t.Fatal(err)
 	}
 	if len(opts.Files) > 0 {
-		if _, err := repo.commitFiles(opts.Branch, opts.Files, "Seed the repository\n", "seed"); err != nil {
+		if _, err := repo.commitFiles(opts.Branch, "", opts.Files, "Seed the repository\n", "seed"); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -170,12 +170,13 @@ func (s *Server) Git(args ...string) string {
 func (s *Server) Head(branch string) string { return s.repo.resolve("refs/heads/" + branch) }
 
 // Push commits files onto branch as someone else would (bypassing the API
-// and protection) and returns the new commit.
+// and protection) and returns the new commit; a new branch starts from the
+// default branch.
 func (s *Server) Push(branch string, files map[string]string, message string) string {
 	s.t.Helper()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	sha, err := s.repo.commitFiles(branch, files, message+"\n", "someone-else")
+	sha, err := s.repo.commitFiles(branch, s.opts.Branch, files, message+"\n", "someone-else")
 	if err != nil {
 		s.t.Fatal(err)
 	}
