@@ -61,21 +61,10 @@ func New(cfg Config) (*Forge, error) {
 		}
 		token, source = ghtoken.Resolve(f.host, cfg.Getenv, store)
 	}
-	base := cfg.HTTPClient
-	if base == nil {
-		base = &http.Client{Timeout: 30 * time.Second}
-	}
-	hc := *base
-	next := base.Transport
-	if next == nil {
-		next = http.DefaultTransport
-	}
 	if token != "" {
-		hc.Transport = ghtoken.Bind(next, token, u)
 		f.token, f.tokenSource = true, source
 	}
-	hc.CheckRedirect = sameOrigin(u)
-	f.gh = github.NewClient(&hc)
+	f.gh = github.NewClient(boundClient(cfg.HTTPClient, token, u))
 	if cfg.APIURL != "" {
 		if f.gh, err = f.gh.WithEnterpriseURLs(api, api); err != nil {
 			return nil, fmt.Errorf("GitHub API URL %q: %w", cfg.APIURL, err)
@@ -90,6 +79,24 @@ func (f *Forge) Host() string { return f.host }
 
 // TokenSource names where the token came from (never the token), "" if none.
 func (f *Forge) TokenSource() string { return f.tokenSource }
+
+// boundClient is base (or a client with a 30s timeout) whose requests carry
+// token only to api's scheme and host, and follow redirects only there.
+func boundClient(base *http.Client, token string, api *url.URL) *http.Client {
+	if base == nil {
+		base = &http.Client{Timeout: 30 * time.Second}
+	}
+	hc := *base
+	if token != "" {
+		next := base.Transport
+		if next == nil {
+			next = http.DefaultTransport
+		}
+		hc.Transport = ghtoken.Bind(next, token, api)
+	}
+	hc.CheckRedirect = sameOrigin(api)
+	return &hc
+}
 
 // sameOrigin follows a redirect only within the API's scheme and host: a
 // write redirected elsewhere would carry its body there, token or not.

@@ -170,7 +170,16 @@ func TestProposeResumesItsOwnBranchOnly(t *testing.T) {
 		t.Fatalf("resume: %+v, %v", pr, err)
 	}
 	s.ClosePull(pr.Number)
-	s.Push(c.Branch, map[string]string{"other.txt": "x\n"}, "someone's commit")
+	s.Push(c.Branch, map[string]string{"other.txt": "x\n"}, "someone's commit on top")
+	_, err = f.Propose(context.Background(), c)
+	refused(t, err, "already exists with other content")
+	c.Branch = "driftboard/prod/iam-v1.5.0-again"
+	s.Push(c.Branch, map[string]string{iamPath: string(c.Files[0].Content), "other.txt": "x\n"}, "the change and more")
+	_, err = f.Propose(context.Background(), c)
+	refused(t, err, "already exists with other content")
+	c.Branch = "driftboard/prod/iam-v1.5.0-twice" // the change's tree, but in two commits
+	s.Push(c.Branch, map[string]string{iamPath: "half-way\n"}, "one")
+	s.Push(c.Branch, map[string]string{iamPath: string(c.Files[0].Content)}, "two")
 	_, err = f.Propose(context.Background(), c)
 	refused(t, err, "already exists with other content")
 }
