@@ -95,3 +95,34 @@ func TestGitDataAPIWritesWhatACloneSees(t *testing.T) {
 		t.Error("the commit is not the token's user's")
 	}
 }
+
+// Writes are refused as GitHub refuses them: to a protected branch (422),
+// without push access (403), without a token (401); and none moves a ref.
+func TestWritesRefusedAsGitHubDoes(t *testing.T) {
+	s := New(t, Options{Files: map[string]string{"README.md": "universe\n"}})
+	s.AddToken("w", "octocat", Write)
+	s.AddToken("r", "watcher", Read)
+	s.Protect("main", Protection{RequiredReviews: 1})
+	s.Protect("stable", Protection{}) // a rule for a branch not yet there
+	ctx := context.Background()
+	head := s.Head("main")
+	for _, tc := range []struct {
+		token, ref string
+		code       int
+	}{
+		{"w", "refs/heads/main", 422},
+		{"w", "refs/heads/stable", 422},
+		{"w", "refs/heads/release", 201},
+		{"r", "refs/heads/other", 403},
+		{"", "refs/heads/other", 401},
+		{"w", "refs/heads/release", 422}, // exists now
+	} {
+		_, resp, err := client(t, s, tc.token).Git.CreateRef(ctx, "hanzoai", "universe", github.CreateRef{Ref: tc.ref, SHA: head})
+		if resp == nil || resp.StatusCode != tc.code {
+			t.Errorf("token %q creating %s: %v, want %d", tc.token, tc.ref, err, tc.code)
+		}
+	}
+	if s.Head("other") != "" || s.Head("stable") != "" || s.Head("main") != head {
+		t.Error("a refused write moved a ref")
+	}
+}
