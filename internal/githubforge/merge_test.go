@@ -38,6 +38,29 @@ func TestMergeIsARealMerge(t *testing.T) {
 	}
 }
 
+// A repository that allows squash merges only is merged so: the base moves
+// to one new commit holding the change.
+func TestMergeSquashesWhereMergeCommitsAreNotAllowed(t *testing.T) {
+	s := newUniverse(t, githubtest.Options{MergeMethods: []string{"squash"}})
+	f := newForge(t, s, "gho_writer")
+	ctx := context.Background()
+	pr, err := f.Propose(ctx, change(t, f))
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := s.Head("main")
+	merged, err := f.Merge(ctx, universe, pr.Number, pr.HeadSHA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Git("rev-list", "--parents", "-n1", "main"); merged.MergeSHA == "" || got != merged.MergeSHA+" "+base {
+		t.Errorf("main %q after the merge %+v, want one commit on %s", got, merged, base)
+	}
+	if s.Git("diff", pr.HeadSHA, "main") != "" {
+		t.Error("main's tree is not the pull request's")
+	}
+}
+
 // Merge is bound to the head the person saw: a head moved since is
 // GitHub's refusal, in its words, and nothing is merged.
 func TestMergeRefusesAMovedHead(t *testing.T) {

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"path"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -221,23 +220,6 @@ func (f *Forge) openPullRequest(ctx context.Context, c promote.Change) (promote.
 		return promote.PullRequest{}, f.refusal("open the pull request", resp, err)
 	}
 	return f.withChecks(ctx, c.Repo, pr), nil
-}
-
-// Merge merges the pull request with a merge commit if its head is still
-// headSHA. GitHub's refusal (reviews, checks, a moved head) is returned in
-// its own words.
-func (f *Forge) Merge(ctx context.Context, repo promote.Repo, number int, headSHA string) (promote.PullRequest, error) {
-	if err := f.noToken(); err != nil {
-		return promote.PullRequest{}, err
-	}
-	if headSHA == "" {
-		return promote.PullRequest{}, &promote.Refused{Reason: "no head commit to merge"}
-	}
-	_, resp, err := f.gh.PullRequests.Merge(ctx, repo.Owner, repo.Name, number, "", &github.PullRequestOptions{SHA: headSHA})
-	if err != nil {
-		return promote.PullRequest{}, f.refusal("merge "+repo.String()+"#"+strconv.Itoa(number), resp, err)
-	}
-	return f.PullRequest(ctx, repo, number)
 }
 
 // blobSHA is git's object name of content as a blob.

@@ -197,8 +197,17 @@ func (s *Server) mergePull(w http.ResponseWriter, r *http.Request, c caller) {
 		writeError(w, http.StatusConflict, "Head branch was modified. Review and try the merge again.")
 		return
 	}
-	if body.MergeMethod != "" && body.MergeMethod != "merge" {
-		writeError(w, http.StatusMethodNotAllowed, "This test server merges with merge commits only.")
+	method := body.MergeMethod
+	if method == "" {
+		method = "merge"
+	}
+	if !s.allows(method) {
+		writeError(w, http.StatusMethodNotAllowed, map[string]string{"merge": "Merge commits are not allowed on this repository.",
+			"squash": "Squash merges are not allowed on this repository.", "rebase": "Rebase merges are not allowed on this repository."}[method])
+		return
+	}
+	if method == "rebase" {
+		writeError(w, http.StatusMethodNotAllowed, "githubtest does not rebase.")
 		return
 	}
 	if rule, ok := s.protected[p.base]; ok {
@@ -214,7 +223,11 @@ func (s *Server) mergePull(w http.ResponseWriter, r *http.Request, c caller) {
 		}
 	}
 	msg := fmt.Sprintf("Merge pull request #%d from %s/%s\n\n%s\n", p.number, s.opts.Owner, p.head, p.title)
-	sha, conflict, err := s.repo.merge(base, head, msg, c.login)
+	parents := []string{base, head}
+	if method == "squash" {
+		msg, parents = fmt.Sprintf("%s (#%d)\n", p.title, p.number), []string{base}
+	}
+	sha, conflict, err := s.repo.merge(base, head, msg, c.login, parents...)
 	if conflict || err != nil || s.repo.updateRef("refs/heads/"+p.base, sha, base) != nil {
 		writeError(w, http.StatusMethodNotAllowed, "Pull Request is not mergeable")
 		return

@@ -22,10 +22,21 @@ func (s *Server) getRepo(w http.ResponseWriter, _ *http.Request, c caller) {
 	writeJSON(w, http.StatusOK, &github.Repository{
 		Name: github.Ptr(s.opts.Name), FullName: github.Ptr(full), Owner: &github.User{Login: github.Ptr(s.opts.Owner)},
 		DefaultBranch: github.Ptr(s.opts.Branch), Private: github.Ptr(s.opts.Private),
-		HTMLURL: github.Ptr(s.URL + "/" + full),
+		HTMLURL:          github.Ptr(s.URL + "/" + full),
+		AllowMergeCommit: github.Ptr(s.allows("merge")), AllowSquashMerge: github.Ptr(s.allows("squash")),
+		AllowRebaseMerge: github.Ptr(s.allows("rebase")),
 		Permissions: &github.RepositoryPermissions{Admin: github.Ptr(admin), Maintain: github.Ptr(admin),
 			Push: github.Ptr(push), Triage: github.Ptr(push), Pull: github.Ptr(c.perm != None)},
 	})
+}
+
+func (s *Server) allows(method string) bool {
+	for _, m := range s.opts.MergeMethods {
+		if m == method {
+			return true
+		}
+	}
+	return false
 }
 
 // getTree answers for a tree, or a commit or branch naming one (GitHub

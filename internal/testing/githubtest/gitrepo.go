@@ -216,14 +216,15 @@ func (g *gitRepo) lsTree(treeish string, recursive bool) ([]treeLine, error) {
 	return lines, nil
 }
 
-// merge merges head into base as git merge would, a real merge commit.
+// merge merges head into base as git merge would, and commits the result
+// with parents (base and head for a merge commit, base alone for a squash).
 // conflict is true when the trees do not merge cleanly.
-func (g *gitRepo) merge(base, head, message, login string) (sha string, conflict bool, err error) {
+func (g *gitRepo) merge(base, head, message, login string, parents ...string) (sha string, conflict bool, err error) {
 	tree, err := g.run(nil, nil, "merge-tree", "--write-tree", base, head)
 	if err != nil {
 		return "", true, nil // exit status 1: conflicts
 	}
 	tree, _, _ = strings.Cut(tree, "\n")
-	sha, err = g.commitTree(tree, message, login, base, head)
+	sha, err = g.commitTree(tree, message, login, parents...)
 	return sha, false, err
 }

@@ -33,6 +33,9 @@ type Options struct {
 	Branch      string            // the default branch, default main
 	Files       map[string]string // path → content of the first commit
 	Private     bool
+	// MergeMethods the repository allows: "merge", "squash" (both
+	// implemented), "rebase" (reported, refused). Default: merge and squash.
+	MergeMethods []string
 }
 
 // Request is one request the server received.
@@ -81,6 +84,9 @@ func New(t testing.TB, opts Options) *Server {
 	}
 	if opts.Branch == "" {
 		opts.Branch = "main"
+	}
+	if opts.MergeMethods == nil {
+		opts.MergeMethods = []string{"merge", "squash"}
 	}
 	root := t.TempDir()
 	repo, err := initBare(filepath.Join(root, opts.Owner, opts.Name+".git"))
