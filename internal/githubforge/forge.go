@@ -126,6 +126,14 @@ func (f *Forge) refusal(doing string, resp *github.Response, err error) error {
 	if err == nil {
 		return nil
 	}
+	var limited *github.RateLimitError
+	var abuse *github.AbuseRateLimitError
+	switch {
+	case errors.As(err, &limited):
+		return fmt.Errorf("%s: GitHub's rate limit for this token is spent until %s", doing, limited.Rate.Reset.Format("15:04:05"))
+	case errors.As(err, &abuse):
+		return fmt.Errorf("%s: GitHub's secondary rate limit: try again in %s", doing, abuse.GetRetryAfter())
+	}
 	var ge *github.ErrorResponse
 	message := ""
 	if errors.As(err, &ge) {

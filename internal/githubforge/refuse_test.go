@@ -5,8 +5,11 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strings"
 	"sync"
 	"testing"
+
+	"github.com/google/go-github/v84/github"
 
 	"github.com/hanzoai/driftboard/internal/promote"
 	"github.com/hanzoai/driftboard/internal/testing/githubtest"
@@ -115,6 +118,27 @@ func TestBoundTransportDropsTheTokenOnAFollowedRedirect(t *testing.T) {
 	}
 	if len(elsewhere.auth) != 1 || elsewhere.auth[0] != "" {
 		t.Errorf("the other server got Authorization %q", elsewhere.auth)
+	}
+}
+
+// A repository URL on another host is refused before any request.
+func TestRepoURLOnAnotherHostAsksNothing(t *testing.T) {
+	s := newUniverse(t, githubtest.Options{})
+	f := newForge(t, s, "gho_writer")
+	_, err := ParseRepoURL("https://github.com/hanzoai/universe.git", f.Host())
+	refused(t, err, `on "github.com", not the configured GitHub host 127.0.0.1`)
+	if got := s.Requests(); len(got) != 0 {
+		t.Errorf("requests: %+v", got)
+	}
+}
+
+// A spent rate limit is GitHub's 403 too, but not a refusal of permission.
+func TestRateLimitIsNotNoPermission(t *testing.T) {
+	f := &Forge{host: "github.com"}
+	resp := &github.Response{Response: &http.Response{StatusCode: 403, Header: http.Header{}}}
+	err := f.refusal("read hanzoai/universe", resp, &github.RateLimitError{Response: resp.Response, Message: "API rate limit exceeded"})
+	if _, isRefusal := err.(*promote.Refused); isRefusal || err == nil || !strings.Contains(err.Error(), "rate limit") {
+		t.Errorf("err = %v, want a rate-limit error", err)
 	}
 }
 
