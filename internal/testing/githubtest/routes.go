@@ -102,8 +102,8 @@ func (s *Server) authenticate(r *http.Request) (caller, bool) {
 	_, token, _ := strings.Cut(h, " ")
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	a, ok := s.tokens[token]
-	return caller{login: a.login, perm: a.perm}, ok
+	c, ok := s.tokens[token]
+	return c, ok
 }
 
 // write refuses a request that would change the repository without push access.

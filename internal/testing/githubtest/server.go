@@ -52,7 +52,7 @@ type Server struct {
 	opts Options
 
 	mu            sync.Mutex // guards the fields below and serialises git writes
-	tokens        map[string]account
+	tokens        map[string]caller
 	protected     map[string]Protection
 	statuses      map[string][]status
 	checkRuns     map[string][]checkRun
@@ -61,11 +61,6 @@ type Server struct {
 	unimplemented []string
 	redirect      string
 	now           func() time.Time
-}
-
-type account struct {
-	login string
-	perm  Permission
 }
 
 // Protection is a protected branch's rules as merges see them. Every
@@ -101,7 +96,7 @@ func New(t testing.TB, opts Options) *Server {
 			t.Fatal(err)
 		}
 	}
-	s := &Server{t: t, repo: repo, opts: opts, tokens: map[string]account{}, protected: map[string]Protection{},
+	s := &Server{t: t, repo: repo, opts: opts, tokens: map[string]caller{}, protected: map[string]Protection{},
 		statuses: map[string][]status{}, checkRuns: map[string][]checkRun{}, now: time.Now}
 	mux := http.NewServeMux()
 	s.routes(mux)
@@ -125,7 +120,7 @@ func (s *Server) CloneURL() string {
 func (s *Server) AddToken(token, login string, perm Permission) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.tokens[token] = account{login: login, perm: perm}
+	s.tokens[token] = caller{login: login, perm: perm}
 }
 
 // Protect protects branch: direct writes refused, merges held to p.
