@@ -50,6 +50,21 @@ func TestRefusalsWriteNothing(t *testing.T) {
 	}
 }
 
+// GitHub's own 403 (a merge without push access) is a refusal that says so.
+func TestForbiddenIsARefusal(t *testing.T) {
+	s := newUniverse(t, githubtest.Options{})
+	pr, err := newForge(t, s, "gho_writer").Propose(context.Background(), change(t, newForge(t, s, "gho_writer")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := s.Head("main")
+	_, err = newForge(t, s, "gho_reader").Merge(context.Background(), universe, pr.Number, pr.HeadSHA)
+	refused(t, err, "no permission (403 Must have push access to repository)")
+	if s.Head("main") != base {
+		t.Error("merged")
+	}
+}
+
 // An https API URL only: the token never travels in clear.
 func TestPlainHTTPAPIURLIsRefused(t *testing.T) {
 	if _, err := New(Config{APIURL: "http://ghe.example.com/api/v3/", Token: "gho_x"}); err == nil {

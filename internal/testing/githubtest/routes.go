@@ -57,11 +57,9 @@ func (s *Server) note(r *http.Request) {
 
 func (s *Server) unimplementedEndpoint(w http.ResponseWriter, r *http.Request) {
 	s.note(r)
-	if strings.HasPrefix(r.URL.Path, "/api/") {
-		s.mu.Lock()
-		s.unimplemented = append(s.unimplemented, r.Method+" "+r.URL.RequestURI())
-		s.mu.Unlock()
-	}
+	s.mu.Lock()
+	s.unimplemented = append(s.unimplemented, r.Method+" "+r.URL.RequestURI())
+	s.mu.Unlock()
 	writeError(w, http.StatusNotFound, "Not Found")
 }
 

@@ -126,3 +126,28 @@ func TestWritesRefusedAsGitHubDoes(t *testing.T) {
 		t.Error("a refused write moved a ref")
 	}
 }
+
+// A person closes a pull request on GitHub: PATCH state=closed.
+func TestClosePullRequestByEdit(t *testing.T) {
+	s := New(t, Options{Files: map[string]string{"README.md": "universe\n"}})
+	s.AddToken("w", "octocat", Write)
+	s.Push("topic", map[string]string{"README.md": "more\n"}, "topic")
+	c := client(t, s, "w")
+	ctx := context.Background()
+	pr, _, err := c.PullRequests.Create(ctx, "hanzoai", "universe", &github.NewPullRequest{Title: github.Ptr("Topic"),
+		Head: github.Ptr("topic"), Base: github.Ptr("main")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := c.PullRequests.Edit(ctx, "hanzoai", "universe", pr.GetNumber(), &github.PullRequest{State: github.Ptr("closed")}); err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := c.PullRequests.Get(ctx, "hanzoai", "universe", pr.GetNumber())
+	if err != nil || got.GetState() != "closed" || got.GetMerged() || got.ClosedAt == nil {
+		t.Errorf("after the edit: state %q merged %v closed at %v, %v", got.GetState(), got.GetMerged(), got.ClosedAt, err)
+	}
+	open, _, err := c.PullRequests.List(ctx, "hanzoai", "universe", &github.PullRequestListOptions{State: "open"})
+	if err != nil || len(open) != 0 {
+		t.Errorf("open pull requests: %d, %v", len(open), err)
+	}
+}
