@@ -134,11 +134,7 @@ func (f *Forge) refusal(doing string, resp *github.Response, err error) error {
 	case errors.As(err, &abuse):
 		return fmt.Errorf("%s: GitHub's secondary rate limit: try again in %s", doing, abuse.GetRetryAfter())
 	}
-	var ge *github.ErrorResponse
-	message := ""
-	if errors.As(err, &ge) {
-		message = ge.Message
-	}
+	message := githubMessage(err)
 	if resp == nil || resp.Response == nil {
 		return fmt.Errorf("%s: %w", doing, err)
 	}
@@ -155,7 +151,23 @@ func (f *Forge) refusal(doing string, resp *github.Response, err error) error {
 		if message == "" {
 			message = resp.Status
 		}
-		return &promote.Refused{Reason: message}
+		return &promote.Refused{Reason: doing + ": " + message}
 	}
 	return fmt.Errorf("%s: %w", doing, err)
+}
+
+// githubMessage is GitHub's message for err, with the details a validation
+// failure carries; "" if err is not GitHub's.
+func githubMessage(err error) string {
+	var ge *github.ErrorResponse
+	if !errors.As(err, &ge) {
+		return ""
+	}
+	parts := []string{ge.Message}
+	for _, e := range ge.Errors {
+		if e.Message != "" {
+			parts = append(parts, e.Message)
+		}
+	}
+	return strings.Join(parts, ": ")
 }

@@ -2,6 +2,7 @@ package githubforge
 
 import (
 	"context"
+	"net/http"
 	"strconv"
 
 	"github.com/google/go-github/v84/github"
@@ -26,6 +27,14 @@ func (f *Forge) Merge(ctx context.Context, repo promote.Repo, number int, headSH
 	}
 	_, resp, err = f.gh.PullRequests.Merge(ctx, repo.Owner, repo.Name, number, "",
 		&github.PullRequestOptions{SHA: headSHA, MergeMethod: mergeMethod(r)})
+	if err != nil && resp != nil && resp.Response != nil {
+		switch resp.StatusCode {
+		case http.StatusMethodNotAllowed, http.StatusConflict, http.StatusUnprocessableEntity:
+			if m := githubMessage(err); m != "" {
+				return promote.PullRequest{}, &promote.Refused{Reason: m} // GitHub's words, as the person would read them there
+			}
+		}
+	}
 	if err != nil {
 		return promote.PullRequest{}, f.refusal("merge "+repo.String()+"#"+strconv.Itoa(number), resp, err)
 	}

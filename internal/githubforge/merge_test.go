@@ -94,6 +94,9 @@ func TestProtectedBaseRefusesTheMergeAsGitHubSaysIt(t *testing.T) {
 	base := s.Head("main")
 	_, err = f.Merge(ctx, universe, pr.Number, pr.HeadSHA)
 	refused(t, err, "At least 1 approving review is required by reviewers with write access.")
+	if err.Error() != "refused: At least 1 approving review is required by reviewers with write access." {
+		t.Errorf("GitHub's refusal not as is: %q", err)
+	}
 	if s.Head("main") != base {
 		t.Error("the protected base moved")
 	}

@@ -157,6 +157,18 @@ func TestRateLimitIsNotNoPermission(t *testing.T) {
 	}
 }
 
+// A validation failure's details are GitHub's message, kept.
+func TestValidationDetailsKept(t *testing.T) {
+	f := &Forge{host: "github.com"}
+	resp := &github.Response{Response: &http.Response{StatusCode: 422, Header: http.Header{}}}
+	err := f.refusal("open the pull request", resp, &github.ErrorResponse{Response: resp.Response, Message: "Validation Failed",
+		Errors: []github.Error{{Resource: "PullRequest", Code: "custom", Message: "A pull request already exists for hanzoai:x."}}})
+	want := "refused: open the pull request: Validation Failed: A pull request already exists for hanzoai:x."
+	if err == nil || err.Error() != want {
+		t.Errorf("err = %v, want %q", err, want)
+	}
+}
+
 func TestParseRepoURL(t *testing.T) {
 	for raw, want := range map[string]string{
 		"https://github.com/hanzoai/universe":             "hanzoai/universe",
