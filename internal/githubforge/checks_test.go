@@ -55,6 +55,10 @@ func TestTreeAndReadFile(t *testing.T) {
 	if err != nil || len(files) != 2 || files[0] != iamPath || files[1] != kmsPath {
 		t.Errorf("Tree = %q, %v", files, err)
 	}
+	s.Push("release/2026", map[string]string{"infra/k8s/operator/crs/new.yaml": "kind: App\n"}, "a release branch")
+	if files, err := f.Tree(ctx, universe, "release/2026", "infra/k8s/operator/crs/"); err != nil || len(files) != 3 {
+		t.Errorf("Tree at a branch with a slash = %q, %v", files, err)
+	}
 	data, sha, err := f.ReadFile(ctx, universe, "main", iamPath)
 	if err != nil || string(data) != iamCR || sha != s.Git("rev-parse", "main:"+iamPath) || sha != blobSHA(data) {
 		t.Errorf("ReadFile = %q, %s, %v", data, sha, err)

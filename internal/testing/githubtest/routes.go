@@ -19,7 +19,7 @@ func (s *Server) routes(mux router) {
 	const repo = "/api/v3/repos/{owner}/{repo}"
 	mux.HandleFunc("GET /api/v3/user", s.api(s.getUser, false))
 	mux.HandleFunc("GET "+repo, s.api(s.getRepo, true))
-	mux.HandleFunc("GET "+repo+"/git/trees/{sha}", s.api(s.getTree, true))
+	mux.HandleFunc("GET "+repo+"/git/trees/{sha...}", s.api(s.getTree, true))
 	mux.HandleFunc("GET "+repo+"/contents/{path...}", s.api(s.getContents, true))
 	mux.HandleFunc("GET "+repo+"/git/ref/{ref...}", s.api(s.getRef, true))
 	mux.HandleFunc("POST "+repo+"/git/refs", s.api(s.write(s.createRef), true))
