@@ -67,6 +67,8 @@ var rules = []layerRule{
 	{path: "ui/yaml", mayImport: uiComponent, never: uiNever},
 	{path: "ui/logs", mayImport: uiComponent, never: uiNever},
 	{path: "ui/detail", mayImport: uiComponent, never: uiNever},
+	// The dialogs ask the restart use case whether an answer confirms.
+	{path: "ui/dialog", mayImport: append([]string{"internal/restart"}, uiComponent...), never: uiNever},
 	{path: "internal/demo", mayImport: []string{"kube", "model", "drift", "internal/termtext"}, never: terminalLibs},
 	{path: "screenshots", mayImport: []string{"screenshots", "ui", "model", "drift", "internal/demo", "internal/restart", "internal/termtext",
 		"internal/cli", "internal/config"}}, // the board as the one constructor composes it

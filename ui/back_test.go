@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/hanzoai/driftboard/ui/dialog"
 )
 
 func TestQAndEscGoBackFromSubViews(t *testing.T) {
@@ -32,11 +33,11 @@ func TestQAndEscGoBackFromSubViews(t *testing.T) {
 	}
 	// a picker: q closes it
 	press(m, "a")
-	if dialogOf[*picker](m.dialogs) == nil {
+	if dialog.Find[*dialog.Picker](m.dialogs) == nil {
 		t.Fatal("a: no action menu")
 	}
-	if _, cmd := m.Update(keyMsg("q")); dialogOf[*picker](m.dialogs) != nil || isQuit(cmd) {
-		t.Fatalf("q in the action menu: picker %v, quit %v", dialogOf[*picker](m.dialogs) != nil, isQuit(cmd))
+	if _, cmd := m.Update(keyMsg("q")); dialog.Find[*dialog.Picker](m.dialogs) != nil || isQuit(cmd) {
+		t.Fatalf("q in the action menu: picker %v, quit %v", dialog.Find[*dialog.Picker](m.dialogs) != nil, isQuit(cmd))
 	}
 	// only on the board does q quit
 	if _, cmd := m.Update(keyMsg("q")); !isQuit(cmd) {

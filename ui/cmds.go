@@ -53,9 +53,12 @@ type (
 	identityMsg struct{ state IdentityState }
 	// switchedMsg is the identity read after a login that switched users
 	// (the demo's), for the status line to name who.
-	switchedMsg     struct{ state IdentityState }
-	expiryMsg       struct{}
-	loginPromptMsg  struct{ prompt LoginPrompt }
+	switchedMsg    struct{ state IdentityState }
+	expiryMsg      struct{}
+	loginPromptMsg struct {
+		prompt LoginPrompt
+		ch     chan LoginPrompt // drained one prompt at a time
+	}
 	loginDoneMsg    struct{ err error }
 	loginChanClosed struct{}
 )
@@ -167,6 +170,6 @@ func waitLoginPrompt(ch chan LoginPrompt) tea.Cmd {
 		if !ok {
 			return loginChanClosed{}
 		}
-		return loginPromptMsg{p}
+		return loginPromptMsg{p, ch}
 	}
 }

@@ -80,7 +80,7 @@ func (a shownState) same(b shownState, sameRow func(x, y *model.AppView) bool) b
 // plainBoard is the board alone on screen, nothing in progress: where a
 // snapshot can change only rows, cursor, clusters and the header.
 func (m *Model) plainBoard() bool {
-	return m.screen == screenBoard && m.dialogs.top() == nil && len(m.inflight) == 0 && !m.filter.active
+	return m.screen == screenBoard && m.dialogs.Top() == nil && len(m.inflight) == 0 && !m.filter.active
 }
 
 // afterUpdate decides whether the frame must be drawn again: always, except

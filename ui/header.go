@@ -72,7 +72,7 @@ func (m *Model) identityWords(compact bool) string {
 	case id.Principal != nil && id.Err == nil:
 		return st.ErrText.Render("session expired") + st.Dim.Render(" — "+login)
 	case id.Err != nil:
-		return st.ErrText.Render(oneLine(id.Err.Error())) + st.Dim.Render(" — "+login)
+		return st.ErrText.Render(format.OneLine(id.Err.Error())) + st.Dim.Render(" — "+login)
 	}
 	return st.WarnText.Render("not logged in — read only") + st.Dim.Render(" ("+login+")")
 }
@@ -94,7 +94,7 @@ func (m *Model) clusterWords() string {
 		case model.ConnLive:
 			out = append(out, format.Safe(c.Name)+" "+st.OkText.Render("live"))
 		case model.ConnSyncing:
-			out = append(out, format.Safe(c.Name)+" "+st.WarnText.Render(oneLine(c.SyncingWords())))
+			out = append(out, format.Safe(c.Name)+" "+st.WarnText.Render(format.OneLine(c.SyncingWords())))
 		case model.ConnReconnecting:
 			w := "reconnecting since " + format.Clock(c.Since, now) + " (" + format.ShortDuration(now.Sub(c.Since)) + ")"
 			out = append(out, format.Safe(c.Name)+" "+st.WarnText.Render(w))
@@ -102,7 +102,7 @@ func (m *Model) clusterWords() string {
 			w := "unresponsive since " + format.Clock(c.Since, now) + " (" + format.ShortDuration(now.Sub(c.Since)) + ")"
 			out = append(out, format.Safe(c.Name)+" "+st.ErrText.Render(w))
 		case model.ConnFailed:
-			out = append(out, format.Safe(c.Name)+" "+st.ErrText.Render(oneLine(c.FailedWords(now))))
+			out = append(out, format.Safe(c.Name)+" "+st.ErrText.Render(format.OneLine(c.FailedWords(now))))
 		default:
 			out = append(out, format.Safe(c.Name)+" "+string(c.Phase))
 		}
@@ -233,10 +233,10 @@ func (m *Model) statusBar(width int) string {
 					" ("+format.ShortDuration(now.Sub(c.Since))+"): no event and no health check answered; its rows are offline (dimmed)"), width)
 			case model.ConnSyncing:
 				if c.Reason != "" { // a call of the first sync fails and is retried: say why, in full
-					return format.FitLine(st.WarnText.Render("▲ "+format.Safe(c.Name)+" "+oneLine(c.SyncingWords())), width)
+					return format.FitLine(st.WarnText.Render("▲ "+format.Safe(c.Name)+" "+format.OneLine(c.SyncingWords())), width)
 				}
 			case model.ConnFailed:
-				return format.FitLine(st.WarnText.Render("▲ "+format.Safe(c.Name)+" "+oneLine(c.FailedWords(m.now()))+" — its rows are offline (dimmed)"), width)
+				return format.FitLine(st.WarnText.Render("▲ "+format.Safe(c.Name)+" "+format.OneLine(c.FailedWords(m.now()))+" — its rows are offline (dimmed)"), width)
 			}
 			if len(c.Notices) > 0 {
 				return format.FitLine(st.Dim.Render(format.Safe(c.Name+": "+strings.Join(c.Notices, "; "))), width)

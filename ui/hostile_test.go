@@ -8,6 +8,7 @@ import (
 	"github.com/hanzoai/driftboard/internal/testing/hostile"
 	"github.com/hanzoai/driftboard/model"
 	"github.com/hanzoai/driftboard/ui/detail"
+	"github.com/hanzoai/driftboard/ui/dialog"
 )
 
 // hostileRow is a fixture row with every string field set to s.
@@ -63,11 +64,11 @@ func hostileScreens(t testing.TB, s string, plain bool) {
 	send(m, "end")
 	checkFrame(t, "detail end", m, plain)
 	send(m, "esc", "r")
-	if dialogOf[*confirmDialog](m.dialogs) == nil {
+	if dialog.Find[*dialog.Confirm](m.dialogs) == nil {
 		t.Fatal("r opened no restart dialog")
 	}
 	checkFrame(t, "restart dialog", m, plain)
-	dialogOf[*confirmDialog](m.dialogs).refuse("denied " + s)
+	dialog.Find[*dialog.Confirm](m.dialogs).Refuse("denied " + s)
 	checkFrame(t, "restart refused", m, plain)
 	send(m, "esc", "a")
 	checkFrame(t, "actions", m, plain)

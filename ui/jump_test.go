@@ -3,10 +3,12 @@ package ui
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/hanzoai/driftboard/ui/dialog"
 )
 
 func shownApps(m *Model) []string {
@@ -34,8 +36,8 @@ func TestJumpPrompt(t *testing.T) {
 	if got, want := shownApps(m), []string{"hanzo-testnet/explorer", "hanzo-testnet/queue"}; !slices.Equal(got, want) {
 		t.Errorf(":ns hanzo-testnet shows %v, want %v", got, want)
 	}
-	if m.filter.text() != "namespace:hanzo-testnet" || m.dialogs.top() != nil {
-		t.Errorf("filter %q, dialog %v; want the query applied and the prompt closed", m.filter.text(), m.dialogs.top())
+	if m.filter.text() != "namespace:hanzo-testnet" || m.dialogs.Top() != nil {
+		t.Errorf("filter %q, dialog %v; want the query applied and the prompt closed", m.filter.text(), m.dialogs.Top())
 	}
 
 	// A saved filter by name.
@@ -58,12 +60,12 @@ func TestJumpPrompt(t *testing.T) {
 	press(m, ":")
 	typeText(m, "nope")
 	press(m, "enter")
-	if v := plainView(m); m.dialogs.top() == nil || !strings.Contains(v, "no saved filter nope") {
+	if v := plainView(m); m.dialogs.Top() == nil || !strings.Contains(v, "no saved filter nope") {
 		t.Errorf("unknown jump:\n%s", v)
 	}
 	press(m, "esc")
-	if m.dialogs.top() != nil || m.filter.text() != "cluster:"+m.board.snap.Rows()[0].Cluster {
-		t.Errorf("esc: dialog %v, filter %q; want closed, filter unchanged", m.dialogs.top(), m.filter.text())
+	if m.dialogs.Top() != nil || m.filter.text() != "cluster:"+m.board.snap.Rows()[0].Cluster {
+		t.Errorf("esc: dialog %v, filter %q; want closed, filter unchanged", m.dialogs.Top(), m.filter.text())
 	}
 }
 
@@ -97,16 +99,16 @@ func TestJumpAlonePicksAName(t *testing.T) {
 	press(m, ":")
 	typeText(m, "ns")
 	press(m, "enter")
-	p := dialogOf[*picker](m.dialogs)
-	if p == nil || dialogOf[*jumpDialog](m.dialogs) != nil {
+	p := dialog.Find[*dialog.Picker](m.dialogs)
+	if p == nil || dialog.Find[*dialog.Jump](m.dialogs) != nil {
 		t.Fatalf(":ns alone should replace the prompt with a list; dialogs %v", m.dialogs)
 	}
 	if v := plainView(m); !strings.Contains(v, "Namespaces on the board (5)") || !strings.Contains(v, "hanzo-testnet  2 rows") {
 		t.Fatalf("the list should name each namespace with its rows:\n%s", v)
 	}
 	press(m, "j", "j", "j", "enter") // hanzo, hanzo-devnet, hanzo-mainnet, hanzo-testnet
-	if got, want := shownApps(m), []string{"hanzo-testnet/explorer", "hanzo-testnet/queue"}; !slices.Equal(got, want) || m.dialogs.top() != nil {
-		t.Fatalf("picked hanzo-testnet: rows %v (want %v), dialog %v", got, want, m.dialogs.top())
+	if got, want := shownApps(m), []string{"hanzo-testnet/explorer", "hanzo-testnet/queue"}; !slices.Equal(got, want) || m.dialogs.Top() != nil {
+		t.Fatalf("picked hanzo-testnet: rows %v (want %v), dialog %v", got, want, m.dialogs.Top())
 	}
 	// Opened again, the list starts on the namespace applied.
 	press(m, ":")
@@ -116,21 +118,21 @@ func TestJumpAlonePicksAName(t *testing.T) {
 		t.Fatalf("the list should start on the applied namespace:\n%s", v)
 	}
 	press(m, "esc")
-	if m.dialogs.top() != nil || m.filter.text() != "namespace:hanzo-testnet" {
-		t.Fatalf("esc: dialog %v, filter %q; want closed, filter kept", m.dialogs.top(), m.filter.text())
+	if m.dialogs.Top() != nil || m.filter.text() != "namespace:hanzo-testnet" {
+		t.Fatalf("esc: dialog %v, filter %q; want closed, filter kept", m.dialogs.Top(), m.filter.text())
 	}
 	// ":ctx" alone: the clusters, a connected one without rows too.
 	press(m, ":")
 	typeText(m, "ctx")
 	press(m, "enter")
-	if v := plainView(m); !strings.Contains(v, "Contexts on the board (1)") || !strings.Contains(v, "prod  "+rowsWord(len(fleet()))) {
+	if v := plainView(m); !strings.Contains(v, "Contexts on the board (1)") || !strings.Contains(v, "prod  "+strconv.Itoa(len(fleet()))+" rows") {
 		t.Fatalf(":ctx alone should list the contexts with their rows:\n%s", v)
 	}
 }
 
 // pickAmong25Namespaces opens ":ns" alone on a board of 25 namespaces (the
 // test fleet's 5 and zz-00 to zz-19) in a w×h terminal.
-func pickAmong25Namespaces(t *testing.T, w, h int) (*Model, *picker) {
+func pickAmong25Namespaces(t *testing.T, w, h int) (*Model, *dialog.Picker) {
 	t.Helper()
 	m, src := newTestModel(t, nil, nil, Options{}, w, h)
 	for i := range 20 {
@@ -140,7 +142,7 @@ func pickAmong25Namespaces(t *testing.T, w, h int) (*Model, *picker) {
 	press(m, ":")
 	typeText(m, "ns")
 	press(m, "enter")
-	p := dialogOf[*picker](m.dialogs)
+	p := dialog.Find[*dialog.Picker](m.dialogs)
 	if p == nil {
 		t.Fatal(":ns alone opened no picker")
 	}
@@ -172,15 +174,16 @@ func TestJumpPickerFitsALowTerminal(t *testing.T) {
 	m, p := pickAmong25Namespaces(t, 70, 14)
 	for i := 0; i < 10; i++ {
 		v := plainView(m)
-		if strings.Contains(v, "more lines: a taller") || !strings.Contains(v, "› "+p.items[p.cursor].label+" ") {
-			t.Fatalf("cursor on %s, not on screen (or the picker cut):\n%s", p.items[p.cursor].label, v)
+		it, _ := p.Selected()
+		if strings.Contains(v, "more lines: a taller") || !strings.Contains(v, "› "+it.Label+" ") {
+			t.Fatalf("cursor on %s, not on screen (or the picker cut):\n%s", it.Label, v)
 		}
 		press(m, "j")
 	}
 	// Taller again: the whole window of names, 6 + 12 + 7 = 25.
 	m.Update(tea.WindowSizeMsg{Width: 70, Height: 40})
 	if v := plainView(m); !strings.Contains(v, "↑ 6 more") || !strings.Contains(v, "↓ 7 more") {
-		t.Fatalf("at 40 lines the picker shows %d names again:\n%s", pickerRows, v)
+		t.Fatalf("at 40 lines the picker shows 12 names again:\n%s", v)
 	}
 }
 
@@ -196,11 +199,11 @@ func TestJumpPickerQuotesTheName(t *testing.T) {
 		press(m, ":")
 		typeText(m, "ctx")
 		press(m, "enter")
-		p := dialogOf[*picker](m.dialogs)
+		p := dialog.Find[*dialog.Picker](m.dialogs)
 		if p == nil {
 			t.Fatal(":ctx alone opened no picker")
 		}
-		for p.items[p.cursor].label != c {
+		for it, _ := p.Selected(); it.Label != c; it, _ = p.Selected() {
 			press(m, "j")
 		}
 		press(m, "enter")

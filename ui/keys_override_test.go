@@ -8,6 +8,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	"github.com/google/go-cmp/cmp"
+	"github.com/hanzoai/driftboard/ui/dialog"
 	"github.com/hanzoai/driftboard/ui/keymap"
 )
 
@@ -18,11 +19,11 @@ func TestKeyOverridesRebindActionsAndHelp(t *testing.T) {
 
 	selectApp(t, m, "explorer")
 	press(m, "r")
-	if dialogOf[*confirmDialog](m.dialogs) != nil {
+	if dialog.Find[*dialog.Confirm](m.dialogs) != nil {
 		t.Fatal(`"r" still opens the restart dialog after restart: [R]`)
 	}
 	press(m, "R")
-	if dialogOf[*confirmDialog](m.dialogs) == nil {
+	if dialog.Find[*dialog.Confirm](m.dialogs) == nil {
 		t.Fatal(`"R" does not open the restart dialog`)
 	}
 	press(m, "esc")
@@ -85,8 +86,8 @@ func TestDialogKeysFollowRebinding(t *testing.T) {
 	m, _ := newTestModel(t, r, orgAdmin(), opts, 160, 30)
 	selectApp(t, m, "explorer") // env test: one key confirms
 	press(m, "y")               // the board's restart, rebound
-	d := dialogOf[*confirmDialog](m.dialogs)
-	if d == nil || d.phase != confirmAsk {
+	d := dialog.Find[*dialog.Confirm](m.dialogs)
+	if d == nil || d.Phase() != dialog.ConfirmAsk {
 		t.Fatalf("restart on y: dialog %+v", d)
 	}
 	if v := dialogText(m); !strings.Contains(v, "o yes · n/enter/x no") {
@@ -97,7 +98,7 @@ func TestDialogKeysFollowRebinding(t *testing.T) {
 		t.Fatal("y still confirms after yes: [o]")
 	}
 	press(m, "esc")
-	if dialogOf[*confirmDialog](m.dialogs) == nil {
+	if dialog.Find[*dialog.Confirm](m.dialogs) == nil {
 		t.Fatal("esc still closes after back: [x]")
 	}
 	press(m, "o")

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/hanzoai/driftboard/ui/dialog"
 )
 
 func TestLoginFromInsideTheBoard(t *testing.T) {
@@ -19,7 +20,7 @@ func TestLoginFromInsideTheBoard(t *testing.T) {
 	}
 	l := newLoop(t, m)
 	_, cmd := m.Update(keyMsg("L"))
-	if dialogOf[*loginDialog](m.dialogs) == nil {
+	if dialog.Find[*dialog.Login](m.dialogs) == nil {
 		t.Fatal("L opens no login dialog")
 	}
 	l.spawn(cmd)
@@ -40,7 +41,7 @@ func TestLoginFromInsideTheBoard(t *testing.T) {
 	id.state.Expiry = t0.Add(time.Hour)
 	id.login <- nil
 	l.until(func(msg tea.Msg) bool { _, ok := msg.(identityMsg); return ok })
-	if dialogOf[*loginDialog](m.dialogs) != nil {
+	if dialog.Find[*dialog.Login](m.dialogs) != nil {
 		t.Fatal("login dialog still open after success")
 	}
 	if v := plainView(m); !strings.Contains(v, "alice") || !strings.Contains(v, "token 60m left") { // kubectl's age style
@@ -54,11 +55,11 @@ func TestLoginFailureShownAndClosable(t *testing.T) {
 	m, _ := newTestModel(t, nil, id, Options{}, 100, 30)
 	m.Update(keyMsg("L"))
 	m.Update(loginDoneMsg{err: errors.New("device code expired")})
-	if dialogOf[*loginDialog](m.dialogs) == nil || !strings.Contains(dialogText(m), "device code expired") {
+	if dialog.Find[*dialog.Login](m.dialogs) == nil || !strings.Contains(dialogText(m), "device code expired") {
 		t.Fatalf("login failure not shown: %s", dialogText(m))
 	}
 	m.Update(keyMsg("esc"))
-	if dialogOf[*loginDialog](m.dialogs) != nil {
+	if dialog.Find[*dialog.Login](m.dialogs) != nil {
 		t.Fatal("esc does not close the login dialog")
 	}
 }

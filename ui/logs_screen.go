@@ -6,6 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/dialog"
 	"github.com/hanzoai/driftboard/ui/logs"
 )
 
@@ -15,16 +16,6 @@ type LogReader = logs.Reader
 
 // DefaultLogLines is how many log lines the view keeps (Options.LogLines).
 const DefaultLogLines = logs.DefaultLines
-
-// actPickLog streams the chosen pod and container; actOpenLogs (the action
-// menu) opens the selected row's logs.
-type (
-	actPickLog  struct{ pod, container string }
-	actOpenLogs struct{}
-)
-
-func (actPickLog) isAction()  {}
-func (actOpenLogs) isAction() {}
 
 func (m *Model) logLines() int {
 	if m.opts.LogLines > 0 {
@@ -59,23 +50,24 @@ func (m *Model) onLogs(msg tea.Msg) tea.Cmd {
 	case logs.Help:
 		m.openHelp()
 	case logs.Pick:
-		m.dialogs.push(m.logPicker(a))
+		m.dialogs.Push(m.logPicker(a))
 	}
 	return cmd
 }
 
 // logPicker offers every pod and container, the cursor on the current (or
 // default) one.
-func (m *Model) logPicker(pick logs.Pick) *picker {
+func (m *Model) logPicker(pick logs.Pick) *dialog.Picker {
 	k := m.logs.Key()
-	p := &picker{title: "Logs of " + k.Namespace + "/" + k.Name + ": pod and container", keys: m.keys}
+	var items []dialog.PickItem
+	cursor := 0
 	for i, c := range pick.Choices {
-		p.items = append(p.items, pickItem{label: c.Pod + " · " + c.Container, hint: c.Hint, act: actPickLog{pod: c.Pod, container: c.Container}})
+		items = append(items, dialog.PickItem{Label: c.Pod + " · " + c.Container, Hint: c.Hint, Act: dialog.PickLog{Pod: c.Pod, Container: c.Container}})
 		if c.Pod == pick.Pod && c.Container == pick.Container {
-			p.cursor = i
+			cursor = i
 		}
 	}
-	return p
+	return dialog.NewPicker("Logs of "+k.Namespace+"/"+k.Name+": pod and container", items, cursor, m.keys)
 }
 
 func (m *Model) renderLogs(sb *strings.Builder, w int) {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/dialog"
 )
 
 // l streams the one pod's app container: lines arrive, a hostile one is
@@ -50,7 +51,7 @@ func TestLogViewPicksTheNewestPodWithProblems(t *testing.T) {
 	src := &logSource{pods: []model.LogPod{old, crashing, newer}}
 	d := logsOn(t, src, Options{}, 100, 20)
 	d.press("enter", "l")
-	d.until("the picker opens", func() bool { return dialogOf[*picker](d.m.dialogs) != nil })
+	d.until("the picker opens", func() bool { return dialog.Find[*dialog.Picker](d.m.dialogs) != nil })
 	v := plainView(d.m)
 	if !strings.Contains(v, "› web-b · web") || !strings.Contains(v, "CrashLoopBackOff · 3 restarts") || !strings.Contains(v, "web-b · sidecar") {
 		t.Errorf("picker:\n%s", v)
@@ -61,8 +62,12 @@ func TestLogViewPicksTheNewestPodWithProblems(t *testing.T) {
 		t.Errorf("picked %s/%s, want web-b/sidecar", r.Pod, r.Container)
 	}
 	d.press("c")
-	if p := dialogOf[*picker](d.m.dialogs); p == nil || p.cursor != 2 {
-		t.Fatalf("c did not reopen the picker on the current container: %+v", p)
+	p := dialog.Find[*dialog.Picker](d.m.dialogs)
+	if p == nil {
+		t.Fatal("c did not reopen the picker")
+	}
+	if _, i := p.Selected(); i != 2 {
+		t.Fatalf("c reopened the picker on item %d, not on the current container (2)", i)
 	}
 	d.press("esc", "esc")
 	if d.m.screen != screenDetail {

@@ -9,21 +9,22 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/dialog"
 )
 
 func TestSavedFilters(t *testing.T) {
 	saved := map[string]string{"prod red": "env:main sev:red", "devnet": "ns:hanzo-devnet"}
 	m, _ := newTestModel(t, nil, nil, Options{SavedFilters: saved}, 100, 30)
 	press(m, "f")
-	if dialogOf[*picker](m.dialogs) == nil {
+	if dialog.Find[*dialog.Picker](m.dialogs) == nil {
 		t.Fatal("f opens no list")
 	}
 	if v := plainView(m); !strings.Contains(v, "Saved filters") || !strings.Contains(v, "prod red") {
 		t.Fatalf("list not shown:\n%s", v)
 	}
 	press(m, "j", "enter") // sorted: devnet, prod red
-	if dialogOf[*picker](m.dialogs) != nil || m.filter.text() != "env:main sev:red" {
-		t.Fatalf("after enter: list open=%v filter %q", dialogOf[*picker](m.dialogs) != nil, m.filter.text())
+	if dialog.Find[*dialog.Picker](m.dialogs) != nil || m.filter.text() != "env:main sev:red" {
+		t.Fatalf("after enter: list open=%v filter %q", dialog.Find[*dialog.Picker](m.dialogs) != nil, m.filter.text())
 	}
 	if got := rowNames(m); len(got) != 1 || got[0] != "console" {
 		t.Fatalf("rows %v, want [console]", got)
@@ -31,7 +32,7 @@ func TestSavedFilters(t *testing.T) {
 
 	none, _ := newTestModel(t, nil, nil, Options{}, 100, 30)
 	press(none, "f")
-	if dialogOf[*picker](none.dialogs) != nil {
+	if dialog.Find[*dialog.Picker](none.dialogs) != nil {
 		t.Fatal("f without saved filters opened a list")
 	}
 	// f is never silent: without saved filters it says how to add one.

@@ -2,13 +2,11 @@ package ui
 
 import (
 	"fmt"
-	"strings"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
-	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/dialog"
 	"github.com/hanzoai/driftboard/ui/format"
 )
 
@@ -46,13 +44,13 @@ func (m *Model) openRestart(r *model.AppView) tea.Cmd {
 		m.status = statusLine{text: "no app selected"}
 		return nil
 	}
-	d := newConfirm(r, m.user(), &m.st, m.keys)
-	m.dialogs.push(d)
+	d := dialog.NewConfirm(r, m.user(), &m.st, m.keys)
+	m.dialogs.Push(d)
 	if why := m.refusal(r); why != "" {
-		d.refuse(why)
+		d.Refuse(why)
 		return nil
 	}
-	d.phase = confirmChecking
+	d.Check()
 	return tea.Batch(checkRestart(m.ctx, m.fleet, r), m.startSpinner())
 }
 
@@ -60,42 +58,32 @@ func (m *Model) onChecked(msg checkedMsg) tea.Cmd {
 	if m.screen == screenDetail && m.detail.Key() == msg.key {
 		m.detail.SetDecision(msg.chk.Decision)
 	}
-	d := dialogOf[*confirmDialog](m.dialogs)
-	if d == nil || d.key != msg.key || d.phase != confirmChecking {
-		return nil
+	if d := dialog.Find[*dialog.Confirm](m.dialogs); d != nil && d.Key() == msg.key {
+		return d.Checked(msg.chk)
 	}
-	if !msg.chk.Decision.Allowed {
-		d.refuse(cmpOr(msg.chk.Decision.Reason, "refused (no reason given)"))
-		return nil
-	}
-	d.chk = msg.chk
-	if a := msg.chk.Decision.Actor; a != nil {
-		d.user = a.Label() // who the API server authenticated, not who the token claims
-	}
-	return d.ask()
+	return nil
 }
 
 // fireRestart sends the restart once; the in-flight entry guards against a
 // second one until the rollout ends.
-func (m *Model) fireRestart(d *confirmDialog) tea.Cmd {
-	if m.inflight[d.key] != nil {
-		d.refuse("a restart is already in flight")
+func (m *Model) fireRestart(d *dialog.Confirm) tea.Cmd {
+	k := d.Key()
+	if m.inflight[k] != nil {
+		d.Refuse("a restart is already in flight")
 		return nil
 	}
-	m.inflight[d.key] = &inflight{key: d.key, started: m.now(), prevRestart: d.row.Workload.RestartedAt}
-	d.phase = confirmSending
-	in := restart.Input{Checked: d.chk, Confirm: restart.Confirmation{Answer: d.answer}}
-	return tea.Batch(doRestart(m.ctx, m.fleet, in), m.startSpinner())
+	m.inflight[k] = &inflight{key: k, started: m.now(), prevRestart: d.Row().Workload.RestartedAt}
+	return tea.Batch(doRestart(m.ctx, m.fleet, d.Send()), m.startSpinner())
 }
 
 func (m *Model) onRestarted(msg restartedMsg) tea.Cmd {
 	name := msg.key.Namespace + "/" + msg.key.Name
-	d := dialogOf[*confirmDialog](m.dialogs)
+	d := dialog.Find[*dialog.Confirm](m.dialogs)
 	if msg.err != nil {
 		delete(m.inflight, msg.key)
-		m.status = statusLine{text: "restart of " + name + " failed: " + oneLine(msg.err.Error()), bad: true}
-		if d != nil && d.key == msg.key {
-			d.phase, d.reason = confirmFailed, oneLine(msg.err.Error())
+		m.status = statusLine{text: "restart of " + name + " failed: " + format.OneLine(msg.err.Error()), bad: true}
+		if d != nil && d.Key() == msg.key {
+			d.Failed(format.OneLine(msg.err.Error()))
 		}
 		return nil
 	}
@@ -107,8 +95,8 @@ func (m *Model) onRestarted(msg restartedMsg) tea.Cmd {
 		m.status = statusLine{text: "restart of " + name + " accepted — following the rollout", keep: true}
 		follow = followRestart(m.ctx, m.fleet, msg.key)
 	}
-	if d != nil && d.key == msg.key {
-		m.dialogs.remove(d)
+	if d != nil && d.Key() == msg.key {
+		m.dialogs.Remove(d)
 	}
 	return follow
 }
@@ -124,10 +112,10 @@ func (m *Model) onFollowed(msg followedMsg) tea.Cmd {
 	name := msg.key.Namespace + "/" + msg.key.Name
 	switch {
 	case model.IsNotAvailable(msg.err): // the patch was accepted; its rollout cannot be followed here
-		m.status = statusLine{text: "restart of " + name + " accepted; " + oneLine(msg.err.Error())}
+		m.status = statusLine{text: "restart of " + name + " accepted; " + format.OneLine(msg.err.Error())}
 		return nil
 	case msg.err != nil:
-		m.status = statusLine{text: "restart of " + name + ": " + oneLine(msg.err.Error()), bad: true}
+		m.status = statusLine{text: "restart of " + name + ": " + format.OneLine(msg.err.Error()), bad: true}
 		return nil
 	}
 	text := "restart of " + name + " complete"
@@ -136,12 +124,4 @@ func (m *Model) onFollowed(msg followedMsg) tea.Cmd {
 	}
 	m.status = statusLine{text: text + " (" + format.ShortDuration(m.now().Sub(f.started)) + ")"}
 	return nil
-}
-
-// oneLine is outside text (an error, a reason) on one line, sanitised.
-func oneLine(s string) string { return format.Safe(strings.Join(strings.Fields(s), " ")) }
-
-// wrapText word-wraps (ANSI-aware) s to width columns.
-func wrapText(s string, width int) []string {
-	return strings.Split(ansi.Wrap(s, max(10, width), ""), "\n")
 }

@@ -40,18 +40,18 @@ func TestDialogsCloseWhenTheFleetIsReplaced(t *testing.T) {
 			r := allowed()
 			m, src := newTestModel(t, r, orgAdmin(), Options{}, 120, 30)
 			c.open(m)
-			if m.dialogs.top() == nil {
+			if m.dialogs.Top() == nil {
 				t.Fatal("no dialog open")
 			}
 			m.Update(snapshotMsg{src.Snapshot()}) // the same fleet: stays open
-			if m.dialogs.top() == nil {
+			if m.dialogs.Top() == nil {
 				t.Fatal("a snapshot of the same fleet closed the dialog")
 			}
 			src.Store = store.New() // the reopened fleet
 			src.upsert(fleet()...)
 			m.Update(snapshotMsg{src.Snapshot()})
-			if m.dialogs.top() != nil || !strings.Contains(m.status.text, "the login changed") {
-				t.Fatalf("dialog %T still open, status %q", m.dialogs.top(), m.status.text)
+			if m.dialogs.Top() != nil || !strings.Contains(m.status.text, "the login changed") {
+				t.Fatalf("dialog %T still open, status %q", m.dialogs.Top(), m.status.text)
 			}
 			press(m, "y")
 			if r.restartCount() != 0 {

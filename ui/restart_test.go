@@ -11,16 +11,17 @@ import (
 
 	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/dialog"
 )
 
 // dialogText is the open dialog's words, borders and line breaks removed.
 func dialogText(m *Model) string {
 	box := ""
 	switch {
-	case dialogOf[*confirmDialog](m.dialogs) != nil:
-		box = dialogOf[*confirmDialog](m.dialogs).Render(&m.st, m.width, "")
-	case dialogOf[*loginDialog](m.dialogs) != nil:
-		box = dialogOf[*loginDialog](m.dialogs).Render(&m.st, m.width, "")
+	case dialog.Find[*dialog.Confirm](m.dialogs) != nil:
+		box = dialog.Find[*dialog.Confirm](m.dialogs).Render(&m.st, m.width, "")
+	case dialog.Find[*dialog.Login](m.dialogs) != nil:
+		box = dialog.Find[*dialog.Login](m.dialogs).Render(&m.st, m.width, "")
 	}
 	box = strings.NewReplacer("│", " ", "─", " ", "╭", " ", "╮", " ", "╰", " ", "╯", " ").Replace(ansi.Strip(box))
 	return strings.Join(strings.Fields(box), " ")
@@ -33,8 +34,8 @@ func TestRestartDialogNamesTheActionAndDefaultsToNo(t *testing.T) {
 	m, _ := newTestModel(t, r, orgAdmin(), Options{}, 120, 30)
 	selectApp(t, m, "explorer") // env test: "y" confirms
 	press(m, "r")
-	if dialogOf[*confirmDialog](m.dialogs) == nil || dialogOf[*confirmDialog](m.dialogs).phase != confirmAsk {
-		t.Fatalf("r: dialog %+v", dialogOf[*confirmDialog](m.dialogs))
+	if dialog.Find[*dialog.Confirm](m.dialogs) == nil || dialog.Find[*dialog.Confirm](m.dialogs).Phase() != dialog.ConfirmAsk {
+		t.Fatalf("r: dialog %+v", dialog.Find[*dialog.Confirm](m.dialogs))
 	}
 	v := dialogText(m)
 	for _, want := range []string{
@@ -52,18 +53,18 @@ func TestRestartDialogNamesTheActionAndDefaultsToNo(t *testing.T) {
 		t.Fatalf("CheckRestart calls %d, want 1", len(r.checks))
 	}
 	press(m, "enter") // default No
-	if dialogOf[*confirmDialog](m.dialogs) != nil || r.restartCount() != 0 {
-		t.Fatalf("enter must cancel: dialog %v restarts %d", dialogOf[*confirmDialog](m.dialogs) != nil, r.restartCount())
+	if dialog.Find[*dialog.Confirm](m.dialogs) != nil || r.restartCount() != 0 {
+		t.Fatalf("enter must cancel: dialog %v restarts %d", dialog.Find[*dialog.Confirm](m.dialogs) != nil, r.restartCount())
 	}
 	press(m, "r", "esc")
-	if dialogOf[*confirmDialog](m.dialogs) != nil || r.restartCount() != 0 {
+	if dialog.Find[*dialog.Confirm](m.dialogs) != nil || r.restartCount() != 0 {
 		t.Fatal("esc must cancel")
 	}
 	press(m, "r", "y")
 	if got := r.restartCount(); got != 1 || r.restarts[0] != (model.Key{Cluster: "prod", Namespace: "hanzo-testnet", Name: "explorer"}) {
 		t.Fatalf("y: restarts %v", r.restarts)
 	}
-	if dialogOf[*confirmDialog](m.dialogs) != nil {
+	if dialog.Find[*dialog.Confirm](m.dialogs) != nil {
 		t.Fatal("dialog stays open after an accepted restart")
 	}
 	if !strings.Contains(m.status.text, "following the rollout") {
@@ -81,8 +82,8 @@ func TestProductionNeedsTheTypedName(t *testing.T) {
 	}
 	typeText(m, "ia")
 	press(m, "enter")
-	if r.restartCount() != 0 || dialogOf[*confirmDialog](m.dialogs) == nil || !strings.Contains(dialogOf[*confirmDialog](m.dialogs).reason, "does not match") {
-		t.Fatalf("wrong name: restarts %d dialog %+v", r.restartCount(), dialogOf[*confirmDialog](m.dialogs))
+	if r.restartCount() != 0 || dialog.Find[*dialog.Confirm](m.dialogs) == nil || !strings.Contains(dialog.Find[*dialog.Confirm](m.dialogs).Reason(), "does not match") {
+		t.Fatalf("wrong name: restarts %d dialog %+v", r.restartCount(), dialog.Find[*dialog.Confirm](m.dialogs))
 	}
 	press(m, "backspace", "backspace", "backspace")
 	typeText(m, "iam")
@@ -120,8 +121,8 @@ func TestRestartRefusedSaysWhy(t *testing.T) {
 			m, _ := newTestModel(t, rs, c.id, c.opts, 120, 30)
 			selectApp(t, m, c.app)
 			press(m, "r")
-			if dialogOf[*confirmDialog](m.dialogs) == nil || dialogOf[*confirmDialog](m.dialogs).phase != confirmRefused {
-				t.Fatalf("dialog %+v", dialogOf[*confirmDialog](m.dialogs))
+			if dialog.Find[*dialog.Confirm](m.dialogs) == nil || dialog.Find[*dialog.Confirm](m.dialogs).Phase() != dialog.ConfirmRefused {
+				t.Fatalf("dialog %+v", dialog.Find[*dialog.Confirm](m.dialogs))
 			}
 			if v := dialogText(m); !strings.Contains(v, "not allowed") || !strings.Contains(v, c.want) {
 				t.Fatalf("dialog does not say %q:\n%s", c.want, plainView(m))
@@ -167,8 +168,8 @@ func TestInFlightGuardAndRolloutFollowed(t *testing.T) {
 	if r.restartCount() != 1 {
 		t.Fatal("a second r fired a second restart")
 	}
-	if dialogOf[*confirmDialog](m.dialogs) == nil || !strings.Contains(dialogOf[*confirmDialog](m.dialogs).reason, "already in flight") {
-		t.Fatalf("second r: dialog %+v", dialogOf[*confirmDialog](m.dialogs))
+	if dialog.Find[*dialog.Confirm](m.dialogs) == nil || !strings.Contains(dialog.Find[*dialog.Confirm](m.dialogs).Reason(), "already in flight") {
+		t.Fatalf("second r: dialog %+v", dialog.Find[*dialog.Confirm](m.dialogs))
 	}
 	press(m, "esc")
 
@@ -194,8 +195,8 @@ func TestInFlightGuardAndRolloutFollowed(t *testing.T) {
 		t.Fatalf("status %q", m.status.text)
 	}
 	press(m, "r")
-	if dialogOf[*confirmDialog](m.dialogs) == nil || dialogOf[*confirmDialog](m.dialogs).phase != confirmAsk {
-		t.Fatalf("after completion a restart is offered again: %+v", dialogOf[*confirmDialog](m.dialogs))
+	if dialog.Find[*dialog.Confirm](m.dialogs) == nil || dialog.Find[*dialog.Confirm](m.dialogs).Phase() != dialog.ConfirmAsk {
+		t.Fatalf("after completion a restart is offered again: %+v", dialog.Find[*dialog.Confirm](m.dialogs))
 	}
 }
 
@@ -205,8 +206,8 @@ func TestRestartErrorShownInWords(t *testing.T) {
 	m, _ := newTestModel(t, r, orgAdmin(), Options{}, 120, 30)
 	selectApp(t, m, "explorer")
 	press(m, "r", "y")
-	if dialogOf[*confirmDialog](m.dialogs) == nil || dialogOf[*confirmDialog](m.dialogs).phase != confirmFailed {
-		t.Fatalf("dialog %+v", dialogOf[*confirmDialog](m.dialogs))
+	if dialog.Find[*dialog.Confirm](m.dialogs) == nil || dialog.Find[*dialog.Confirm](m.dialogs).Phase() != dialog.ConfirmFailed {
+		t.Fatalf("dialog %+v", dialog.Find[*dialog.Confirm](m.dialogs))
 	}
 	v := dialogText(m)
 	if !strings.Contains(v, "restart failed") || !strings.Contains(v, "is forbidden") {
@@ -236,7 +237,7 @@ func TestRestartFromDetail(t *testing.T) {
 		t.Log(plainView(m))
 	}
 	press(m, "r")
-	if dialogOf[*confirmDialog](m.dialogs) == nil {
+	if dialog.Find[*dialog.Confirm](m.dialogs) == nil {
 		t.Fatal("r in detail opens no dialog")
 	}
 	press(m, "esc", "esc")
@@ -250,12 +251,12 @@ func TestActionMenuOpensTheRestartDialog(t *testing.T) {
 	m, _ := newTestModel(t, r, orgAdmin(), Options{}, 120, 30)
 	selectApp(t, m, "explorer")
 	press(m, "a")
-	if dialogOf[*picker](m.dialogs) == nil || !strings.Contains(plainView(m), "Rolling restart…") {
+	if dialog.Find[*dialog.Picker](m.dialogs) == nil || !strings.Contains(plainView(m), "Rolling restart…") {
 		t.Fatalf("a: no action menu\n%s", plainView(m))
 	}
 	press(m, "enter")
-	if dialogOf[*picker](m.dialogs) != nil || dialogOf[*confirmDialog](m.dialogs) == nil || dialogOf[*confirmDialog](m.dialogs).phase != confirmAsk {
-		t.Fatalf("menu entry did not open the restart dialog: %+v", dialogOf[*confirmDialog](m.dialogs))
+	if dialog.Find[*dialog.Picker](m.dialogs) != nil || dialog.Find[*dialog.Confirm](m.dialogs) == nil || dialog.Find[*dialog.Confirm](m.dialogs).Phase() != dialog.ConfirmAsk {
+		t.Fatalf("menu entry did not open the restart dialog: %+v", dialog.Find[*dialog.Confirm](m.dialogs))
 	}
 	ro, _ := newTestModel(t, r, orgAdmin(), Options{ReadOnly: true}, 120, 30)
 	press(ro, "a")

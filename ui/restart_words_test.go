@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/hanzoai/driftboard/ui/dialog"
 )
 
 // Not logged in (no principal, a login available): the dialog says so in
@@ -23,7 +24,7 @@ func TestRestartDialogLIsTheLoginItNames(t *testing.T) {
 		t.Errorf("dialog without an identity = %q, want it not logged in in words, and L named", v)
 	}
 	m.Update(tea.KeyPressMsg{Code: 'L', Text: "L"})
-	if dialogOf[*confirmDialog](m.dialogs) != nil || dialogOf[*loginDialog](m.dialogs) == nil {
+	if dialog.Find[*dialog.Confirm](m.dialogs) != nil || dialog.Find[*dialog.Login](m.dialogs) == nil {
 		t.Fatalf("L in the restart dialog does not start the login it names: %q", dialogText(m))
 	}
 }
@@ -39,7 +40,7 @@ func TestRestartDialogLLogsInAgainWhenExpired(t *testing.T) {
 		t.Fatalf("expired dialog = %q", v)
 	}
 	m.Update(tea.KeyPressMsg{Code: 'L', Text: "L"})
-	if dialogOf[*loginDialog](m.dialogs) == nil {
+	if dialog.Find[*dialog.Login](m.dialogs) == nil {
 		t.Fatal("L in the refused restart dialog starts no login")
 	}
 }
@@ -59,11 +60,11 @@ func TestDecliningARestartSaysSo(t *testing.T) {
 		m, _ := newTestModel(t, allowed(), orgAdmin(), Options{}, 120, 30)
 		selectApp(t, m, c.app)
 		press(m, "r")
-		if d := dialogOf[*confirmDialog](m.dialogs); d == nil || d.phase != confirmAsk {
+		if d := dialog.Find[*dialog.Confirm](m.dialogs); d == nil || d.Phase() != dialog.ConfirmAsk {
 			t.Fatalf("%s: no restart asked", c.app)
 		}
 		m.Update(c.key)
-		if dialogOf[*confirmDialog](m.dialogs) != nil {
+		if dialog.Find[*dialog.Confirm](m.dialogs) != nil {
 			t.Fatalf("%s: %s leaves the dialog open", c.app, c.key)
 		}
 		want := "restart of " + map[string]string{"explorer": "hanzo-testnet/explorer", "kms": "hanzo/kms"}[c.app] + " declined"
@@ -117,7 +118,7 @@ func TestSetRestartDialogNotLoggedInInWords(t *testing.T) {
 	m, _ := newTestModel(t, allowed(), id, Options{}, 120, 40)
 	selectApp(t, m, "explorer")
 	press(m, "space", "R")
-	d := dialogOf[*setRestartDialog](m.dialogs)
+	d := dialog.Find[*dialog.SetRestart](m.dialogs)
 	if d == nil {
 		t.Fatal("R opens no set restart dialog")
 	}
@@ -126,7 +127,7 @@ func TestSetRestartDialogNotLoggedInInWords(t *testing.T) {
 		t.Errorf("set restart without an identity:\n%s", v)
 	}
 	m.Update(tea.KeyPressMsg{Code: 'L', Text: "L"})
-	if dialogOf[*setRestartDialog](m.dialogs) != nil || dialogOf[*loginDialog](m.dialogs) == nil {
+	if dialog.Find[*dialog.SetRestart](m.dialogs) != nil || dialog.Find[*dialog.Login](m.dialogs) == nil {
 		t.Error("L in a set restart with nothing to restart does not start the login it names")
 	}
 }

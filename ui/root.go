@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cmp"
 	"context"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/hanzoai/driftboard/model"
 	"github.com/hanzoai/driftboard/model/store"
 	"github.com/hanzoai/driftboard/ui/detail"
+	"github.com/hanzoai/driftboard/ui/dialog"
 	"github.com/hanzoai/driftboard/ui/keymap"
 	"github.com/hanzoai/driftboard/ui/logs"
 	"github.com/hanzoai/driftboard/ui/styles"
@@ -139,7 +141,7 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 		return cmd
 	case switchedMsg:
 		m.ident, m.identKnown = msg.state, true
-		m.status = statusLine{text: "switched the demo's user to " + cmpOr(m.user(), "nobody")}
+		m.status = statusLine{text: "switched the demo's user to " + cmp.Or(m.user(), "nobody")}
 		return expiryTimer(m.ident.Expiry, m.now())
 	case identityMsg:
 		m.ident, m.identKnown = msg.state, true
@@ -199,8 +201,8 @@ func (m *Model) onSnapshot(s *store.Snapshot) tea.Cmd {
 	m.board.setSnapshot(s)
 	m.marks.prune(s) // a row that left the fleet loses its mark
 	m.frames++
-	if replaced {
-		m.closeUnsentRestarts()
+	if replaced && m.dialogs.CloseUnsentRestarts() {
+		m.status = statusLine{text: dialog.FleetReplacedReason, bad: true}
 	}
 	for k, f := range m.inflight {
 		f.observe(m.board.find(k))
@@ -229,7 +231,7 @@ func syncing(s *store.Snapshot) bool {
 
 // busy is true while something is in progress; only then does the spinner tick.
 func (m *Model) busy() bool {
-	if len(m.inflight) > 0 || m.dialogs.busy() {
+	if len(m.inflight) > 0 || m.dialogs.Busy() {
 		return true
 	}
 	return m.board.snap != nil && syncing(m.board.snap)
@@ -263,8 +265,8 @@ func (m *Model) applyFilter() {
 
 func (m *Model) quit() tea.Cmd {
 	m.cancel()
-	if l := dialogOf[*loginDialog](m.dialogs); l != nil {
-		l.cancel()
+	if l := dialog.Find[*dialog.Login](m.dialogs); l != nil {
+		l.Cancel()
 	}
 	return tea.Quit
 }

@@ -3,6 +3,8 @@ package ui
 import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/hanzoai/driftboard/ui/dialog"
 )
 
 // onKey routes a key press to whatever has focus: dialogs first, then the
@@ -14,7 +16,7 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	if key.Matches(msg, m.keys.Suspend) {
 		return tea.Suspend // the shell's fg brings the board back
 	}
-	if d := m.dialogs.top(); d != nil {
+	if d := m.dialogs.Top(); d != nil {
 		act, cmd := d.Update(msg)
 		return tea.Batch(cmd, m.perform(d, act))
 	}
@@ -60,7 +62,7 @@ func (m *Model) boardKey(msg tea.KeyPressMsg) tea.Cmd {
 			m.noSavedFilters()
 			return nil
 		}
-		m.dialogs.push(newSavedPicker(m.opts.SavedFilters, m.filter.text(), m.keys))
+		m.dialogs.Push(dialog.NewSavedPicker(m.opts.SavedFilters, m.filter.text(), m.keys))
 	case key.Matches(msg, k.Copy):
 		return m.copyRow(b.selected())
 	case key.Matches(msg, k.Open):
@@ -73,7 +75,7 @@ func (m *Model) boardKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.openJump()
 	case key.Matches(msg, k.Actions):
 		if p := m.actionMenu(); p != nil {
-			m.dialogs.push(p)
+			m.dialogs.Push(p)
 		}
 	case key.Matches(msg, k.Detail):
 		return m.openDetail()
@@ -161,7 +163,7 @@ func (m *Model) filterKey(msg tea.KeyPressMsg) tea.Cmd {
 
 // onMouse sends wheel and clicks to the screen in front, not under a dialog.
 func (m *Model) onMouse(msg tea.Msg) tea.Cmd {
-	if m.dialogs.top() != nil {
+	if m.dialogs.Top() != nil {
 		return nil
 	}
 	var cmd tea.Cmd
@@ -180,66 +182,4 @@ func (m *Model) onMouse(msg tea.Msg) tea.Cmd {
 		}
 	}
 	return cmd
-}
-
-// perform does what dialog d asked for. The pickers' choices close the
-// picker first, so what they open goes on top.
-func (m *Model) perform(d dialog, act action) tea.Cmd {
-	switch a := act.(type) {
-	case actClose:
-		m.dialogs.remove(d)
-		if a.status != "" {
-			m.status = statusLine{text: a.status}
-		}
-	case actCancelLogin:
-		if l, ok := d.(*loginDialog); ok {
-			l.cancel()
-		}
-		m.dialogs.remove(d)
-		if a.status != "" {
-			m.status = statusLine{text: a.status}
-		}
-	case actRestart:
-		return m.fireRestart(a.d)
-	case actRestartSet:
-		return m.runSet(a.d)
-	case actQuit:
-		return m.quit()
-	case actOpenRestart:
-		m.dialogs.remove(d)
-		return m.openRestart(m.board.selected())
-	case actOpenDetail:
-		m.dialogs.remove(d)
-		return m.openDetail()
-	case actStartLogin:
-		m.dialogs.remove(d)
-		return m.startLogin()
-	case actPickLog:
-		m.dialogs.remove(d)
-		return m.logs.Start(a.pod, a.container)
-	case actPick:
-		m.dialogs.remove(d)
-		m.dialogs.push(a.p)
-	case actOpenLogs:
-		m.dialogs.remove(d)
-		return m.openLogs(m.board.selected())
-	case actApplyFilter:
-		m.dialogs.remove(d)
-		m.filter.set(a.query)
-		if m.filter.err != nil {
-			m.status = statusLine{text: "saved filter is invalid: " + m.filter.err.Error(), bad: true}
-			m.filter.close(true)
-			return nil
-		}
-		m.applyFilter()
-		if a.jump {
-			m.board.setEnv(a.env)
-		}
-		if a.env != "" {
-			m.status = statusLine{text: "env: " + string(a.env)}
-			return nil
-		}
-		m.status = statusLine{text: "filter: " + a.query}
-	}
-	return nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hanzoai/driftboard/model"
 	"github.com/hanzoai/driftboard/ui/detail"
+	"github.com/hanzoai/driftboard/ui/dialog"
 	"github.com/hanzoai/driftboard/ui/format"
 	"github.com/hanzoai/driftboard/ui/keymap"
 	"github.com/hanzoai/driftboard/ui/logs"
@@ -60,11 +61,11 @@ type screens struct {
 	helpFrom screen // the screen help was opened over
 	helpTop  int    // the first help line shown: help scrolls where it does not fit
 	detail   detail.View
-	yaml     yaml.View   // the App as YAML, over the board or the detail
-	yamlFrom screen      // the screen the YAML was opened over
-	logs     logs.View   // the pods' logs, over the board or the detail
-	logsFrom screen      // the screen the logs were opened over
-	dialogs  dialogStack // the top one has the keys and is drawn
+	yaml     yaml.View    // the App as YAML, over the board or the detail
+	yamlFrom screen       // the screen the YAML was opened over
+	logs     logs.View    // the pods' logs, over the board or the detail
+	logsFrom screen       // the screen the logs were opened over
+	dialogs  dialog.Stack // the top one has the keys and is drawn
 	help     help.Model
 	// helpLine is the rendered short help, laid out in Update; it changes
 	// only with the width, the styles or the keys.
@@ -98,8 +99,8 @@ func (m *Model) layoutFrame() {
 	if w < minWidth || h < minHeight {
 		return
 	}
-	if p, ok := m.dialogs.top().(*picker); ok {
-		p.fit(h)
+	if p, ok := m.dialogs.Top().(*dialog.Picker); ok {
+		p.Fit(h)
 	}
 	if m.helpLine.width != w || m.helpLine.text == "" {
 		m.helpLine.width, m.helpLine.text = w, format.FitLine(m.help.ShortHelpView(m.keys.ShortHelp()), w)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/dialog"
 )
 
 // defaultSetLimit is how many restarts of a set run at once unless
@@ -15,16 +16,16 @@ const defaultSetLimit = 3
 
 type (
 	setCheckedMsg struct {
-		d   *setRestartDialog
+		d   *dialog.SetRestart
 		chk restart.Checked
 	}
 	setProgressMsg struct {
-		d  *setRestartDialog
+		d  *dialog.SetRestart
 		u  restart.Update
 		ch <-chan tea.Msg
 	}
 	setDoneMsg struct {
-		d   *setRestartDialog
+		d   *dialog.SetRestart
 		sum restart.Summary
 	}
 )
@@ -40,25 +41,23 @@ func (m *Model) openSetRestart() tea.Cmd {
 	if limit <= 0 {
 		limit = defaultSetLimit
 	}
-	d := newSetRestart(rows, m.user(), limit, &m.st, m.keys)
-	m.dialogs.push(d)
+	d := dialog.NewSetRestart(rows, m.user(), limit, &m.st, m.keys)
+	m.dialogs.Push(d)
 	var cmds []tea.Cmd
 	for _, r := range rows {
 		if why := m.refusal(r); why != "" {
-			d.refuse(r, why)
+			d.Refuse(r, why)
 			continue
 		}
-		d.checking++
 		cmds = append(cmds, checkSetRow(m.ctx, m.fleet, d, r))
 	}
-	if d.checking == 0 {
-		d.checking = 1
-		return d.checked(restart.Checked{})
+	if focus := d.Await(len(cmds)); len(cmds) == 0 {
+		return focus
 	}
 	return tea.Batch(append(cmds, m.startSpinner())...)
 }
 
-func checkSetRow(ctx context.Context, r Restarter, d *setRestartDialog, row *model.AppView) tea.Cmd {
+func checkSetRow(ctx context.Context, r Restarter, d *dialog.SetRestart, row *model.AppView) tea.Cmd {
 	return func() tea.Msg {
 		chk, _ := r.Check(ctx, restart.CheckInput{Row: row}) // a refusal is in chk.Decision
 		return setCheckedMsg{d: d, chk: chk}
@@ -69,14 +68,13 @@ func checkSetRow(ctx context.Context, r Restarter, d *setRestartDialog, row *mod
 // its own check, holding each slot until its rollout ends; its updates come
 // back one message at a time through a channel. Quitting cancels m.ctx, so
 // nothing new starts.
-func (m *Model) runSet(d *setRestartDialog) tea.Cmd {
+func (m *Model) runSet(d *dialog.SetRestart) tea.Cmd {
 	ch := make(chan tea.Msg, 16)
 	r := m.fleet
-	for _, k := range d.allowed {
+	for _, k := range d.Allowed() {
 		m.inflight[k] = &inflight{key: k, started: m.now(), prevRestart: m.rowRestartedAt(k)}
 	}
-	in := restart.SetInput{Plan: d.plan, Confirm: restart.Confirmation{Answer: d.confirmed}, MaxParallel: d.limit,
-		ContinueOnError: d.cont, Follow: true, Report: func(u restart.Update) { ch <- setProgressMsg{d: d, u: u, ch: ch} }}
+	in := d.Input(func(u restart.Update) { ch <- setProgressMsg{d: d, u: u, ch: ch} })
 	go func() {
 		out, _ := r.RestartSet(m.ctx, in) // the summary says what an error would
 		ch <- setDoneMsg{d: d, sum: out.Summary}
@@ -105,12 +103,12 @@ func (m *Model) rowRestartedAt(k model.Key) string {
 func (m *Model) onSetMsg(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case setCheckedMsg:
-		if dialogOf[*setRestartDialog](m.dialogs) != msg.d || msg.d.phase != setChecking {
+		if dialog.Find[*dialog.SetRestart](m.dialogs) != msg.d {
 			return nil
 		}
-		return msg.d.checked(msg.chk)
+		return msg.d.Checked(msg.chk)
 	case setProgressMsg:
-		msg.d.status[msg.u.Key] = msg.u
+		msg.d.Progress(msg.u)
 		switch msg.u.Status {
 		case restart.Failed, restart.NotStarted:
 			delete(m.inflight, msg.u.Key)
@@ -121,9 +119,24 @@ func (m *Model) onSetMsg(msg tea.Msg) tea.Cmd {
 		}
 		return waitSet(msg.ch)
 	case setDoneMsg:
-		msg.d.summary, msg.d.phase = &msg.sum, setDone
+		text, bad := msg.d.Done(msg.sum)
 		m.marks.clear()
-		m.status = statusLine{text: msg.d.summaryText(), bad: !msg.sum.OK() || len(msg.d.refused) > 0}
+		m.status = statusLine{text: text, bad: bad}
 	}
 	return nil
+}
+
+// QuitReport says what a set restart had done when the board ended while it
+// was running: quitting cancels the run, so nothing new starts, and the
+// person who quit must still learn which apps were restarted, which were
+// still rolling and which never started. "" when no set restart was
+// running. Read it after the program returns (Run writes it to
+// Options.ExitReport).
+func (m *Model) QuitReport() string {
+	for _, d := range m.dialogs {
+		if sd, ok := d.(*dialog.SetRestart); ok && sd.Phase() == dialog.SetRunning {
+			return sd.QuitReport()
+		}
+	}
+	return ""
 }

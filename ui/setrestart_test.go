@@ -14,6 +14,7 @@ import (
 
 	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/dialog"
 )
 
 // setRestarter refuses some apps at the check, fails one restart, and
@@ -107,8 +108,8 @@ func TestSetRestartDialog(t *testing.T) {
 	r := &setRestarter{refuse: map[string]string{"svc-05": "Kubernetes RBAC does not allow it"}}
 	m := setModel(t, r, 13)
 	keyDrive(m, "*", "R")
-	d := dialogOf[*setRestartDialog](m.dialogs)
-	if d == nil || d.phase != setAsk {
+	d := dialog.Find[*dialog.SetRestart](m.dialogs)
+	if d == nil || d.Phase() != dialog.SetAsk {
 		t.Fatalf("R did not open the set dialog at its question:\n%s", plainView(m))
 	}
 	v := plainView(m)
@@ -134,11 +135,11 @@ func TestSetRestartDialog(t *testing.T) {
 	}
 	typeText(m, "11")
 	keyDrive(m, "enter")
-	if d.phase != setAsk || len(r.started) != 0 || !strings.Contains(plainView(m), `type exactly "12"`) {
+	if d.Phase() != dialog.SetAsk || len(r.started) != 0 || !strings.Contains(plainView(m), `type exactly "12"`) {
 		t.Fatalf("a wrong count must not start anything:\n%s", plainView(m))
 	}
 	keyDrive(m, "backspace", "backspace", "1", "2", "enter")
-	if d.phase != setDone {
+	if d.Phase() != dialog.SetDone {
 		t.Fatalf("the set did not finish:\n%s", plainView(m))
 	}
 	if len(r.started) != 12 || slices.Contains(r.started, "svc-05") || slices.Contains(r.started, "frozen") {
@@ -152,7 +153,7 @@ func TestSetRestartDialog(t *testing.T) {
 		t.Errorf("summary missing or marks kept (%d):\n%s", m.marks.count(), v)
 	}
 	keyDrive(m, "enter")
-	if dialogOf[*setRestartDialog](m.dialogs) != nil || !strings.Contains(m.status.text, "12 restarted") {
+	if dialog.Find[*dialog.SetRestart](m.dialogs) != nil || !strings.Contains(m.status.text, "12 restarted") {
 		t.Errorf("closing must leave the summary on the status line: %q", m.status.text)
 	}
 }
@@ -201,8 +202,8 @@ func TestSetRestartStopsAtAFailure(t *testing.T) {
 	keyDrive(m, "*", "R") // svc-00 … svc-05, and frozen (refused)
 	typeText(m, "6")
 	keyDrive(m, "enter")
-	d := dialogOf[*setRestartDialog](m.dialogs)
-	if d == nil || d.phase != setDone {
+	d := dialog.Find[*dialog.SetRestart](m.dialogs)
+	if d == nil || d.Phase() != dialog.SetDone {
 		t.Fatalf("the set did not finish:\n%s", plainView(m))
 	}
 	if strings.Join(r.started, ",") != "svc-00,svc-01,svc-02" {

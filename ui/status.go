@@ -43,7 +43,7 @@ func (m *Model) statusOnScreen() bool {
 	switch {
 	case m.width < minWidth || m.height < minHeight:
 		return false
-	case m.screen == screenHelp || m.dialogs.top() != nil:
+	case m.screen == screenHelp || m.dialogs.Top() != nil:
 		return false
 	case m.filter.active || m.filter.err != nil:
 		return false

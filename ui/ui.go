@@ -1,7 +1,7 @@
 // Package ui is the driftboard terminal program: one root bubbletea model with
-// plain child components (board table, filter line, confirm dialog, login
-// dialog, help, status bar here; the detail, log and YAML views in
-// ui/detail, ui/logs and ui/yaml), drawn by the renderer in ui/terminal. It consumes the fleet
+// plain child components (board table, filter line, help, status bar here;
+// the dialogs in ui/dialog; the detail, log and YAML views in ui/detail,
+// ui/logs and ui/yaml), drawn by the renderer in ui/terminal. It consumes the fleet
 // through the small interfaces declared here and never imports kube or auth.
 package ui
 
@@ -19,6 +19,7 @@ import (
 	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/model"
 	"github.com/hanzoai/driftboard/model/store"
+	"github.com/hanzoai/driftboard/ui/dialog"
 	"github.com/hanzoai/driftboard/ui/keymap"
 	"github.com/hanzoai/driftboard/ui/terminal"
 )
@@ -83,14 +84,9 @@ func (s IdentityState) LoggedIn(now time.Time) bool {
 	return s.Principal != nil && s.Err == nil && (s.Expiry.IsZero() || now.Before(s.Expiry))
 }
 
-// LoginPrompt is what the user must do to finish a device-code login.
-type LoginPrompt struct {
-	UserCode                string
-	VerificationURI         string
-	VerificationURIComplete string
-	ExpiresAt               time.Time
-	BrowserOpened           bool
-}
+// LoginPrompt is what the user must do to finish a device-code login; the
+// login dialog shows it.
+type LoginPrompt = dialog.LoginPrompt
 
 // Identity reports the current identity and logs in again from inside the
 // board. Login blocks until done; it reports prompts through the callback.

@@ -54,7 +54,7 @@ func releaseFailing(rc model.ReleaseChecks, waiting int, now time.Time) string {
 	default:
 		in = append(in, "trying again now")
 	}
-	w := "release checks failing: " + oneLine(rc.Failing)
+	w := "release checks failing: " + format.OneLine(rc.Failing)
 	if len(in) > 0 {
 		w += " (" + strings.Join(in, ", ") + ")"
 	}

@@ -65,7 +65,7 @@ func (m *Model) render() string {
 		m.renderBoard(&sb, w, h)
 	}
 	frame := sb.String()
-	if d := m.dialogs.top(); d != nil {
+	if d := m.dialogs.Top(); d != nil {
 		box := d.Render(&m.st, w, m.spin.View())
 		frame = strings.Join(format.Overlay(strings.Split(frame, "\n"), box, w), "\n")
 	}

@@ -1,6 +1,7 @@
-package ui
+package dialog
 
 import (
+	"cmp"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -14,33 +15,37 @@ import (
 	"github.com/hanzoai/driftboard/ui/styles"
 )
 
-type confirmPhase int
+// ConfirmPhase is where a restart confirmation stands.
+type ConfirmPhase int
 
 const (
-	confirmChecking confirmPhase = iota // CheckRestart running
-	confirmRefused                      // not allowed: says which and why
-	confirmAsk                          // allowed: waiting for y / the typed name
-	confirmSending                      // Restart running
-	confirmFailed                       // Restart returned an error
+	ConfirmChecking ConfirmPhase = iota // the use case's Check running
+	ConfirmRefused                      // not allowed: says which and why
+	ConfirmAsk                          // allowed: waiting for y / the typed name
+	ConfirmSending                      // Restart running
+	ConfirmFailed                       // Restart returned an error
 )
 
-// confirmDialog renders the model's RestartPlan and asks, default No.
-// Production needs the app name typed; other envs take "y".
-type confirmDialog struct {
+// Confirm renders the model's RestartPlan and asks, default No.
+// Production needs the app name typed; other envs take "y"; whether an
+// answer confirms is the use case's call (restart.ConfirmOne).
+type Confirm struct {
 	key    model.Key
 	row    *model.AppView    // as it was when opened (immutable)
 	plan   model.RestartPlan // what the restart does, decided by model
 	chk    restart.Checked   // the allowed check shown: the confirm is bound to it
 	answer string            // what confirmed it (y, the typed name)
 	user   string
-	phase  confirmPhase
+	phase  ConfirmPhase
 	reason string
 	typed  textinput.Model
 	keys   keymap.Map
 }
 
-func newConfirm(row *model.AppView, user string, st *styles.Styles, keys keymap.Map) *confirmDialog {
-	d := &confirmDialog{key: row.Key(), row: row, plan: model.PlanRestart(row), user: user, keys: keys}
+// NewConfirm is the confirmation of row's restart as user, refused (Refuse)
+// or checking (Check) before it asks.
+func NewConfirm(row *model.AppView, user string, st *styles.Styles, keys keymap.Map) *Confirm {
+	d := &Confirm{key: row.Key(), row: row, plan: model.PlanRestart(row), user: user, keys: keys}
 	d.typed = textinput.New()
 	d.typed.Prompt = "type " + row.App + ": "
 	d.typed.CharLimit = 253
@@ -48,10 +53,52 @@ func newConfirm(row *model.AppView, user string, st *styles.Styles, keys keymap.
 	return d
 }
 
-func (d *confirmDialog) refuse(reason string) { d.phase, d.reason = confirmRefused, reason }
+// Key is the App the dialog restarts.
+func (d *Confirm) Key() model.Key { return d.key }
 
-func (d *confirmDialog) ask() tea.Cmd {
-	d.phase = confirmAsk
+// Row is the row as it was when the dialog opened.
+func (d *Confirm) Row() *model.AppView { return d.row }
+
+// Phase is where the dialog stands; Reason why it refused or failed.
+func (d *Confirm) Phase() ConfirmPhase { return d.phase }
+func (d *Confirm) Reason() string      { return d.reason }
+
+// Refuse shows why the restart is not allowed.
+func (d *Confirm) Refuse(reason string) { d.phase, d.reason = ConfirmRefused, reason }
+
+// Check shows the use case's check under way.
+func (d *Confirm) Check() { d.phase = ConfirmChecking }
+
+// Checked takes the check's answer while checking: a refusal, or the
+// question, bound to what was checked and naming who the API server
+// authenticated (not who the token claims).
+func (d *Confirm) Checked(chk restart.Checked) tea.Cmd {
+	if d.phase != ConfirmChecking {
+		return nil
+	}
+	if !chk.Decision.Allowed {
+		d.Refuse(cmp.Or(chk.Decision.Reason, "refused (no reason given)"))
+		return nil
+	}
+	d.chk = chk
+	if a := chk.Decision.Actor; a != nil {
+		d.user = a.Label()
+	}
+	return d.ask()
+}
+
+// Send shows the restart being sent and is the use case's input: the check
+// the person confirmed and their answer.
+func (d *Confirm) Send() restart.Input {
+	d.phase = ConfirmSending
+	return restart.Input{Checked: d.chk, Confirm: restart.Confirmation{Answer: d.answer}}
+}
+
+// Failed shows why the restart was not done.
+func (d *Confirm) Failed(reason string) { d.phase, d.reason = ConfirmFailed, reason }
+
+func (d *Confirm) ask() tea.Cmd {
+	d.phase = ConfirmAsk
 	if d.plan.MustType {
 		return d.typed.Focus()
 	}
@@ -60,59 +107,60 @@ func (d *confirmDialog) ask() tea.Cmd {
 
 // declined closes a dialog that asked (or was about to ask), saying so: a
 // restart that did not happen is news too.
-func (d *confirmDialog) declined() action {
-	return actClose{status: "restart of " + d.key.Namespace + "/" + d.key.Name + " declined"}
+func (d *Confirm) declined() Action {
+	return Close{Status: "restart of " + d.key.Namespace + "/" + d.key.Name + " declined"}
 }
 
-func (d *confirmDialog) busy() bool {
-	return d.phase == confirmChecking || d.phase == confirmSending
+// Busy: the check or the restart is under way.
+func (d *Confirm) Busy() bool {
+	return d.phase == ConfirmChecking || d.phase == ConfirmSending
 }
 
 // Update answers a key with an action: confirm, close, or nothing yet.
-func (d *confirmDialog) Update(msg tea.KeyPressMsg) (action, tea.Cmd) {
+func (d *Confirm) Update(msg tea.KeyPressMsg) (Action, tea.Cmd) {
 	k := &d.keys
 	if key.Matches(msg, k.Back) {
-		if d.phase == confirmAsk || d.phase == confirmChecking {
+		if d.phase == ConfirmAsk || d.phase == ConfirmChecking {
 			return d.declined(), nil
 		}
-		return actClose{}, nil
+		return Close{}, nil
 	}
 	switch d.phase {
-	case confirmAsk:
+	case ConfirmAsk:
 		if d.plan.MustType {
 			if key.Matches(msg, k.Accept) {
 				if err := restart.ConfirmOne(d.plan, restart.Confirmation{Answer: d.typed.Value()}); err != nil {
 					d.reason = err.Error()
-					return actNone{}, nil
+					return None{}, nil
 				}
 				d.answer = d.typed.Value()
-				return actRestart{d}, nil
+				return Restart{d}, nil
 			}
 			var cmd tea.Cmd
 			d.typed, cmd = d.typed.Update(msg)
 			d.reason = ""
-			return actNone{}, cmd
+			return None{}, cmd
 		}
 		switch {
 		case key.Matches(msg, k.Yes):
 			d.answer = "y"
-			return actRestart{d}, nil
+			return Restart{d}, nil
 		case key.Matches(msg, k.No, k.Accept, k.Quit):
 			return d.declined(), nil // default is No
 		}
-	case confirmRefused, confirmFailed:
+	case ConfirmRefused, ConfirmFailed:
 		switch {
 		case key.Matches(msg, k.Accept, k.Quit, k.No):
-			return actClose{}, nil
+			return Close{}, nil
 		case key.Matches(msg, k.Login): // the refusal names it ("press L to log in")
-			return actStartLogin{}, nil
+			return StartLogin{}, nil
 		}
 	}
-	return actNone{}, nil
+	return None{}, nil
 }
 
 // Render is the dialog box content (the root frames and centres it).
-func (d *confirmDialog) Render(st *styles.Styles, width int, spin string) string {
+func (d *Confirm) Render(st *styles.Styles, width int, spin string) string {
 	p, k := d.plan, &d.keys
 	back := k.Back.Help().Key
 	who := " as " + d.user
@@ -123,27 +171,27 @@ func (d *confirmDialog) Render(st *styles.Styles, width int, spin string) string
 	var lines []string
 	add := func(s ...string) { lines = append(lines, s...) }
 	add(st.DialogTitle.Render("Restart?"), "")
-	add(wrapText(format.Safe(p.Title()+who), inner)...)
-	add(wrapText(format.Safe(p.Effect()), inner)...)
+	add(format.Wrap(format.Safe(p.Title()+who), inner)...)
+	add(format.Wrap(format.Safe(p.Effect()), inner)...)
 	if srv := d.chk.Decision.Bound.Server; srv != "" {
-		add(wrapText(st.Dim.Render("API server "+format.Safe(srv)), inner)...)
+		add(format.Wrap(st.Dim.Render("API server "+format.Safe(srv)), inner)...)
 	}
 	if len(p.Warnings) > 0 {
 		add("")
 		for _, w := range p.Warnings {
-			add(wrapText(st.WarnText.Render("▲ ")+format.Safe(w), inner)...)
+			add(format.Wrap(st.WarnText.Render("▲ ")+format.Safe(w), inner)...)
 		}
 	}
 	add("")
 	switch d.phase {
-	case confirmChecking:
+	case ConfirmChecking:
 		add(spin + " checking permission…")
-	case confirmRefused:
-		add(wrapText(st.ErrText.Render("✖ not allowed: ")+format.Safe(d.reason), inner)...)
+	case ConfirmRefused:
+		add(format.Wrap(st.ErrText.Render("✖ not allowed: ")+format.Safe(d.reason), inner)...)
 		add(st.Dim.Render(back + " close"))
-	case confirmAsk:
+	case ConfirmAsk:
 		if d.plan.MustType {
-			add(wrapText(st.WarnText.Render(format.Safe(p.Prompt())), inner)...)
+			add(format.Wrap(st.WarnText.Render(format.Safe(p.Prompt())), inner)...)
 			add(d.typed.View())
 			if d.reason != "" {
 				add(st.ErrText.Render(format.Safe(d.reason)))
@@ -152,10 +200,10 @@ func (d *confirmDialog) Render(st *styles.Styles, width int, spin string) string
 		} else {
 			add(st.Bold.Render(p.Prompt()) + st.Dim.Render("  "+k.Yes.Help().Key+" yes · "+k.No.Help().Key+"/"+k.Accept.Help().Key+"/"+back+" no"))
 		}
-	case confirmSending:
+	case ConfirmSending:
 		add(spin + " sending restart…")
-	case confirmFailed:
-		add(wrapText(st.ErrText.Render("✖ restart failed: ")+format.Safe(d.reason), inner)...)
+	case ConfirmFailed:
+		add(format.Wrap(st.ErrText.Render("✖ restart failed: ")+format.Safe(d.reason), inner)...)
 		add(st.Dim.Render(back + " close"))
 	}
 	return st.Dialog.Render(strings.Join(lines, "\n"))

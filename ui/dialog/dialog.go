@@ -1,4 +1,11 @@
-package ui
+// Package dialog is the board's overlays as one stack: the restart
+// confirmation (one app or a marked set), the login, the pickers and the
+// ":" jump prompt. The top dialog has the keys and is drawn; each answers a
+// key with a typed Action the root performs, and does no IO of its own. The
+// restart rules stay in internal/restart: the confirmations only ask it.
+// A new dialog is one more type implementing Dialog (the shape is crush's
+// internal/ui/dialog).
+package dialog
 
 import (
 	tea "charm.land/bubbletea/v2"
@@ -7,70 +14,81 @@ import (
 	"github.com/hanzoai/driftboard/ui/styles"
 )
 
-// dialog is one overlay over the screen: the restart confirmation, the
-// login and the pickers. Each gets the board's keymap.Map when opened. Update
-// handles a key and answers with a typed action the root performs; the root
-// never reads a dialog's fields back. The shape is crush's internal/ui/dialog.
-type dialog interface {
-	Update(msg tea.KeyPressMsg) (action, tea.Cmd)
+// Dialog is one overlay over the screen. Each gets the board's keymap.Map
+// when opened. Update handles a key and answers with a typed Action the
+// root performs; the root never reads a dialog's fields back.
+type Dialog interface {
+	Update(msg tea.KeyPressMsg) (Action, tea.Cmd)
 	Render(st *styles.Styles, width int, spin string) string
-	busy() bool // waiting on IO: the spinner keeps ticking
+	Busy() bool // waiting on IO: the spinner keeps ticking
 }
 
-// action is what a dialog asks of the root.
-type action interface{ isAction() }
+// Action is what a dialog asks of the root.
+type Action interface{ dialogAction() }
 
 type (
-	actNone  struct{}
-	actClose struct{ status string } // pop the dialog; a status replaces the status line
-	// actRestart: the user confirmed the restart the dialog shows.
-	actRestart struct{ d *confirmDialog }
-	// actCancelLogin: stop the login running behind the dialog and pop it.
-	actCancelLogin struct{ status string }
-	// From the pickers: open the restart dialog, the detail, a login, or
-	// apply a saved filter. Each closes the picker first.
-	actOpenRestart struct{}
-	actOpenDetail  struct{}
-	actStartLogin  struct{}
-	// actApplyFilter applies a query. jump: ':ctx', ':env' or ':ns' named
-	// where to look, so the e key's env gives way; env: the env to show, set
+	// None: nothing for the root to do.
+	None struct{}
+	// Close pops the dialog; a Status replaces the status line.
+	Close struct{ Status string }
+	// Restart: the user confirmed the restart the dialog shows.
+	Restart struct{ D *Confirm }
+	// RestartSet: the user confirmed the set the dialog shows.
+	RestartSet struct{ D *SetRestart }
+	// CancelLogin stops the login running behind the dialog and pops it.
+	CancelLogin struct{ Status string }
+	// From the pickers: open the restart dialog, the detail, the logs or a
+	// login for the selected row. Each closes the picker first.
+	OpenRestart struct{}
+	OpenDetail  struct{}
+	OpenLogs    struct{}
+	StartLogin  struct{}
+	// PickLog streams the chosen pod and container.
+	PickLog struct{ Pod, Container string }
+	// ApplyFilter applies a query. Jump: ':ctx', ':env' or ':ns' named
+	// where to look, so the e key's env gives way; Env: the env to show, set
 	// as the e key's own (':env test', then e goes on to dev).
-	actApplyFilter struct {
-		query string
-		jump  bool
-		env   model.Env
+	ApplyFilter struct {
+		Query string
+		Jump  bool
+		Env   model.Env
 	}
-	// actPick: replace the dialog with this picker (":ns" alone).
-	actPick struct{ p *picker }
-	// actQuit: end the program (a set restart running behind it stops starting).
-	actQuit struct{}
+	// Pick replaces the dialog with this picker (":ns" alone).
+	Pick struct{ P *Picker }
+	// Quit ends the program (a set restart running behind it stops starting).
+	Quit struct{}
 )
 
-func (actNone) isAction()        {}
-func (actClose) isAction()       {}
-func (actRestart) isAction()     {}
-func (actCancelLogin) isAction() {}
-func (actOpenRestart) isAction() {}
-func (actOpenDetail) isAction()  {}
-func (actStartLogin) isAction()  {}
-func (actApplyFilter) isAction() {}
-func (actPick) isAction()        {}
-func (actQuit) isAction()        {}
+func (None) dialogAction()        {}
+func (Close) dialogAction()       {}
+func (Restart) dialogAction()     {}
+func (RestartSet) dialogAction()  {}
+func (CancelLogin) dialogAction() {}
+func (OpenRestart) dialogAction() {}
+func (OpenDetail) dialogAction()  {}
+func (OpenLogs) dialogAction()    {}
+func (StartLogin) dialogAction()  {}
+func (PickLog) dialogAction()     {}
+func (ApplyFilter) dialogAction() {}
+func (Pick) dialogAction()        {}
+func (Quit) dialogAction()        {}
 
-// dialogStack holds the open dialogs; the top one has the keys and is drawn.
-type dialogStack []dialog
+// Stack holds the open dialogs; the top one has the keys and is drawn.
+type Stack []Dialog
 
-func (s *dialogStack) push(d dialog) { *s = append(*s, d) }
+// Push opens d over the others.
+func (s *Stack) Push(d Dialog) { *s = append(*s, d) }
 
-func (s dialogStack) top() dialog {
+// Top is the dialog with the keys, or nil.
+func (s Stack) Top() Dialog {
 	if len(s) == 0 {
 		return nil
 	}
 	return s[len(s)-1]
 }
 
-// remove takes d out wherever it is (a finished login under a newer dialog).
-func (s *dialogStack) remove(d dialog) {
+// Remove takes d out wherever it is (a finished login under a newer dialog).
+func (s *Stack) Remove(d Dialog) {
 	for i, x := range *s {
 		if x == d {
 			*s = append((*s)[:i], (*s)[i+1:]...)
@@ -79,18 +97,20 @@ func (s *dialogStack) remove(d dialog) {
 	}
 }
 
-func (s dialogStack) busy() bool {
+// Busy reports whether any open dialog waits on IO.
+func (s Stack) Busy() bool {
 	for _, d := range s {
-		if d.busy() {
+		if d.Busy() {
 			return true
 		}
 	}
 	return false
 }
 
-// dialogOf is the open dialog of type T (the nil T when none), for the
-// answers of Cmds that belong to one: a permission check, a login prompt.
-func dialogOf[T dialog](s dialogStack) T {
+// Find is the open dialog of type T nearest the top (the nil T when none),
+// for the answers of Cmds that belong to one: a permission check, a login
+// prompt.
+func Find[T Dialog](s Stack) T {
 	for i := len(s) - 1; i >= 0; i-- {
 		if d, ok := s[i].(T); ok {
 			return d

@@ -1,4 +1,4 @@
-package ui
+package dialog
 
 import (
 	"sort"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/hanzoai/driftboard/model"
 	"github.com/hanzoai/driftboard/model/query"
+	"github.com/hanzoai/driftboard/model/store"
 	"github.com/hanzoai/driftboard/ui/format"
 	"github.com/hanzoai/driftboard/ui/keymap"
 	"github.com/hanzoai/driftboard/ui/styles"
@@ -26,9 +27,9 @@ var jumpTerms = map[string]string{
 // same name wins).
 var quitWords = map[string]bool{"q": true, "q!": true, "quit": true}
 
-// jumpDialog is the ":" prompt: "ctx NAME", "env NAME", "ns NAME" or a saved
+// Jump is the ":" prompt: "ctx NAME", "env NAME", "ns NAME" or a saved
 // filter's name, applied as the board's filter. tab completes known names.
-type jumpDialog struct {
+type Jump struct {
 	input  textinput.Model
 	known  map[string][]string       // query term → names seen on the board, sorted
 	counts map[string]map[string]int // query term → name → rows
@@ -41,74 +42,75 @@ type jumpDialog struct {
 	failed  bool
 }
 
-func (m *Model) openJump() tea.Cmd {
-	d := &jumpDialog{known: map[string][]string{}, counts: map[string]map[string]int{}, saved: m.opts.SavedFilters,
-		keys: m.keys, current: m.filter.text()}
-	if d.current == "" && m.board.env != "" { // the e key's env: ':env' starts on it
-		d.current = "env:" + string(m.board.env)
-	}
-	if s := m.board.snap; s != nil {
-		d.count(s)
+// NewJump opens the prompt over the board showing snap (nil: none yet),
+// offering the saved filters; current is the filter applied (or the e key's
+// env as "env:NAME"), where a picker starts. The Cmd focuses the input.
+func NewJump(snap *store.Snapshot, saved map[string]string, current string, st *styles.Styles, keys keymap.Map) (*Jump, tea.Cmd) {
+	d := &Jump{known: map[string][]string{}, counts: map[string]map[string]int{}, saved: saved,
+		keys: keys, current: current}
+	if snap != nil {
+		d.count(snap)
 	}
 	d.input = textinput.New()
 	d.input.Prompt = ":"
 	d.input.Placeholder = "ctx|env|ns [NAME] · saved filter"
 	d.input.SetWidth(40) // without a width textinput shows the placeholder's first letter only
-	d.input.SetStyles(m.st.Input)
+	d.input.SetStyles(st.Input)
 	d.input.CharLimit = 128
-	m.dialogs.push(d)
-	return d.input.Focus()
+	return d, d.input.Focus()
 }
 
-func (d *jumpDialog) busy() bool { return false }
+// Busy: the prompt waits on nothing.
+func (d *Jump) Busy() bool { return false }
 
-func (d *jumpDialog) Update(msg tea.KeyPressMsg) (action, tea.Cmd) {
+// Update edits the prompt; accept applies it, tab completes.
+func (d *Jump) Update(msg tea.KeyPressMsg) (Action, tea.Cmd) {
 	switch {
 	case key.Matches(msg, d.keys.Back):
-		return actClose{}, nil
+		return Close{}, nil
 	case key.Matches(msg, d.keys.Accept):
 		if v := strings.TrimSpace(d.input.Value()); quitWords[v] && d.saved[v] == "" {
-			return actQuit{}, nil
+			return Quit{}, nil
 		}
 		if p, why := d.pick(d.input.Value()); p != nil || why != "" {
 			if p == nil {
 				d.note, d.failed = why, true
-				return actNone{}, nil
+				return None{}, nil
 			}
-			return actPick{p: p}, nil
+			return Pick{P: p}, nil
 		}
 		act, why := d.resolve(d.input.Value())
 		if why != "" {
 			d.note, d.failed = why, true
-			return actNone{}, nil
+			return None{}, nil
 		}
 		return act, nil
 	case msg.String() == "tab":
 		d.complete()
-		return actNone{}, nil
+		return None{}, nil
 	}
 	var cmd tea.Cmd
 	d.input, cmd = d.input.Update(msg)
 	d.note, d.failed = "", false
-	return actNone{}, cmd
+	return None{}, cmd
 }
 
 // jumpTo is the action of a jump to term:value, q its query: the board shows
 // what it names whatever the e key's env was (':ns hanzo-devnet' under
 // env=main showed none of the rows its picker counted), and a known env is
 // the e key's own.
-func jumpTo(term, q, value string) actApplyFilter {
+func jumpTo(term, q, value string) ApplyFilter {
 	if e, ok := model.ParseEnv(value); ok && term == "env" {
-		return actApplyFilter{jump: true, env: e}
+		return ApplyFilter{Jump: true, Env: e}
 	}
-	return actApplyFilter{query: q, jump: true}
+	return ApplyFilter{Query: q, Jump: true}
 }
 
 // resolve turns the prompt into the filter to apply, or says why it cannot.
-func (d *jumpDialog) resolve(s string) (act actApplyFilter, why string) {
+func (d *Jump) resolve(s string) (act ApplyFilter, why string) {
 	s = strings.TrimSpace(s)
 	if q, ok := d.saved[s]; ok && s != "" {
-		return actApplyFilter{query: q}, ""
+		return ApplyFilter{Query: q}, ""
 	}
 	f := strings.Fields(s)
 	switch {
@@ -128,7 +130,7 @@ func (d *jumpDialog) resolve(s string) (act actApplyFilter, why string) {
 
 // complete extends the prompt to the one known name it starts, else lists
 // the candidates.
-func (d *jumpDialog) complete() {
+func (d *Jump) complete() {
 	v := d.input.Value()
 	var prefix string
 	var names []string
@@ -161,7 +163,8 @@ func (d *jumpDialog) complete() {
 	d.failed = false
 }
 
-func (d *jumpDialog) Render(st *styles.Styles, width int, _ string) string {
+// Render is the prompt box.
+func (d *Jump) Render(st *styles.Styles, width int, _ string) string {
 	lines := []string{st.DialogTitle.Render("Jump"), "", d.input.View()}
 	switch {
 	case d.failed:

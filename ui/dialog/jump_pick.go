@@ -1,4 +1,4 @@
-package ui
+package dialog
 
 import (
 	"sort"
@@ -15,7 +15,7 @@ var jumpTitles = map[string]string{"cluster": "Contexts", "env": "Envs", "namesp
 
 // count tallies the rows per cluster, env and namespace, and takes in the
 // clusters the board connects to that have no row yet.
-func (d *jumpDialog) count(s *store.Snapshot) {
+func (d *Jump) count(s *store.Snapshot) {
 	for _, term := range []string{"cluster", "env", "namespace"} {
 		d.counts[term] = map[string]int{}
 	}
@@ -44,7 +44,7 @@ func (d *jumpDialog) count(s *store.Snapshot) {
 // a picker of the names the board has rows for, with their counts. nil
 // with no reason when the prompt is something else; a saved filter of that
 // name wins.
-func (d *jumpDialog) pick(s string) (*picker, string) {
+func (d *Jump) pick(s string) (*Picker, string) {
 	s = strings.TrimSpace(s)
 	term := jumpTerms[s]
 	if _, saved := d.saved[s]; term == "" || saved {
@@ -54,7 +54,7 @@ func (d *jumpDialog) pick(s string) (*picker, string) {
 	if len(names) == 0 {
 		return nil, "no " + strings.ToLower(jumpTitles[term]) + " on the board yet: type " + s + " NAME"
 	}
-	p := &picker{title: jumpTitles[term] + " on the board (" + strconv.Itoa(len(names)) + ")", keys: d.keys}
+	p := &Picker{title: jumpTitles[term] + " on the board (" + strconv.Itoa(len(names)) + ")", keys: d.keys}
 	for _, n := range names {
 		v, sayable := query.Quote(n) // a context may be named "my ctx" or "prod[1]"
 		q := term + ":" + v
@@ -62,14 +62,14 @@ func (d *jumpDialog) pick(s string) (*picker, string) {
 		if ph, ok := d.phase[n]; ok && term == "cluster" && ph != model.ConnLive {
 			hint += " · " + string(ph)
 		}
-		var act action = jumpTo(term, q, n)
+		var act Action = jumpTo(term, q, n)
 		if _, err := query.Parse(q); !sayable || err != nil {
-			hint, act = "cannot be a filter (a comma, quote or spaces at its ends)", actNone{}
+			hint, act = "cannot be a filter (a comma, quote or spaces at its ends)", None{}
 		}
 		if q == d.current {
 			p.cursor = len(p.items)
 		}
-		p.items = append(p.items, pickItem{label: n, hint: hint, act: act})
+		p.items = append(p.items, PickItem{Label: n, Hint: hint, Act: act})
 	}
 	p.follow()
 	return p, ""

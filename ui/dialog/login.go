@@ -1,8 +1,9 @@
-package ui
+package dialog
 
 import (
 	"context"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -11,11 +12,19 @@ import (
 	"github.com/hanzoai/driftboard/ui/styles"
 )
 
-// loginDialog shows a login (browser or device code) running in the
+// LoginPrompt is what the user must do to finish a device-code login.
+type LoginPrompt struct {
+	UserCode                string
+	VerificationURI         string
+	VerificationURIComplete string
+	ExpiresAt               time.Time
+	BrowserOpened           bool
+}
+
+// Login shows a login (browser or device code) running in the
 // background; the board keeps updating underneath.
-type loginDialog struct {
+type Login struct {
 	cancel       context.CancelFunc
-	ch           chan LoginPrompt
 	prompt       *LoginPrompt
 	done         bool
 	err          error
@@ -23,81 +32,40 @@ type loginDialog struct {
 	switchesUser bool // the demo's: it switches users, there is no IAM
 }
 
-func (d *loginDialog) busy() bool { return !d.done }
+// NewLogin shows a login starting; cancel stops it. switchesUser: the
+// demo's, which switches users (there is no IAM).
+func NewLogin(cancel context.CancelFunc, switchesUser bool, keys keymap.Map) *Login {
+	return &Login{cancel: cancel, switchesUser: switchesUser, keys: keys}
+}
+
+// Cancel stops the login running behind the dialog.
+func (d *Login) Cancel() { d.cancel() }
+
+// Prompted shows what the person must do to finish the login.
+func (d *Login) Prompted(p LoginPrompt) { d.prompt = &p }
+
+// Failed shows why the login ended without one.
+func (d *Login) Failed(err error) { d.done, d.err = true, err }
+
+// Busy: the login is under way.
+func (d *Login) Busy() bool { return !d.done }
 
 // Update: back or quit cancels the login; accept closes a finished one.
-func (d *loginDialog) Update(msg tea.KeyPressMsg) (action, tea.Cmd) {
+func (d *Login) Update(msg tea.KeyPressMsg) (Action, tea.Cmd) {
 	switch {
 	case key.Matches(msg, d.keys.Back, d.keys.Quit):
 		if d.done {
-			return actCancelLogin{}, nil
+			return CancelLogin{}, nil
 		}
-		return actCancelLogin{status: "login cancelled"}, nil
+		return CancelLogin{Status: "login cancelled"}, nil
 	case key.Matches(msg, d.keys.Accept) && d.done:
-		return actClose{}, nil
+		return Close{}, nil
 	}
-	return actNone{}, nil
-}
-
-// loginWords is what L does, after "press L to".
-func (m *Model) loginWords() string {
-	if m.ident.SwitchesUser {
-		return "switch the demo's user"
-	}
-	return "log in"
-}
-
-func (m *Model) startLogin() tea.Cmd {
-	if m.identity == nil {
-		m.status = statusLine{text: "log in is not available in this session", bad: true}
-		return nil
-	}
-	if dialogOf[*loginDialog](m.dialogs) != nil {
-		return nil
-	}
-	ctx, cancel := context.WithCancel(m.ctx)
-	ch := make(chan LoginPrompt, 1)
-	m.dialogs.push(&loginDialog{cancel: cancel, ch: ch, keys: m.keys, switchesUser: m.ident.SwitchesUser})
-	return tea.Batch(runLogin(ctx, m.identity, ch), waitLoginPrompt(ch), m.startSpinner())
-}
-
-// onLogin handles prompts and the end of the login; the prompt channel is
-// drained one message at a time by re-issuing the wait.
-func (m *Model) onLogin(msg tea.Msg) tea.Cmd {
-	d := dialogOf[*loginDialog](m.dialogs)
-	switch msg := msg.(type) {
-	case loginPromptMsg:
-		if d == nil {
-			return nil
-		}
-		p := msg.prompt
-		d.prompt = &p
-		return waitLoginPrompt(d.ch)
-	case loginDoneMsg:
-		if msg.err != nil {
-			m.status = statusLine{text: "login failed: " + oneLine(msg.err.Error()), bad: true}
-			if d != nil {
-				d.done, d.err = true, msg.err
-			}
-			return nil
-		}
-		if d != nil {
-			m.dialogs.remove(d)
-		}
-		if m.identity == nil {
-			return nil
-		}
-		if m.ident.SwitchesUser { // the status names who, once read
-			return readSwitchedIdentity(m.identity)
-		}
-		m.status = statusLine{text: "logged in"}
-		return readIdentity(m.identity)
-	}
-	return nil
+	return None{}, nil
 }
 
 // Render is the dialog box with the code and where to enter it.
-func (d *loginDialog) Render(st *styles.Styles, width int, spin string) string {
+func (d *Login) Render(st *styles.Styles, width int, spin string) string {
 	inner := max(20, min(width-6, 70))
 	title := "Log in to Hanzo IAM"
 	if d.switchesUser {
@@ -106,20 +74,20 @@ func (d *loginDialog) Render(st *styles.Styles, width int, spin string) string {
 	lines := []string{st.DialogTitle.Render(title), ""}
 	switch {
 	case d.err != nil:
-		lines = append(lines, wrapText(st.ErrText.Render("✖ login failed: ")+oneLine(d.err.Error()), inner)...)
+		lines = append(lines, format.Wrap(st.ErrText.Render("✖ login failed: ")+format.OneLine(d.err.Error()), inner)...)
 		lines = append(lines, "", st.Dim.Render(d.keys.Back.Help().Key+" close"))
 	case d.prompt == nil:
 		lines = append(lines, spin+" starting the login…", "", st.Dim.Render(d.keys.Back.Help().Key+" cancel"))
 	case d.prompt.UserCode == "": // the browser flow (PKCE): there is no code to enter
-		lines = append(lines, wrapText("Your browser should open the sign-in page. If it does not, open:", inner)...)
-		lines = append(lines, wrapText(format.Safe(d.prompt.VerificationURI), inner)...)
+		lines = append(lines, format.Wrap("Your browser should open the sign-in page. If it does not, open:", inner)...)
+		lines = append(lines, format.Wrap(format.Safe(d.prompt.VerificationURI), inner)...)
 		lines = append(lines, "", spin+" waiting for the browser…  "+st.Dim.Render(d.keys.Back.Help().Key+" cancel"))
 	default:
 		p := d.prompt
 		lines = append(lines, "Enter this code:  "+st.Title.Render(format.Safe(p.UserCode)), "")
-		lines = append(lines, wrapText("at "+format.Safe(p.VerificationURI), inner)...)
+		lines = append(lines, format.Wrap("at "+format.Safe(p.VerificationURI), inner)...)
 		if p.VerificationURIComplete != "" {
-			lines = append(lines, wrapText("or open "+format.Safe(p.VerificationURIComplete), inner)...)
+			lines = append(lines, format.Wrap("or open "+format.Safe(p.VerificationURIComplete), inner)...)
 		}
 		if p.BrowserOpened {
 			lines = append(lines, st.OkText.Render("✓ opened in your browser"))

@@ -1,32 +1,32 @@
-package ui
+package dialog
 
-// fleetReplacedReason closes the restart dialogs that were asking when the
-// board's fleet was reopened (a login change): what they showed — who acts,
-// the workload, the API server — was checked on the fleet that is gone.
-const fleetReplacedReason = "the clusters were reopened (the login changed): the restart dialog was closed and nothing was sent; open it again"
+// FleetReplacedReason is why the restart dialogs that were asking closed
+// when the board's fleet was reopened (a login change): what they showed —
+// who acts, the workload, the API server — was checked on the fleet that is
+// gone.
+const FleetReplacedReason = "the clusters were reopened (the login changed): the restart dialog was closed and nothing was sent; open it again"
 
-// closeUnsentRestarts closes every restart dialog that has not sent
-// anything yet. One sending, or a set running, is left to the use case: a
-// restart bound to the old fleet's check is refused at the patch.
-func (m *Model) closeUnsentRestarts() {
+// CloseUnsentRestarts closes every restart dialog that has not sent
+// anything yet, and reports whether it closed one. One sending, or a set
+// running, is left to the use case: a restart bound to the old fleet's
+// check is refused at the patch.
+func (s *Stack) CloseUnsentRestarts() bool {
 	closed := false
-	for _, d := range append(dialogStack(nil), m.dialogs...) {
+	for _, d := range append(Stack(nil), *s...) {
 		switch d := d.(type) {
-		case *confirmDialog:
-			if d.phase == confirmSending {
+		case *Confirm:
+			if d.phase == ConfirmSending {
 				continue
 			}
-		case *setRestartDialog:
-			if d.phase != setChecking && d.phase != setAsk {
+		case *SetRestart:
+			if d.phase != SetChecking && d.phase != SetAsk {
 				continue
 			}
 		default:
 			continue
 		}
-		m.dialogs.remove(d)
+		s.Remove(d)
 		closed = true
 	}
-	if closed {
-		m.status = statusLine{text: fleetReplacedReason, bad: true}
-	}
+	return closed
 }

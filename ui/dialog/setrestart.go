@@ -1,4 +1,4 @@
-package ui
+package dialog
 
 import (
 	"fmt"
@@ -17,25 +17,26 @@ import (
 	"github.com/hanzoai/driftboard/ui/styles"
 )
 
-type setPhase int
+// SetPhase is where a set restart stands.
+type SetPhase int
 
 const (
-	setChecking setPhase = iota // CheckRestart for every marked row
-	setAsk                      // the counts and refusals shown; waiting for the typed confirmation
-	setRunning                  // restarts under way
-	setDone                     // the summary, until closed
+	SetChecking SetPhase = iota // the use case's Check for every marked row
+	SetAsk                      // the counts and refusals shown; waiting for the typed confirmation
+	SetRunning                  // restarts under way
+	SetDone                     // the summary, until closed
 )
 
-// setRestartDialog restarts the marked rows as one set: every row is
+// SetRestart restarts the marked rows as one set: every row is
 // checked first, the refusals are listed before asking, the typed count
 // (or "restart N apps" when any row is production) confirms, and the
 // restarts run at most limit at once with progress per row.
-type setRestartDialog struct {
+type SetRestart struct {
 	rows      []*model.AppView // marked rows as they were when opened
 	user      string
 	limit     int
 	keys      keymap.Map
-	phase     setPhase
+	phase     SetPhase
 	refused   map[model.Key]string
 	allowed   []model.Key
 	typed     textinput.Model
@@ -49,13 +50,11 @@ type setRestartDialog struct {
 	checking  int                           // answers still awaited
 }
 
-// actRestartSet: the user confirmed the set the dialog shows.
-type actRestartSet struct{ d *setRestartDialog }
-
-func (actRestartSet) isAction() {}
-
-func newSetRestart(rows []*model.AppView, user string, limit int, st *styles.Styles, keys keymap.Map) *setRestartDialog {
-	d := &setRestartDialog{rows: rows, user: user, limit: max(limit, 1), keys: keys,
+// NewSetRestart asks about restarting rows (as they are now) as user, at
+// most limit at once; each row is refused (Refuse) or awaited (Await)
+// before it asks.
+func NewSetRestart(rows []*model.AppView, user string, limit int, st *styles.Styles, keys keymap.Map) *SetRestart {
+	d := &SetRestart{rows: rows, user: user, limit: max(limit, 1), keys: keys,
 		refused: map[model.Key]string{}, status: map[model.Key]restart.Update{}, checks: map[model.Key]restart.Checked{}}
 	d.typed = textinput.New()
 	d.typed.CharLimit = 64
@@ -64,19 +63,35 @@ func newSetRestart(rows []*model.AppView, user string, limit int, st *styles.Sty
 }
 
 // answer is what must be typed to confirm the allowed rows.
-func (d *setRestartDialog) answer() string { return d.plan.Answer }
+func (d *SetRestart) answer() string { return d.plan.Answer }
 
-func countApps(n int) string { return restart.CountApps(n) }
+// Phase is where the set stands.
+func (d *SetRestart) Phase() SetPhase { return d.phase }
 
-// refuse records a row the board refuses before asking the fleet.
-func (d *setRestartDialog) refuse(r *model.AppView, why string) {
+// Allowed are the rows the set restarts, once checked.
+func (d *SetRestart) Allowed() []model.Key { return d.allowed }
+
+// Refuse records a row the board refuses before asking the fleet.
+func (d *SetRestart) Refuse(r *model.AppView, why string) {
 	d.checks[r.Key()] = restart.Checked{Key: r.Key(), Plan: model.PlanRestart(r), Decision: model.Decision{Reason: why}}
 }
 
-// checked records one row's check; the last one moves to asking, with the
-// rows sorted by the use case as a typed confirmation sees them.
-func (d *setRestartDialog) checked(c restart.Checked) tea.Cmd {
-	if c.Key != (model.Key{}) {
+// Await is the number of checks under way; none asks at once.
+func (d *SetRestart) Await(n int) tea.Cmd {
+	d.checking = n
+	if n == 0 {
+		return d.ask()
+	}
+	return nil
+}
+
+// Checked records one row's check while checking; the last one moves to
+// asking.
+func (d *SetRestart) Checked(c restart.Checked) tea.Cmd {
+	if d.phase != SetChecking {
+		return nil
+	}
+	if c.Key != (model.Key{}) { // a check that failed outright answers with none
 		d.checks[c.Key] = c
 	}
 	if a := c.Decision.Actor; a != nil {
@@ -86,71 +101,91 @@ func (d *setRestartDialog) checked(c restart.Checked) tea.Cmd {
 	if d.checking > 0 {
 		return nil
 	}
+	return d.ask()
+}
+
+// ask sorts the rows by the use case, as a typed confirmation sees them,
+// and asks.
+func (d *SetRestart) ask() tea.Cmd {
 	var all []restart.Checked
 	for _, r := range d.rows {
 		all = append(all, d.checks[r.Key()])
 	}
 	d.plan = restart.PlanSet(all, restart.Confirmation{})
 	d.allowed, d.refused = d.plan.Allowed, d.plan.Refused
-	d.phase = setAsk
+	d.phase = SetAsk
 	d.typed.Prompt = "type " + d.answer() + ": "
 	return d.typed.Focus()
 }
 
-func cmpOr(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
+// Input is the use case's input for the confirmed set: its plan, the typed
+// confirmation, the limit and whether a failure stops new starts; report
+// receives each row's progress.
+func (d *SetRestart) Input(report func(restart.Update)) restart.SetInput {
+	return restart.SetInput{Plan: d.plan, Confirm: restart.Confirmation{Answer: d.confirmed}, MaxParallel: d.limit,
+		ContinueOnError: d.cont, Follow: true, Report: report}
 }
 
-func (d *setRestartDialog) busy() bool { return d.phase == setChecking || d.phase == setRunning }
+// Progress shows one row's progress.
+func (d *SetRestart) Progress(u restart.Update) { d.status[u.Key] = u }
 
-func (d *setRestartDialog) Update(msg tea.KeyPressMsg) (action, tea.Cmd) {
+// Done shows the summary until closed and is it in words; bad: something
+// failed, did not start or was refused.
+func (d *SetRestart) Done(sum restart.Summary) (text string, bad bool) {
+	d.summary, d.phase = &sum, SetDone
+	return d.summaryText(), !sum.OK() || len(d.refused) > 0
+}
+
+// Busy: checks or restarts are under way.
+func (d *SetRestart) Busy() bool { return d.phase == SetChecking || d.phase == SetRunning }
+
+// Update: the typed confirmation while asking, quit while running, close
+// once done.
+func (d *SetRestart) Update(msg tea.KeyPressMsg) (Action, tea.Cmd) {
 	k := &d.keys
 	switch d.phase {
-	case setAsk:
+	case SetAsk:
 		switch {
 		case key.Matches(msg, k.Back):
-			return actClose{status: "set restart cancelled; nothing was sent"}, nil
+			return Close{Status: "set restart cancelled; nothing was sent"}, nil
 		case len(d.allowed) == 0 && key.Matches(msg, k.Login): // nothing to type; the refusals name L
-			return actStartLogin{}, nil
+			return StartLogin{}, nil
 		case msg.String() == "tab":
 			d.cont = !d.cont
-			return actNone{}, nil
+			return None{}, nil
 		case key.Matches(msg, k.Accept):
 			if len(d.allowed) == 0 {
-				return actClose{status: "every marked app is refused; nothing was sent"}, nil
+				return Close{Status: "every marked app is refused; nothing was sent"}, nil
 			}
 			if strings.TrimSpace(d.typed.Value()) != d.answer() {
 				d.reason = "type exactly " + strconv.Quote(d.answer()) + " to confirm; nothing was sent"
-				return actNone{}, nil
+				return None{}, nil
 			}
 			d.confirmed = d.typed.Value()
-			d.phase = setRunning
-			return actRestartSet{d}, nil
+			d.phase = SetRunning
+			return RestartSet{d}, nil
 		}
 		var cmd tea.Cmd
 		d.typed, cmd = d.typed.Update(msg)
 		d.reason = ""
-		return actNone{}, cmd
-	case setDone:
+		return None{}, cmd
+	case SetDone:
 		if key.Matches(msg, k.Back, k.Accept, k.Quit) {
-			return actClose{status: d.summaryText()}, nil
+			return Close{Status: d.summaryText()}, nil
 		}
-	case setRunning:
+	case SetRunning:
 		if key.Matches(msg, k.Quit) {
-			return actQuit{}, nil
+			return Quit{}, nil
 		}
-	case setChecking:
+	case SetChecking:
 		if key.Matches(msg, k.Back) {
-			return actClose{status: "set restart cancelled; nothing was sent"}, nil
+			return Close{Status: "set restart cancelled; nothing was sent"}, nil
 		}
 	}
-	return actNone{}, nil
+	return None{}, nil
 }
 
-func (d *setRestartDialog) summaryText() string {
+func (d *SetRestart) summaryText() string {
 	if d.summary == nil {
 		return ""
 	}
@@ -163,7 +198,7 @@ func (d *setRestartDialog) summaryText() string {
 }
 
 // counts says how many allowed rows fall in each value of what.
-func (d *setRestartDialog) counts(what func(*model.AppView) string) string {
+func (d *SetRestart) counts(what func(*model.AppView) string) string {
 	m := map[string]int{}
 	for _, r := range d.rows {
 		if _, no := d.refused[r.Key()]; !no {

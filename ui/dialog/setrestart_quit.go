@@ -1,4 +1,4 @@
-package ui
+package dialog
 
 import (
 	"fmt"
@@ -9,25 +9,14 @@ import (
 	"github.com/hanzoai/driftboard/ui/format"
 )
 
-// QuitReport says what a set restart had done when the board ended while it
-// was running: quitting cancels the run, so nothing new starts, and the
-// person who quit must still learn which apps were restarted, which were
-// still rolling and which never started. "" when no set restart was
-// running. Read it after the program returns (Run writes it to
-// Options.ExitReport).
-func (m *Model) QuitReport() string {
-	for _, d := range m.dialogs {
-		if sd, ok := d.(*setRestartDialog); ok && sd.phase == setRunning {
-			return sd.quitReport()
-		}
+// QuitReport says what the set had done when the board ended while it ran:
+// the allowed apps grouped by what the board last observed of each; a
+// restart whose request had not answered yet is "outcome unknown", not
+// "restarted". "" unless running.
+func (d *SetRestart) QuitReport() string {
+	if d.phase != SetRunning {
+		return ""
 	}
-	return ""
-}
-
-// quitReport groups the allowed apps by what the board last observed of
-// each; a restart whose request had not answered yet is "outcome unknown",
-// not "restarted".
-func (d *setRestartDialog) quitReport() string {
 	groups := []struct {
 		title string
 		keys  []model.Key
@@ -56,7 +45,7 @@ func (d *setRestartDialog) quitReport() string {
 		groups[i].keys = append(groups[i].keys, k)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "quit during a set restart of %s: nothing new was started.\n", countApps(len(d.allowed)))
+	fmt.Fprintf(&b, "quit during a set restart of %s: nothing new was started.\n", restart.CountApps(len(d.allowed)))
 	for _, g := range groups {
 		if len(g.keys) == 0 {
 			continue

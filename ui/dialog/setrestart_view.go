@@ -1,4 +1,4 @@
-package ui
+package dialog
 
 import (
 	"fmt"
@@ -14,13 +14,13 @@ import (
 
 // Render is the dialog box content: who acts, the counts, every refusal,
 // and then the prompt, the progress per row, or the summary.
-func (d *setRestartDialog) Render(st *styles.Styles, width int, spin string) string {
+func (d *SetRestart) Render(st *styles.Styles, width int, spin string) string {
 	back := d.keys.Back.Help().Key
 	inner := max(20, min(width-6, 90))
 	var lines []string
 	add := func(s ...string) { lines = append(lines, s...) }
-	add(st.DialogTitle.Render("Restart "+strings.Replace(countApps(len(d.rows)), " app", " marked app", 1)+"?"), "")
-	if d.phase == setChecking {
+	add(st.DialogTitle.Render("Restart "+strings.Replace(restart.CountApps(len(d.rows)), " app", " marked app", 1)+"?"), "")
+	if d.phase == SetChecking {
 		add(spin+" checking permission for each app…", "", st.Dim.Render(back+" cancel"))
 		return st.Dialog.Render(strings.Join(lines, "\n"))
 	}
@@ -28,14 +28,14 @@ func (d *setRestartDialog) Render(st *styles.Styles, width int, spin string) str
 	if d.user == "" {
 		who = ", not logged in,"
 	}
-	add(wrapText(fmt.Sprintf("Rolling restart of %s%s at most %d at once.", countApps(len(d.allowed)), who, d.limit), inner)...)
+	add(format.Wrap(fmt.Sprintf("Rolling restart of %s%s at most %d at once.", restart.CountApps(len(d.allowed)), who, d.limit), inner)...)
 	add("  clusters: "+d.counts(func(r *model.AppView) string { return r.Cluster }),
 		"  envs:     "+d.counts(func(r *model.AppView) string { return string(r.Env) }),
 		"  kinds:    "+d.counts(func(r *model.AppView) string { return string(r.Workload.Kind) }))
-	if d.phase == setAsk {
+	if d.phase == SetAsk {
 		add(d.names(inner)...)
 		if names := d.legacy(); names != "" {
-			add(wrapText(st.WarnText.Render("▲ ")+"Legacy workloads the Hanzo operator does not own (no controller reference to their App): "+
+			add(format.Wrap(st.WarnText.Render("▲ ")+"Legacy workloads the Hanzo operator does not own (no controller reference to their App): "+
 				names+". The restart touches only their workloads; their Apps are not changed.", inner)...)
 		}
 	}
@@ -43,13 +43,13 @@ func (d *setRestartDialog) Render(st *styles.Styles, width int, spin string) str
 		add("", st.ErrText.Render(fmt.Sprintf("✖ %d refused (not sent):", len(d.refused))))
 		for _, r := range d.rows {
 			if why, ok := d.refused[r.Key()]; ok {
-				add(wrapText("  "+format.Safe(r.Namespace+"/"+r.App+" ("+r.Cluster+")")+": "+oneLine(why), inner)...)
+				add(format.Wrap("  "+format.Safe(r.Namespace+"/"+r.App+" ("+r.Cluster+")")+": "+format.OneLine(why), inner)...)
 			}
 		}
 	}
 	add("")
 	switch d.phase {
-	case setAsk:
+	case SetAsk:
 		if len(d.allowed) == 0 {
 			add(st.Dim.Render("nothing to restart · enter/" + back + " close"))
 			break
@@ -63,7 +63,7 @@ func (d *setRestartDialog) Render(st *styles.Styles, width int, spin string) str
 			onFail = "continue after failures"
 		}
 		add(st.Dim.Render("enter confirm · tab: " + onFail + " · " + back + " cancel"))
-	case setRunning, setDone:
+	case SetRunning, SetDone:
 		for _, k := range d.allowed {
 			u, ok := d.status[k]
 			word := "waiting"
@@ -73,12 +73,12 @@ func (d *setRestartDialog) Render(st *styles.Styles, width int, spin string) str
 					word = spin + " restarting"
 				}
 				if u.Detail != "" {
-					word += ": " + oneLine(u.Detail)
+					word += ": " + format.OneLine(u.Detail)
 				}
 			}
-			add(wrapText("  "+format.Safe(k.Namespace+"/"+k.Name)+" "+word, inner)...)
+			add(format.Wrap("  "+format.Safe(k.Namespace+"/"+k.Name)+" "+word, inner)...)
 		}
-		if d.phase == setDone {
+		if d.phase == SetDone {
 			add("", st.Bold.Render(d.summaryText()), st.Dim.Render("enter/"+back+" close"))
 		} else {
 			add("", st.Dim.Render(d.keys.Quit.Help().Key+" quit: nothing new starts; what was done is printed"))
@@ -89,7 +89,7 @@ func (d *setRestartDialog) Render(st *styles.Styles, width int, spin string) str
 
 // legacy names the rows to restart whose workload the App does not own
 // (three, then how many more); "" when none.
-func (d *setRestartDialog) legacy() string {
+func (d *SetRestart) legacy() string {
 	var names []string
 	for _, r := range d.rows {
 		if _, no := d.refused[r.Key()]; !no && r.HasProblem(model.ProblemLegacyWorkload) {
@@ -109,7 +109,7 @@ const setNameLines = 4
 // names lists the apps the set will restart (with their cluster when the
 // set spans several), so the typed count confirms a set the person has read, not only counted.
 // The last line keeps room to say how many more there are.
-func (d *setRestartDialog) names(width int) []string {
+func (d *SetRestart) names(width int) []string {
 	const label = "  apps:     "
 	pad := strings.Repeat(" ", len(label))
 	var rows []*model.AppView

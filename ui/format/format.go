@@ -83,6 +83,9 @@ func FitLine(s string, w int) string {
 	return s + strings.Repeat(" ", w-sw)
 }
 
+// OneLine is outside text (an error, a reason) on one line, sanitised.
+func OneLine(s string) string { return Safe(strings.Join(strings.Fields(s), " ")) }
+
 // Wrap wraps a styled line to width (at least 10 columns).
 func Wrap(s string, width int) []string {
 	return strings.Split(ansi.Wrap(s, max(10, width), ""), "\n")
