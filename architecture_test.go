@@ -67,6 +67,7 @@ var rules = []layerRule{
 	{path: "ui/yaml", mayImport: uiComponent, never: uiNever},
 	{path: "ui/logs", mayImport: uiComponent, never: uiNever},
 	{path: "ui/detail", mayImport: uiComponent, never: uiNever},
+	{path: "ui/board", mayImport: uiComponent, never: uiNever},
 	// The dialogs ask the restart use case whether an answer confirms.
 	{path: "ui/dialog", mayImport: append([]string{"internal/restart"}, uiComponent...), never: uiNever},
 	{path: "internal/demo", mayImport: []string{"kube", "model", "drift", "internal/termtext"}, never: terminalLibs},
@@ -208,7 +209,7 @@ func TestArchitectureMapNamesEveryPackage(t *testing.T) {
 // The rules themselves: subpackages fall under their parent's layer, and
 // the never-lists catch what they are meant to.
 func TestLayerRulesApply(t *testing.T) {
-	for rel, want := range map[string]string{"model/store": "model/store", "model/store/x": "model/store", "model": "model", "ui/board": "ui", "internal/testing/e2e": "internal/testing",
+	for rel, want := range map[string]string{"model/store": "model/store", "model/store/x": "model/store", "model": "model", "ui/board": "ui/board", "ui/x": "ui", "internal/testing/e2e": "internal/testing",
 		"internal/testing/ptyterm": "internal/testing", "": ""} {
 		if rule, ok := ruleFor(rel); !ok || rule.path != want {
 			t.Errorf("%q falls under %q, want %q", rel, rule.path, want)

@@ -65,15 +65,15 @@ func TestCursorStartsOnRowOneWhileRowsArrive(t *testing.T) {
 	m.Update(snapshotMsg{src.Snapshot()})
 	src.upsert(fleet()...)
 	m.Update(snapshotMsg{src.Snapshot()})
-	if m.board.cursor != 0 || m.board.selected() != m.board.allRows()[0] {
-		t.Fatalf("cursor on row %d (%s), want row 0 (%s)", m.board.cursor, m.board.selected().App, m.board.allRows()[0].App)
+	if m.board.Cursor() != 0 || m.board.Selected() != m.board.AllRows()[0] {
+		t.Fatalf("cursor on row %d (%s), want row 0 (%s)", m.board.Cursor(), m.board.Selected().App, m.board.AllRows()[0].App)
 	}
 	// Once the user picks an app, the cursor follows it.
 	press(m, "j", "j")
-	picked := m.board.selected().App
+	picked := m.board.Selected().App
 	src.upsert(app{ns: "hanzo", name: "aaa", declared: "dev", running: "dev", ready: 2, updated: 2}.build())
 	m.Update(snapshotMsg{src.Snapshot()})
-	if m.board.selected().App != picked || m.board.cursor != 3 {
-		t.Fatalf("after a row sorted above it: cursor %d on %s, want 3 on %s", m.board.cursor, m.board.selected().App, picked)
+	if m.board.Selected().App != picked || m.board.Cursor() != 3 {
+		t.Fatalf("after a row sorted above it: cursor %d on %s, want 3 on %s", m.board.Cursor(), m.board.Selected().App, picked)
 	}
 }

@@ -51,10 +51,10 @@ func benchModel(b *testing.B, n int, filter string) *Model {
 // (target < 2 ms/frame).
 func BenchmarkView10k(b *testing.B) {
 	m := benchModel(b, 10_000, "sev:red,yellow ns:tenant-*")
-	if len(m.board.allRows()) < 1000 {
-		b.Fatalf("filter left %d rows; the benchmark needs a big filtered set", len(m.board.allRows()))
+	if len(m.board.AllRows()) < 1000 {
+		b.Fatalf("filter left %d rows; the benchmark needs a big filtered set", len(m.board.AllRows()))
 	}
-	m.board.moveTo(len(m.board.allRows()) / 2)
+	m.board.MoveTo(len(m.board.AllRows()) / 2)
 	b.ReportAllocs()
 	cpu := startCPU(b)
 	for b.Loop() {
@@ -75,7 +75,7 @@ func BenchmarkFilterSort10k(b *testing.B) {
 	b.ReportAllocs()
 	cpu := startCPU(b)
 	for b.Loop() {
-		m.board.setQuery(q)
+		m.board.SetQuery(q)
 	}
 	cpu.report()
 }
@@ -86,7 +86,7 @@ func BenchmarkFilterSort10k(b *testing.B) {
 func BenchmarkOneChange10k(b *testing.B) {
 	m := benchModel(b, 10_000, "")
 	rows := bigFleet(10_000)
-	m.board.moveTo(5_000)
+	m.board.MoveTo(5_000)
 	b.ReportAllocs()
 	cpu := startCPU(b)
 	i := 0
@@ -99,8 +99,8 @@ func BenchmarkOneChange10k(b *testing.B) {
 		_ = m.View()
 	}
 	cpu.report()
-	if m.board.rebuilds != 1 {
-		b.Fatalf("the view was rebuilt %d times", m.board.rebuilds)
+	if m.board.Rebuilds() != 1 {
+		b.Fatalf("the view was rebuilt %d times", m.board.Rebuilds())
 	}
 }
 
@@ -150,8 +150,8 @@ func TestBurstIsCoalesced(t *testing.T) {
 	if frames > limit || frames < 1 {
 		t.Fatalf("%d frames for 1000 updates over %v; want 1..%d", frames, took, limit)
 	}
-	if len(m.board.allRows()) != 1000 {
-		t.Fatalf("board shows %d rows after the burst, want 1000", len(m.board.allRows()))
+	if len(m.board.AllRows()) != 1000 {
+		t.Fatalf("board shows %d rows after the burst, want 1000", len(m.board.AllRows()))
 	}
 }
 
@@ -204,7 +204,7 @@ func BenchmarkChurnFrame10k(b *testing.B) {
 	for _, n := range []int{4, 40, 400} {
 		b.Run(fmt.Sprintf("changes=%d", n), func(b *testing.B) {
 			m := benchModel(b, 10_000, "")
-			m.board.cycleSort() // by name: svc-00000… on screen
+			m.board.CycleSort() // by name: svc-00000… on screen
 			m.Update(snapshotMsg{m.fleet.Snapshot()})
 			rows := bigFleet(10_000)
 			src := storeOf(m)

@@ -66,7 +66,7 @@ func (m *Model) clockNext(now time.Time) time.Duration {
 	if m.identKnown && !m.ident.Expiry.IsZero() && m.ident.Expiry.After(now) {
 		soonest(untilChange(m.ident.Expiry.Sub(now), false)) // "token 52m left"
 	}
-	if s := m.board.snap; s != nil {
+	if s := m.board.Snap(); s != nil {
 		for _, c := range s.Clusters {
 			if (c.Phase == model.ConnReconnecting || c.Phase == model.ConnUnresponsive) && !c.Since.IsZero() {
 				soonest(untilChange(now.Sub(c.Since), true)) // "since 14:00:05 (40s)"

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/board"
 	"github.com/hanzoai/driftboard/ui/detail"
 )
 
@@ -19,7 +20,7 @@ type EventWatcher interface {
 }
 
 func (m *Model) openDetail() tea.Cmd {
-	r := m.board.selected()
+	r := m.board.Selected()
 	if r == nil {
 		return nil
 	}
@@ -55,17 +56,17 @@ func (m *Model) onDetail(msg tea.Msg) tea.Cmd {
 	case detail.Back:
 		m.screen = screenBoard
 	case detail.Restart:
-		return m.openRestart(m.board.find(key))
+		return m.openRestart(m.board.Find(key))
 	case detail.YAML:
-		return m.openYAML(m.board.find(key))
+		return m.openYAML(m.board.Find(key))
 	case detail.Logs:
-		return m.openLogs(m.board.find(key))
+		return m.openLogs(m.board.Find(key))
 	case detail.Login:
 		return m.startLogin()
 	case detail.Help:
 		m.openHelp()
 	case detail.Reread:
-		if r := m.board.find(key); r != nil && m.screen == screenDetail {
+		if r := m.board.Find(key); r != nil && m.screen == screenDetail {
 			return m.detail.ReadDigests(r)
 		}
 	}
@@ -77,17 +78,17 @@ func (m *Model) followDigests() tea.Cmd {
 	if m.screen != screenDetail {
 		return nil
 	}
-	return m.detail.Follow(m.board.find(m.detail.Key()))
+	return m.detail.Follow(m.board.Find(m.detail.Key()))
 }
 
 // detailFacts are what the board knows of the detail's app besides its row.
 func (m *Model) detailFacts() detail.Facts {
-	r := m.board.find(m.detail.Key())
+	r := m.board.Find(m.detail.Key())
 	f := detail.Facts{Row: r, Now: m.now()}
 	if r == nil {
 		return f
 	}
-	f.Progress, f.MayDo = rolloutCell(r, nil), m.mayDo(r)
+	f.Progress, f.MayDo = board.RolloutCell(r, nil), m.mayDo(r)
 	if fl := m.inflight[r.Key()]; fl != nil {
 		f.Restarting = fl.started
 	}

@@ -9,11 +9,11 @@ import (
 // openJump is ":": the prompt starts on the filter applied, or on the e
 // key's env.
 func (m *Model) openJump() tea.Cmd {
-	current := m.filter.text()
-	if current == "" && m.board.env != "" {
-		current = "env:" + string(m.board.env)
+	current := m.filter.Text()
+	if current == "" && m.board.Env() != "" {
+		current = "env:" + string(m.board.Env())
 	}
-	d, focus := dialog.NewJump(m.board.snap, m.opts.SavedFilters, current, &m.st, m.keys)
+	d, focus := dialog.NewJump(m.board.Snap(), m.opts.SavedFilters, current, &m.st, m.keys)
 	m.dialogs.Push(d)
 	return focus
 }
@@ -21,7 +21,7 @@ func (m *Model) openJump() tea.Cmd {
 // actionMenu lists what can be done to the selected app, with the reason
 // when an action is off.
 func (m *Model) actionMenu() *dialog.Picker {
-	r := m.board.selected()
+	r := m.board.Selected()
 	if r == nil {
 		return nil
 	}
@@ -69,7 +69,7 @@ func (m *Model) perform(d dialog.Dialog, act dialog.Action) tea.Cmd {
 		return m.quit()
 	case dialog.OpenRestart:
 		m.dialogs.Remove(d)
-		return m.openRestart(m.board.selected())
+		return m.openRestart(m.board.Selected())
 	case dialog.OpenDetail:
 		m.dialogs.Remove(d)
 		return m.openDetail()
@@ -84,18 +84,18 @@ func (m *Model) perform(d dialog.Dialog, act dialog.Action) tea.Cmd {
 		m.dialogs.Push(a.P)
 	case dialog.OpenLogs:
 		m.dialogs.Remove(d)
-		return m.openLogs(m.board.selected())
+		return m.openLogs(m.board.Selected())
 	case dialog.ApplyFilter:
 		m.dialogs.Remove(d)
-		m.filter.set(a.Query)
-		if m.filter.err != nil {
-			m.status = statusLine{text: "saved filter is invalid: " + m.filter.err.Error(), bad: true}
-			m.filter.close(true)
+		m.filter.Set(a.Query)
+		if m.filter.Err() != nil {
+			m.status = statusLine{text: "saved filter is invalid: " + m.filter.Err().Error(), bad: true}
+			m.filter.Close(true)
 			return nil
 		}
 		m.applyFilter()
 		if a.Jump {
-			m.board.setEnv(a.Env)
+			m.board.SetEnv(a.Env)
 		}
 		if a.Env != "" {
 			m.status = statusLine{text: "env: " + string(a.Env)}

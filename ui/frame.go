@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/board"
 )
 
 // headerDelay is how stale the header's figures may get when a snapshot
@@ -41,46 +42,40 @@ func headerDue(d time.Duration) tea.Cmd {
 // shownState is what a snapshot may change on screen, besides the header's
 // figures.
 type shownState struct {
-	rows           []*model.AppView // the visible window
-	cursor, offset int
-	want           [numCols]int
-	ident          [numCols]bool
-	clusters       []model.ClusterState
-	releases       model.ReleaseChecks
-	status         statusLine
+	table    board.Shown // the visible rows, cursor, scroll and columns
+	clusters []model.ClusterState
+	releases model.ReleaseChecks
+	status   statusLine
 }
 
 func (m *Model) shownNow() shownState {
-	b := &m.board
-	s := shownState{cursor: b.cursor, offset: b.offset, want: b.want, ident: b.ident, status: m.status}
-	if b.view != nil {
-		b.view.Range(b.offset, func(_ int, r *model.AppView) bool {
-			s.rows = append(s.rows, r)
-			return len(s.rows) < b.height
-		})
-	}
-	if b.snap != nil {
-		s.clusters, s.releases = b.snap.Clusters, b.snap.Releases
+	s := shownState{table: m.board.Shown(), status: m.status}
+	if snap := m.board.Snap(); snap != nil {
+		s.clusters, s.releases = snap.Clusters, snap.Releases
 	}
 	return s
 }
 
 // same reports whether a shows what b does; sameRow tells a replaced row
 // that looks the same.
-func (a shownState) same(b shownState, sameRow func(x, y *model.AppView) bool) bool {
-	return a.cursor == b.cursor && a.offset == b.offset && a.want == b.want && a.ident == b.ident &&
-		a.status == b.status && a.releases == b.releases &&
-		slices.EqualFunc(a.rows, b.rows, func(x, y *model.AppView) bool { return x == y || sameRow(y, x) }) &&
+func (a shownState) same(b shownState, sameRow func(was, now *model.AppView) bool) bool {
+	return a.table.Same(b.table, sameRow) && a.status == b.status && a.releases == b.releases &&
 		slices.EqualFunc(a.clusters, b.clusters, func(x, y model.ClusterState) bool {
 			return x.Name == y.Name && x.Phase == y.Phase && x.Since.Equal(y.Since) && x.Reason == y.Reason &&
 				slices.Equal(x.Notices, y.Notices)
 		})
 }
 
+// sameLine: a replaced row on screen draws as it did (no restart of it in
+// flight turns a spinner).
+func (m *Model) sameLine(was, now *model.AppView) bool {
+	return m.inflight[now.Key()] == nil && m.board.SameLine(was, now, &m.st, m.width)
+}
+
 // plainBoard is the board alone on screen, nothing in progress: where a
 // snapshot can change only rows, cursor, clusters and the header.
 func (m *Model) plainBoard() bool {
-	return m.screen == screenBoard && m.dialogs.Top() == nil && len(m.inflight) == 0 && !m.filter.active
+	return m.screen == screenBoard && m.dialogs.Top() == nil && len(m.inflight) == 0 && !m.filter.Active()
 }
 
 // afterUpdate decides whether the frame must be drawn again: always, except

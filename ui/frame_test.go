@@ -122,7 +122,7 @@ func nameSortedBoardSized(t testing.TB, n, w, h int) (*storeSource, []model.AppV
 	t.Cleanup(m.cancel)
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	m.Update(snapshotMsg{src.Snapshot()})
-	m.board.cycleSort()
+	m.board.CycleSort()
 	m.Update(snapshotMsg{src.Snapshot()})
 	return src, rows, m
 }
@@ -134,7 +134,7 @@ func nameSortedBoardSized(t testing.TB, n, w, h int) (*storeSource, []model.AppV
 func TestUnseenChangeToAShownRowDrawsNothing(t *testing.T) {
 	src, rows, m := nameSortedBoard(t, 500)
 	before := plainView(m)
-	rendered := m.board.rows.rendered
+	rendered := m.board.Rendered()
 
 	shown := rows[3]
 	shown.ObservedAt = t0.Add(time.Minute)
@@ -154,7 +154,7 @@ func TestUnseenChangeToAShownRowDrawsNothing(t *testing.T) {
 	if got := plainView(m); !strings.Contains(got, "v7.7.7") {
 		t.Fatalf("a change the row shows is not on the next frame:\n%s", got)
 	}
-	if n := m.board.rows.rendered - rendered; n != 2 {
+	if n := m.board.Rendered() - rendered; n != 2 {
 		t.Fatalf("%d lines rendered for the two changes, want 2 (the unseen one's line is reused)", n)
 	}
 }

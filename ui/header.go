@@ -80,7 +80,7 @@ func (m *Model) identityWords(compact bool) string {
 // clusterWords is each cluster's state: live, syncing, reconnecting since, failed: why.
 func (m *Model) clusterWords() string {
 	st := &m.st
-	s := m.board.snap
+	s := m.board.Snap()
 	if s == nil || len(s.Clusters) == 0 {
 		if len(m.opts.Contexts) > 0 {
 			return st.Dim.Render(format.Safe(strings.Join(m.opts.Contexts, " ")) + " connecting")
@@ -116,7 +116,7 @@ func (m *Model) summaryLine(width int) string {
 	st := &m.st
 	b := &m.board
 	var parts []string
-	if s := b.snap; s != nil {
+	if s := b.Snap(); s != nil {
 		v := s.Summary.Verdicts
 		counts := make([]string, 0, 6)
 		count := func(m model.Mark, n int, word string) {
@@ -135,37 +135,37 @@ func (m *Model) summaryLine(width int) string {
 			}
 		}
 		parts = append(parts, strings.Join(counts, "  "))
-		shown := strconv.Itoa(b.rowCount()) + "/" + strconv.Itoa(s.Summary.Total) + " shown"
-		if b.rowCount() > b.height { // where am I, when the rows do not fit
-			shown = "row " + strconv.Itoa(b.cursor+1) + " · " + shown
+		shown := strconv.Itoa(b.RowCount()) + "/" + strconv.Itoa(s.Summary.Total) + " shown"
+		if b.RowCount() > b.Height() { // where am I, when the rows do not fit
+			shown = "row " + strconv.Itoa(b.Cursor()+1) + " · " + shown
 		}
 		parts = append(parts, shown)
 	} else {
 		parts = append(parts, "loading…")
 	}
-	if n := m.marks.count(); n > 0 {
+	if n := m.board.MarkCount(); n > 0 {
 		parts = append(parts, st.Accent.Render(strconv.Itoa(n)+" marked"))
 	}
-	parts = append(parts, "sort: "+b.sort.String())
+	parts = append(parts, "sort: "+b.Sort().String())
 	var f []string
-	if q := m.filter.text(); q != "" {
+	if q := m.filter.Text(); q != "" {
 		f = append(f, "/"+q)
 	}
-	if b.env != "" {
-		f = append(f, "env="+string(b.env))
+	if b.Env() != "" {
+		f = append(f, "env="+string(b.Env()))
 	}
-	if b.onlyDrifted {
+	if b.OnlyDrifted() {
 		f = append(f, "only drifted")
 	}
 	if len(f) > 0 {
 		parts = append(parts, st.Accent.Render("filter: "+strings.Join(f, " ")))
 	}
-	if s := b.snap; s != nil { // after the filter, which a narrow line must keep
+	if s := b.Snap(); s != nil { // after the filter, which a narrow line must keep
 		if w := m.releaseWords(s); w != "" {
 			parts = append(parts, w)
 		}
 	}
-	if s := b.snap; s != nil && !s.TakenAt.IsZero() {
+	if s := b.Snap(); s != nil && !s.TakenAt.IsZero() {
 		parts = append(parts, st.Dim.Render("updated "+format.Clock(s.TakenAt, m.now())))
 	}
 	return format.FitLine(strings.Join(parts, st.Dim.Render(" │ ")), width)
@@ -211,7 +211,7 @@ func (m *Model) releaseWords(s *store.Snapshot) string {
 // notice about stale clusters.
 func (m *Model) statusBar(width int) string {
 	st := &m.st
-	if m.filter.active || m.filter.err != nil {
+	if m.filter.Active() || m.filter.Err() != nil {
 		return m.filter.Render(st, width)
 	}
 	if m.status.text != "" {
@@ -220,7 +220,7 @@ func (m *Model) statusBar(width int) string {
 		}
 		return format.FitLine(format.Safe(m.status.text), width)
 	}
-	if s := m.board.snap; s != nil {
+	if s := m.board.Snap(); s != nil {
 		for _, c := range s.Clusters {
 			switch c.Phase {
 			case model.ConnReconnecting:

@@ -86,9 +86,9 @@ func send(m *Model, keys ...string) {
 
 func selectKey(t testing.TB, m *Model, k model.Key) {
 	t.Helper()
-	for i, r := range m.board.allRows() {
+	for i, r := range m.board.AllRows() {
 		if r.Key() == k {
-			m.board.moveTo(i)
+			m.board.MoveTo(i)
 			return
 		}
 	}

@@ -13,7 +13,7 @@ import (
 
 func shownApps(m *Model) []string {
 	var out []string
-	for _, r := range m.board.allRows() {
+	for _, r := range m.board.AllRows() {
 		out = append(out, r.Namespace+"/"+r.App)
 	}
 	slices.Sort(out)
@@ -36,8 +36,8 @@ func TestJumpPrompt(t *testing.T) {
 	if got, want := shownApps(m), []string{"hanzo-testnet/explorer", "hanzo-testnet/queue"}; !slices.Equal(got, want) {
 		t.Errorf(":ns hanzo-testnet shows %v, want %v", got, want)
 	}
-	if m.filter.text() != "namespace:hanzo-testnet" || m.dialogs.Top() != nil {
-		t.Errorf("filter %q, dialog %v; want the query applied and the prompt closed", m.filter.text(), m.dialogs.Top())
+	if m.filter.Text() != "namespace:hanzo-testnet" || m.dialogs.Top() != nil {
+		t.Errorf("filter %q, dialog %v; want the query applied and the prompt closed", m.filter.Text(), m.dialogs.Top())
 	}
 
 	// A saved filter by name.
@@ -50,10 +50,10 @@ func TestJumpPrompt(t *testing.T) {
 
 	// ctx: the cluster term.
 	press(m, ":")
-	typeText(m, "ctx "+m.board.snap.Rows()[0].Cluster)
+	typeText(m, "ctx "+m.board.Snap().Rows()[0].Cluster)
 	press(m, "enter")
-	if got := shownApps(m); len(got) != len(fleet()) || m.filter.text() != "cluster:"+m.board.snap.Rows()[0].Cluster {
-		t.Errorf(":ctx shows %v with filter %q", got, m.filter.text())
+	if got := shownApps(m); len(got) != len(fleet()) || m.filter.Text() != "cluster:"+m.board.Snap().Rows()[0].Cluster {
+		t.Errorf(":ctx shows %v with filter %q", got, m.filter.Text())
 	}
 
 	// Something unknown keeps the prompt open and says why; esc closes it.
@@ -64,8 +64,8 @@ func TestJumpPrompt(t *testing.T) {
 		t.Errorf("unknown jump:\n%s", v)
 	}
 	press(m, "esc")
-	if m.dialogs.Top() != nil || m.filter.text() != "cluster:"+m.board.snap.Rows()[0].Cluster {
-		t.Errorf("esc: dialog %v, filter %q; want closed, filter unchanged", m.dialogs.Top(), m.filter.text())
+	if m.dialogs.Top() != nil || m.filter.Text() != "cluster:"+m.board.Snap().Rows()[0].Cluster {
+		t.Errorf("esc: dialog %v, filter %q; want closed, filter unchanged", m.dialogs.Top(), m.filter.Text())
 	}
 }
 
@@ -87,8 +87,8 @@ func TestJumpQuits(t *testing.T) {
 	press(m, ":")
 	typeText(m, "q")
 	press(m, "enter")
-	if m.filter.text() != "sev:red" {
-		t.Errorf("a saved filter named q: filter %q, want it applied", m.filter.text())
+	if m.filter.Text() != "sev:red" {
+		t.Errorf("a saved filter named q: filter %q, want it applied", m.filter.Text())
 	}
 }
 
@@ -118,8 +118,8 @@ func TestJumpAlonePicksAName(t *testing.T) {
 		t.Fatalf("the list should start on the applied namespace:\n%s", v)
 	}
 	press(m, "esc")
-	if m.dialogs.Top() != nil || m.filter.text() != "namespace:hanzo-testnet" {
-		t.Fatalf("esc: dialog %v, filter %q; want closed, filter kept", m.dialogs.Top(), m.filter.text())
+	if m.dialogs.Top() != nil || m.filter.Text() != "namespace:hanzo-testnet" {
+		t.Fatalf("esc: dialog %v, filter %q; want closed, filter kept", m.dialogs.Top(), m.filter.Text())
 	}
 	// ":ctx" alone: the clusters, a connected one without rows too.
 	press(m, ":")
@@ -208,11 +208,11 @@ func TestJumpPickerQuotesTheName(t *testing.T) {
 		}
 		press(m, "enter")
 		var got []string
-		for _, r := range m.board.allRows() {
+		for _, r := range m.board.AllRows() {
 			got = append(got, r.Cluster+"/"+r.Namespace+"/"+r.App)
 		}
 		if want := []string{c + "/hanzo/api"}; !slices.Equal(got, want) {
-			t.Errorf("picked %s: filter %q shows %v, want %v", c, m.filter.text(), got, want)
+			t.Errorf("picked %s: filter %q shows %v, want %v", c, m.filter.Text(), got, want)
 		}
 	}
 }
@@ -240,12 +240,12 @@ func TestJumpOverridesTheEnvKey(t *testing.T) {
 	press(m, ":")
 	typeText(m, "env test")
 	press(m, "enter")
-	if got, want := shownApps(m), []string{"hanzo-testnet/explorer", "hanzo-testnet/queue"}; !slices.Equal(got, want) || m.board.env != "test" {
-		t.Fatalf(":env test shows %v (env key %q), want %v", got, m.board.env, want)
+	if got, want := shownApps(m), []string{"hanzo-testnet/explorer", "hanzo-testnet/queue"}; !slices.Equal(got, want) || m.board.Env() != "test" {
+		t.Fatalf(":env test shows %v (env key %q), want %v", got, m.board.Env(), want)
 	}
 	press(m, "e") // test → dev
-	if got := shownApps(m); m.board.env != "dev" || len(got) == 0 || !strings.HasPrefix(got[0], "hanzo-devnet/") {
-		t.Fatalf("e after :env test: env %q shows %v, want dev's rows\n%s", m.board.env, got, plainView(m))
+	if got := shownApps(m); m.board.Env() != "dev" || len(got) == 0 || !strings.HasPrefix(got[0], "hanzo-devnet/") {
+		t.Fatalf("e after :env test: env %q shows %v, want dev's rows\n%s", m.board.Env(), got, plainView(m))
 	}
 	press(m, ":")
 	typeText(m, "env")

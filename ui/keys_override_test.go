@@ -38,10 +38,10 @@ func TestKeyOverridesRebindActionsAndHelp(t *testing.T) {
 	if !key.Matches(keyMsg("k"), m.keys.Quit) || key.Matches(keyMsg("q"), m.keys.Quit) {
 		t.Errorf("quit keys = %v, want [k ctrl+q]", m.keys.Quit.Keys())
 	}
-	before := m.board.cursor
+	before := m.board.Cursor()
 	press(m, "up")
-	if m.board.cursor != before-1 {
-		t.Errorf("up arrow no longer moves: cursor %d → %d", before, m.board.cursor)
+	if m.board.Cursor() != before-1 {
+		t.Errorf("up arrow no longer moves: cursor %d → %d", before, m.board.Cursor())
 	}
 
 	press(m, "?")

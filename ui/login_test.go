@@ -34,8 +34,8 @@ func TestLoginFromInsideTheBoard(t *testing.T) {
 	// The board keeps running under the dialog.
 	src.upsert(app{ns: "hanzo", name: "zzz", declared: "v1.0.0", running: "v1.0.0", latest: "v1.0.0", ready: 2, updated: 2, assets: 1}.build())
 	m.Update(snapshotMsg{src.Snapshot()})
-	if len(m.board.allRows()) != len(fleet())+1 {
-		t.Fatalf("board did not update under the dialog: %d rows", len(m.board.allRows()))
+	if len(m.board.AllRows()) != len(fleet())+1 {
+		t.Fatalf("board did not update under the dialog: %d rows", len(m.board.AllRows()))
 	}
 	// Approve: the identity is fresh again and re-read.
 	id.state.Expiry = t0.Add(time.Hour)

@@ -3,11 +3,13 @@ package ui
 import (
 	"strings"
 	"testing"
+
+	"github.com/hanzoai/driftboard/ui/board"
 )
 
 func markedNames(m *Model) []string {
 	var out []string
-	for _, r := range m.marks.rows(m.board.snap) {
+	for _, r := range m.board.MarkedRows() {
 		out = append(out, r.App)
 	}
 	return out
@@ -18,16 +20,16 @@ func markedNames(m *Model) []string {
 // a mark survives the filter.
 func TestMarksFromTheKeyboard(t *testing.T) {
 	m, _ := newTestModel(t, nil, nil, Options{}, 100, 30)
-	first := m.board.selected().App
+	first := m.board.Selected().App
 	press(m, "space")
-	if got := markedNames(m); len(got) != 1 || got[0] != first || m.board.cursor != 1 {
-		t.Fatalf("space: marked %v, cursor %d; want [%s] and the cursor on the next row", got, m.board.cursor, first)
+	if got := markedNames(m); len(got) != 1 || got[0] != first || m.board.Cursor() != 1 {
+		t.Fatalf("space: marked %v, cursor %d; want [%s] and the cursor on the next row", got, m.board.Cursor(), first)
 	}
-	if v := plainView(m); !strings.Contains(v, "1 marked") || !strings.Contains(v, "\n "+markedGlyph) {
+	if v := plainView(m); !strings.Contains(v, "1 marked") || !strings.Contains(v, "\n "+board.MarkedGlyph) {
 		t.Fatalf("header or gutter does not show the mark:\n%s", v)
 	}
 	press(m, "up", "space")
-	if m.marks.count() != 0 {
+	if m.board.MarkCount() != 0 {
 		t.Fatalf("space again must unmark; marks %v", markedNames(m))
 	}
 	press(m, "/")
@@ -36,15 +38,15 @@ func TestMarksFromTheKeyboard(t *testing.T) {
 	if got := markedNames(m); strings.Join(got, ",") != strings.Join(rowNames(m), ",") || len(got) == 0 {
 		t.Fatalf("* marked %v, want the shown rows %v", got, rowNames(m))
 	}
-	n := m.marks.count()
+	n := m.board.MarkCount()
 	press(m, "esc") // the filter goes, the marks stay
-	if m.marks.count() != n || !strings.Contains(plainView(m), "marked") {
-		t.Fatalf("clearing the filter changed the marks: %d, want %d", m.marks.count(), n)
+	if m.board.MarkCount() != n || !strings.Contains(plainView(m), "marked") {
+		t.Fatalf("clearing the filter changed the marks: %d, want %d", m.board.MarkCount(), n)
 	}
 	press(m, "/")
 	typeText(m, "iam")
 	press(m, "enter", "*")
-	if m.marks.count() != 0 {
+	if m.board.MarkCount() != 0 {
 		t.Fatalf("* on all-marked rows must clear; marks %v", markedNames(m))
 	}
 }

@@ -21,14 +21,14 @@ func TestVimPagingKeys(t *testing.T) {
 	}
 	src.upsert(many...)
 	m.Update(snapshotMsg{src.Snapshot()})
-	page := m.board.height
+	page := m.board.Height()
 	for _, s := range []struct {
 		key  string
 		want int
 	}{{"ctrl+d", page / 2}, {"ctrl+d", 2 * (page / 2)}, {"ctrl+u", page / 2}, {"ctrl+f", page/2 + page}, {"ctrl+b", page / 2}} {
 		press(m, s.key)
-		if m.board.cursor != s.want {
-			t.Fatalf("after %s cursor %d, want %d (page %d)", s.key, m.board.cursor, s.want, page)
+		if m.board.Cursor() != s.want {
+			t.Fatalf("after %s cursor %d, want %d (page %d)", s.key, m.board.Cursor(), s.want, page)
 		}
 	}
 	help := ansi.Strip(strings.Join(m.helpLines(m.width), "\n"))

@@ -23,8 +23,8 @@ func TestSavedFilters(t *testing.T) {
 		t.Fatalf("list not shown:\n%s", v)
 	}
 	press(m, "j", "enter") // sorted: devnet, prod red
-	if dialog.Find[*dialog.Picker](m.dialogs) != nil || m.filter.text() != "env:main sev:red" {
-		t.Fatalf("after enter: list open=%v filter %q", dialog.Find[*dialog.Picker](m.dialogs) != nil, m.filter.text())
+	if dialog.Find[*dialog.Picker](m.dialogs) != nil || m.filter.Text() != "env:main sev:red" {
+		t.Fatalf("after enter: list open=%v filter %q", dialog.Find[*dialog.Picker](m.dialogs) != nil, m.filter.Text())
 	}
 	if got := rowNames(m); len(got) != 1 || got[0] != "console" {
 		t.Fatalf("rows %v, want [console]", got)
@@ -47,12 +47,12 @@ func TestInitialQueryAndClick(t *testing.T) {
 		t.Fatalf("initial query: rows %v", got)
 	}
 	m.Update(tea.MouseClickMsg{X: 10, Y: 4}) // second row (two title lines, header)
-	if m.board.cursor != 1 {
-		t.Fatalf("click: cursor %d, want 1", m.board.cursor)
+	if m.board.Cursor() != 1 {
+		t.Fatalf("click: cursor %d, want 1", m.board.Cursor())
 	}
 	bad, _ := newTestModel(t, nil, nil, Options{InitialQuery: "sev:purple"}, 100, 30)
-	if !bad.status.bad || len(bad.board.allRows()) != len(fleet()) {
-		t.Fatalf("bad initial query: status %+v rows %d", bad.status, len(bad.board.allRows()))
+	if !bad.status.bad || len(bad.board.AllRows()) != len(fleet()) {
+		t.Fatalf("bad initial query: status %+v rows %d", bad.status, len(bad.board.AllRows()))
 	}
 }
 

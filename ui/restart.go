@@ -90,7 +90,7 @@ func (m *Model) onRestarted(msg restartedMsg) tea.Cmd {
 	var follow tea.Cmd
 	if f := m.inflight[msg.key]; f != nil {
 		f.requested = true
-		f.observe(m.board.find(msg.key))
+		f.observe(m.board.Find(msg.key))
 		// stays while the rollout is followed: its outcome replaces it
 		m.status = statusLine{text: "restart of " + name + " accepted — following the rollout", keep: true}
 		follow = followRestart(m.ctx, m.fleet, msg.key)
@@ -119,7 +119,7 @@ func (m *Model) onFollowed(msg followedMsg) tea.Cmd {
 		return nil
 	}
 	text := "restart of " + name + " complete"
-	if r := m.board.find(msg.key); r != nil {
+	if r := m.board.Find(msg.key); r != nil {
 		text += fmt.Sprintf(": %d/%d ready", r.Workload.Ready, r.Workload.Desired)
 	}
 	m.status = statusLine{text: text + " (" + format.ShortDuration(m.now().Sub(f.started)) + ")"}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/hanzoai/driftboard/model"
 	"github.com/hanzoai/driftboard/model/store"
+	"github.com/hanzoai/driftboard/ui/board"
 	"github.com/hanzoai/driftboard/ui/detail"
 	"github.com/hanzoai/driftboard/ui/dialog"
 	"github.com/hanzoai/driftboard/ui/keymap"
@@ -49,7 +50,7 @@ func newModel(ctx context.Context, f Fleet, id Identity, opts Options) *Model {
 	m := &Model{
 		deps:     deps{ctx: ctx, cancel: cancel, fleet: f, identity: id, opts: opts, now: opts.Now},
 		display:  display{dark: true, plain: opts.NoColor},
-		screens:  screens{board: newBoard(keymap.Map{}), help: help.New()},
+		screens:  screens{board: board.New(keymap.Map{}), help: help.New()},
 		session:  session{inflight: map[model.Key]*inflight{}},
 		activity: activity{spin: spinner.New(spinner.WithSpinner(spinner.MiniDot))},
 	}
@@ -60,14 +61,14 @@ func newModel(ctx context.Context, f Fleet, id Identity, opts Options) *Model {
 		m.dark = *opts.DarkBackground
 	}
 	m.keys = keymap.New().WithOverrides(opts.Keys).WithState(opts.ReadOnly, id != nil)
-	m.board.keys = m.keys
+	m.board.SetKeys(m.keys)
 	m.restyle()
-	m.filter = newFilterLine(&m.st)
+	m.filter = board.NewFilter(&m.st)
 	if opts.InitialQuery != "" {
-		m.filter.set(opts.InitialQuery)
-		if m.filter.err != nil {
-			m.status = statusLine{text: "initial filter ignored: " + m.filter.err.Error(), bad: true}
-			m.filter.set("")
+		m.filter.Set(opts.InitialQuery)
+		if m.filter.Err() != nil {
+			m.status = statusLine{text: "initial filter ignored: " + m.filter.Err().Error(), bad: true}
+			m.filter.Set("")
 		}
 		m.applyFilter()
 	}
@@ -78,7 +79,7 @@ func (m *Model) restyle() {
 	m.st = styles.New(m.dark, m.plain)
 	m.help.Styles = m.st.Help
 	m.helpLine.text = ""
-	m.filter.setStyles(&m.st)
+	m.filter.SetStyles(&m.st)
 }
 
 // Init takes the first snapshot, asks the terminal for its background and
@@ -181,7 +182,7 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 	case tea.KeyPressMsg:
 		return m.onKey(msg)
 	case tea.PasteMsg:
-		if m.filter.active {
+		if m.filter.Active() {
 			var cmd tea.Cmd
 			m.filter, cmd = m.filter.Update(msg)
 			m.applyFilter()
@@ -197,15 +198,14 @@ func (m *Model) onSnapshot(s *store.Snapshot) tea.Cmd {
 	if s == nil {
 		return waitForChange(m.ctx, m.fleet, m.snapAt, m.snapDelay())
 	}
-	replaced := m.board.snap != nil && m.board.snap.Origin() != s.Origin()
-	m.board.setSnapshot(s)
-	m.marks.prune(s) // a row that left the fleet loses its mark
+	replaced := m.board.Snap() != nil && m.board.Snap().Origin() != s.Origin()
+	m.board.SetSnapshot(s) // a row that left the fleet loses its mark
 	m.frames++
 	if replaced && m.dialogs.CloseUnsentRestarts() {
 		m.status = statusLine{text: dialog.FleetReplacedReason, bad: true}
 	}
 	for k, f := range m.inflight {
-		f.observe(m.board.find(k))
+		f.observe(m.board.Find(k))
 	}
 	return tea.Batch(waitForChange(m.ctx, m.fleet, m.snapAt, m.snapDelay()), m.startSpinner(), m.followDigests())
 }
@@ -214,7 +214,7 @@ func (m *Model) onSnapshot(s *store.Snapshot) tea.Cmd {
 // a cluster's first lists stream and rows are already shown (the first
 // rows come at the usual pace).
 func (m *Model) snapDelay() time.Duration {
-	if s := m.board.snap; s != nil && s.Len() > 0 && syncing(s) {
+	if s := m.board.Snap(); s != nil && s.Len() > 0 && syncing(s) {
 		return syncingDelay
 	}
 	return coalesceDelay
@@ -234,7 +234,7 @@ func (m *Model) busy() bool {
 	if len(m.inflight) > 0 || m.dialogs.Busy() {
 		return true
 	}
-	return m.board.snap != nil && syncing(m.board.snap)
+	return m.board.Snap() != nil && syncing(m.board.Snap())
 }
 
 func (m *Model) startSpinner() tea.Cmd {
@@ -247,8 +247,7 @@ func (m *Model) startSpinner() tea.Cmd {
 
 // layout pushes sizes down to the children.
 func (m *Model) layout() {
-	m.board.top = 3 // title, summary, column header
-	m.board.setHeight(m.tableHeight() - 1)
+	m.board.SetHeight(m.tableHeight()-1, 3) // under the title, summary and column header
 	m.help.SetWidth(m.width)
 }
 
@@ -257,9 +256,8 @@ func (m *Model) layout() {
 func (m *Model) tableHeight() int { return max(2, m.height-4) }
 
 func (m *Model) applyFilter() {
-	if m.filter.changed {
-		m.filter.changed = false
-		m.board.setQuery(m.filter.applied)
+	if q, changed := m.filter.Applied(); changed {
+		m.board.SetQuery(q)
 	}
 }
 

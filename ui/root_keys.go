@@ -20,7 +20,7 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		act, cmd := d.Update(msg)
 		return tea.Batch(cmd, m.perform(d, act))
 	}
-	if m.filter.active {
+	if m.filter.Active() {
 		return m.filterKey(msg)
 	}
 	switch m.screen {
@@ -43,10 +43,10 @@ func (m *Model) boardKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, k.Quit):
 		return m.quit()
-	case b.handles(msg):
+	case b.Handles(msg):
 		*b, _ = b.Update(msg)
 	case key.Matches(msg, k.Filter):
-		return m.filter.open()
+		return m.filter.Open()
 	case key.Matches(msg, k.Back):
 		m.clearFilters()
 	case key.Matches(msg, k.NextProblem), key.Matches(msg, k.PrevProblem):
@@ -54,7 +54,7 @@ func (m *Model) boardKey(msg tea.KeyPressMsg) tea.Cmd {
 		if key.Matches(msg, k.PrevProblem) {
 			dir = -1
 		}
-		if !b.jumpProblem(dir) {
+		if !b.JumpProblem(dir) {
 			m.status = statusLine{text: "no red, yellow or ! rows in view"}
 		}
 	case key.Matches(msg, k.Saved):
@@ -62,15 +62,15 @@ func (m *Model) boardKey(msg tea.KeyPressMsg) tea.Cmd {
 			m.noSavedFilters()
 			return nil
 		}
-		m.dialogs.Push(dialog.NewSavedPicker(m.opts.SavedFilters, m.filter.text(), m.keys))
+		m.dialogs.Push(dialog.NewSavedPicker(m.opts.SavedFilters, m.filter.Text(), m.keys))
 	case key.Matches(msg, k.Copy):
-		return m.copyRow(b.selected())
+		return m.copyRow(b.Selected())
 	case key.Matches(msg, k.Open):
-		return m.openRelease(b.selected())
+		return m.openRelease(b.Selected())
 	case key.Matches(msg, k.YAML):
-		return m.openYAML(b.selected())
+		return m.openYAML(b.Selected())
 	case key.Matches(msg, k.Logs):
-		return m.openLogs(b.selected())
+		return m.openLogs(b.Selected())
 	case key.Matches(msg, k.Jump):
 		return m.openJump()
 	case key.Matches(msg, k.Actions):
@@ -80,11 +80,13 @@ func (m *Model) boardKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Detail):
 		return m.openDetail()
 	case key.Matches(msg, k.Restart):
-		return m.openRestart(b.selected())
+		return m.openRestart(b.Selected())
 	case key.Matches(msg, k.Mark):
-		m.toggleMark(b.selected())
+		if !b.ToggleMark() {
+			m.status = statusLine{text: "no app selected"}
+		}
 	case key.Matches(msg, k.MarkAll):
-		m.markAllShown()
+		m.status = statusLine{text: b.MarkAllShown()}
 	case key.Matches(msg, k.RestartSet):
 		return m.openSetRestart()
 	case key.Matches(msg, k.Login):
@@ -131,25 +133,24 @@ func (m *Model) scrollHelp(n int) {
 // clearFilters is esc on the board: drop the query and the quick toggles.
 func (m *Model) clearFilters() {
 	b := &m.board
-	if m.filter.text() == "" && b.env == "" && !b.onlyDrifted {
+	if m.filter.Text() == "" && b.Env() == "" && !b.OnlyDrifted() {
 		m.status = statusLine{}
 		return
 	}
-	m.filter.close(false)
+	m.filter.Close(false)
 	m.applyFilter()
-	b.env, b.onlyDrifted, b.dirty = "", false, true
-	b.refresh()
+	b.ClearToggles()
 	m.status = statusLine{text: "filters cleared"}
 }
 
 func (m *Model) filterKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch msg.String() {
 	case "esc":
-		m.filter.close(false)
+		m.filter.Close(false)
 		m.applyFilter()
 		return nil
 	case "enter":
-		m.filter.close(true)
+		m.filter.Close(true)
 		m.applyFilter()
 		return nil
 	case "up", "down", "pgup", "pgdown":

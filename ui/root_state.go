@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/spinner"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/board"
 	"github.com/hanzoai/driftboard/ui/detail"
 	"github.com/hanzoai/driftboard/ui/dialog"
 	"github.com/hanzoai/driftboard/ui/format"
@@ -55,8 +56,8 @@ type display struct {
 }
 
 type screens struct {
-	board    board
-	filter   filterLine
+	board    board.View
+	filter   board.Filter
 	screen   screen
 	helpFrom screen // the screen help was opened over
 	helpTop  int    // the first help line shown: help scrolls where it does not fit
@@ -79,7 +80,6 @@ type session struct {
 	ident      IdentityState
 	identKnown bool // the first identityMsg has arrived
 	inflight   map[model.Key]*inflight
-	marks      marks // rows marked for a set restart (marks.go)
 }
 
 type activity struct {

@@ -11,7 +11,7 @@ import (
 
 // uncachedView is the frame drawn with every row line rendered afresh.
 func uncachedView(m *Model) string {
-	m.board.rows = rowCache{}
+	m.board.ForgetLines()
 	m.frame.valid = false
 	return m.View().Content
 }
@@ -53,7 +53,7 @@ func TestRowCacheFollowsEverythingALineShows(t *testing.T) {
 		{"marked row left by the cursor", func() { press(m, "down") }},
 		{"unmark", func() { press(m, "up", "space") }},
 		{"restart in flight, spinner turns", func() {
-			k := m.board.view.At(m.board.offset + 3).Key()
+			k := m.board.AllRows()[m.board.Offset()+3].Key()
 			m.inflight[k] = &inflight{key: k}
 			redrawn(m)
 			m.spin, _ = m.spin.Update(m.spin.Tick())
@@ -95,13 +95,13 @@ func TestRowCacheRendersOnlyChangedRows(t *testing.T) {
 	src, rows, m := nameSortedBoard(t, 300)
 	redrawn(m)
 
-	before := m.board.rows.rendered
+	before := m.board.Rendered()
 	r := rows[3]
 	r.DeclaredTag = "v8.8.8"
 	src.upsert(r)
 	m.Update(snapshotMsg{src.Snapshot()})
 	redrawn(m)
-	if n := m.board.rows.rendered - before; n != 1 {
+	if n := m.board.Rendered() - before; n != 1 {
 		t.Fatalf("one shown row changed and %d row lines were rendered, want 1", n)
 	}
 }

@@ -32,7 +32,7 @@ type (
 
 // openSetRestart is R: one dialog for every marked row, checked first.
 func (m *Model) openSetRestart() tea.Cmd {
-	rows := m.marks.rows(m.board.snap)
+	rows := m.board.MarkedRows()
 	if len(rows) == 0 {
 		m.status = statusLine{text: "no rows marked — space marks a row, * every shown row"}
 		return nil
@@ -94,7 +94,7 @@ func waitSet(ch <-chan tea.Msg) tea.Cmd {
 }
 
 func (m *Model) rowRestartedAt(k model.Key) string {
-	if r := m.board.find(k); r != nil {
+	if r := m.board.Find(k); r != nil {
 		return r.Workload.RestartedAt
 	}
 	return ""
@@ -120,7 +120,7 @@ func (m *Model) onSetMsg(msg tea.Msg) tea.Cmd {
 		return waitSet(msg.ch)
 	case setDoneMsg:
 		text, bad := msg.d.Done(msg.sum)
-		m.marks.clear()
+		m.board.ClearMarks()
 		m.status = statusLine{text: text, bad: bad}
 	}
 	return nil

@@ -149,8 +149,8 @@ func TestSetRestartDialog(t *testing.T) {
 		t.Errorf("at most %d restarts at once, want 3", r.max)
 	}
 	v = plainView(m)
-	if !strings.Contains(v, "set restart: 12 restarted, 0 failed, 0 not started, 2 refused") || m.marks.count() != 0 {
-		t.Errorf("summary missing or marks kept (%d):\n%s", m.marks.count(), v)
+	if !strings.Contains(v, "set restart: 12 restarted, 0 failed, 0 not started, 2 refused") || m.board.MarkCount() != 0 {
+		t.Errorf("summary missing or marks kept (%d):\n%s", m.board.MarkCount(), v)
 	}
 	keyDrive(m, "enter")
 	if dialog.Find[*dialog.SetRestart](m.dialogs) != nil || !strings.Contains(m.status.text, "12 restarted") {

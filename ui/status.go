@@ -45,7 +45,7 @@ func (m *Model) statusOnScreen() bool {
 		return false
 	case m.screen == screenHelp || m.dialogs.Top() != nil:
 		return false
-	case m.filter.active || m.filter.err != nil:
+	case m.filter.Active() || m.filter.Err() != nil:
 		return false
 	case m.screen == screenLogs && m.logs.Searching():
 		return false

@@ -21,7 +21,7 @@ func TestCopyOnATerminalReachesTheClipboardAtOnce(t *testing.T) {
 		src := newStoreSource()
 		src.upsert(rows...)
 		m := newModel(ctx, fleetOf(src, nil), nil, Options{Now: fixedNow, DarkBackground: &dark})
-		m.board.cycleSort() // by name: svc-00000 first, selected
+		m.board.CycleSort() // by name: svc-00000 first, selected
 		return m
 	})
 

@@ -25,7 +25,7 @@ func TestRunHoldsEachFrameUntilComplete(t *testing.T) {
 	src.upsert(rows...)
 	scr, _, _ := runOnPTY(t, func(ctx context.Context) *Model {
 		m := newModel(ctx, fleetOf(src, nil), nil, Options{Now: fixedNow, DarkBackground: &dark})
-		m.board.cycleSort() // by name: svc-00000 first
+		m.board.CycleSort() // by name: svc-00000 first
 		return m
 	})
 	r := rows[0]

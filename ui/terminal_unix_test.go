@@ -85,7 +85,7 @@ func TestRunDrawsOnATerminal(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	m := newModel(ctx, fleetOf(src, nil), nil, Options{Now: fixedNow, DarkBackground: &dark})
-	m.board.cycleSort() // by name: svc-00000 first
+	m.board.CycleSort() // by name: svc-00000 first
 	done := make(chan error, 1)
 	go func() {
 		_, err := runProgram(ctx, m, colorprofile.TrueColor, tty, tty)

@@ -1,7 +1,8 @@
-// Package ui is the driftboard terminal program: one root bubbletea model with
-// plain child components (board table, filter line, help, status bar here;
-// the dialogs in ui/dialog; the detail, log and YAML views in ui/detail,
-// ui/logs and ui/yaml), drawn by the renderer in ui/terminal. It consumes the fleet
+// Package ui is the driftboard terminal program: one root bubbletea model
+// that routes messages to its components (the table and query line in
+// ui/board, the dialogs in ui/dialog, the detail, log and YAML views in
+// ui/detail, ui/logs and ui/yaml; the header, status and help lines here),
+// drawn by the renderer in ui/terminal. It consumes the fleet
 // through the small interfaces declared here and never imports kube or auth.
 package ui
 

@@ -13,8 +13,8 @@ import (
 )
 
 func rowNames(m *Model) []string {
-	out := make([]string, 0, len(m.board.allRows()))
-	for _, r := range m.board.allRows() {
+	out := make([]string, 0, len(m.board.AllRows()))
+	for _, r := range m.board.AllRows() {
 		out = append(out, r.App)
 	}
 	return out
@@ -22,9 +22,9 @@ func rowNames(m *Model) []string {
 
 func selectApp(t *testing.T, m *Model, name string) {
 	t.Helper()
-	for i, r := range m.board.allRows() {
+	for i, r := range m.board.AllRows() {
 		if r.App == name {
-			m.board.moveTo(i)
+			m.board.MoveTo(i)
 			return
 		}
 	}
@@ -34,7 +34,7 @@ func selectApp(t *testing.T, m *Model, name string) {
 func TestFilterAppliesLiveAndShowsErrorsInPlace(t *testing.T) {
 	m, _ := newTestModel(t, nil, nil, Options{}, 100, 30)
 	press(m, "/")
-	if !m.filter.active {
+	if !m.filter.Active() {
 		t.Fatal("/ did not open the query line")
 	}
 	typeText(m, "iam")
@@ -45,7 +45,7 @@ func TestFilterAppliesLiveAndShowsErrorsInPlace(t *testing.T) {
 	typeText(m, "kms")
 	good := rowNames(m)
 	typeText(m, ":bogus")
-	if m.filter.err == nil {
+	if m.filter.Err() == nil {
 		t.Fatal("invalid query: no error")
 	}
 	if got := rowNames(m); strings.Join(got, ",") != strings.Join(good, ",") || len(good) == 0 {
@@ -55,12 +55,12 @@ func TestFilterAppliesLiveAndShowsErrorsInPlace(t *testing.T) {
 		t.Fatalf("error not shown in place:\n%s", v)
 	}
 	press(m, "q") // typing, not quitting
-	if !m.filter.active || !strings.HasSuffix(m.filter.input.Value(), "q") {
-		t.Fatalf("q while typing must type; value %q", m.filter.input.Value())
+	if !m.filter.Active() || !strings.HasSuffix(m.filter.Typed(), "q") {
+		t.Fatalf("q while typing must type; value %q", m.filter.Typed())
 	}
 	press(m, "esc")
-	if m.filter.active || m.filter.text() != "" || len(m.board.allRows()) != len(fleet()) {
-		t.Fatalf("esc must clear: active=%v text=%q rows=%d", m.filter.active, m.filter.text(), len(m.board.allRows()))
+	if m.filter.Active() || m.filter.Text() != "" || len(m.board.AllRows()) != len(fleet()) {
+		t.Fatalf("esc must clear: active=%v text=%q rows=%d", m.filter.Active(), m.filter.Text(), len(m.board.AllRows()))
 	}
 }
 
@@ -69,10 +69,10 @@ func TestFilterEnterKeepsQuery(t *testing.T) {
 	press(m, "/")
 	typeText(m, "sev:red")
 	press(m, "enter")
-	if m.filter.active || m.filter.text() != "sev:red" {
-		t.Fatalf("enter: active=%v text=%q", m.filter.active, m.filter.text())
+	if m.filter.Active() || m.filter.Text() != "sev:red" {
+		t.Fatalf("enter: active=%v text=%q", m.filter.Active(), m.filter.Text())
 	}
-	for _, r := range m.board.allRows() {
+	for _, r := range m.board.AllRows() {
 		if r.Drift.Severity != drift.SeverityRed {
 			t.Fatalf("row %s is %s under sev:red", r.App, r.Drift.Severity)
 		}
@@ -81,22 +81,22 @@ func TestFilterEnterKeepsQuery(t *testing.T) {
 		t.Fatalf("active filter not shown:\n%s", plainView(m))
 	}
 	press(m, "esc")
-	if m.filter.text() != "" {
+	if m.filter.Text() != "" {
 		t.Fatal("esc on the board must clear the filter")
 	}
 }
 
 func TestSortCycles(t *testing.T) {
 	m, _ := newTestModel(t, nil, nil, Options{}, 100, 30)
-	if m.board.sort != query.SortSeverity {
-		t.Fatalf("default sort %v", m.board.sort)
+	if m.board.Sort() != query.SortSeverity {
+		t.Fatalf("default sort %v", m.board.Sort())
 	}
-	if first := m.board.allRows()[0]; first.Drift.Severity != drift.SeverityRed {
+	if first := m.board.AllRows()[0]; first.Drift.Severity != drift.SeverityRed {
 		t.Fatalf("severity sort: first row %s is %s", first.App, first.Drift.Severity)
 	}
 	press(m, "s")
-	if m.board.sort != query.SortName {
-		t.Fatalf("after s: %v", m.board.sort)
+	if m.board.Sort() != query.SortName {
+		t.Fatalf("after s: %v", m.board.Sort())
 	}
 	names := rowNames(m)
 	for i := 1; i < len(names); i++ {
@@ -110,28 +110,28 @@ func TestSortCycles(t *testing.T) {
 	for range query.SortDriftAge { // the remaining keys after name, back to severity
 		press(m, "s")
 	}
-	if m.board.sort != query.SortSeverity {
-		t.Fatalf("sort does not cycle back: %v", m.board.sort)
+	if m.board.Sort() != query.SortSeverity {
+		t.Fatalf("sort does not cycle back: %v", m.board.Sort())
 	}
 }
 
 func TestSelectionFollowsTheAppWhenRowsMove(t *testing.T) {
 	m, src := newTestModel(t, nil, nil, Options{}, 100, 30)
 	selectApp(t, m, "queue")
-	before := m.board.cursor
+	before := m.board.Cursor()
 	// iam turns red (floating declared tag) and moves up; queue's index shifts.
 	src.upsert(app{ns: "hanzo", name: "iam", declared: "main", running: "main", latest: "v1.4.0", ready: 2, updated: 2}.build(),
 		app{ns: "hanzo", name: "aaa", declared: "dev", running: "dev", ready: 2, updated: 2}.build())
 	m.Update(snapshotMsg{src.Snapshot()})
-	if sel := m.board.selected(); sel == nil || sel.App != "queue" {
+	if sel := m.board.Selected(); sel == nil || sel.App != "queue" {
 		t.Fatalf("selection moved off queue to %v", sel)
 	}
-	if m.board.cursor == before {
+	if m.board.Cursor() == before {
 		t.Fatalf("test is vacuous: queue stayed at row %d", before)
 	}
 	// Filtered out: the cursor stays in place on another app.
 	press(m, "d")
-	if sel := m.board.selected(); sel == nil || sel.Verdict().Mark == model.MarkOK {
+	if sel := m.board.Selected(); sel == nil || sel.Verdict().Mark == model.MarkOK {
 		t.Fatalf("only-drifted: selected %v", sel)
 	}
 }
@@ -145,23 +145,23 @@ func TestNavigationKeys(t *testing.T) {
 	}
 	src.upsert(many...)
 	m.Update(snapshotMsg{src.Snapshot()})
-	n := len(m.board.allRows())
+	n := len(m.board.AllRows())
 	steps := []struct {
 		key  string
 		want int
-	}{{"j", 1}, {"down", 2}, {"k", 1}, {"G", n - 1}, {"g", 0}, {"pgdown", m.board.height}, {"pgup", 0}, {"end", n - 1}, {"home", 0}}
+	}{{"j", 1}, {"down", 2}, {"k", 1}, {"G", n - 1}, {"g", 0}, {"pgdown", m.board.Height()}, {"pgup", 0}, {"end", n - 1}, {"home", 0}}
 	for _, s := range steps {
 		press(m, s.key)
-		if m.board.cursor != s.want {
-			t.Fatalf("after %s cursor %d, want %d", s.key, m.board.cursor, s.want)
+		if m.board.Cursor() != s.want {
+			t.Fatalf("after %s cursor %d, want %d", s.key, m.board.Cursor(), s.want)
 		}
-		if m.board.cursor < m.board.offset || m.board.cursor >= m.board.offset+m.board.height {
-			t.Fatalf("after %s cursor %d outside window [%d,+%d)", s.key, m.board.cursor, m.board.offset, m.board.height)
+		if m.board.Cursor() < m.board.Offset() || m.board.Cursor() >= m.board.Offset()+m.board.Height() {
+			t.Fatalf("after %s cursor %d outside window [%d,+%d)", s.key, m.board.Cursor(), m.board.Offset(), m.board.Height())
 		}
 	}
 	m.Update(tea.MouseWheelMsg{Button: tea.MouseWheelDown})
-	if m.board.cursor != 3 {
-		t.Fatalf("wheel down: cursor %d, want 3", m.board.cursor)
+	if m.board.Cursor() != 3 {
+		t.Fatalf("wheel down: cursor %d, want 3", m.board.Cursor())
 	}
 	if v := plainView(m); !strings.Contains(v, "row 4 · 57/57 shown") {
 		t.Fatalf("position not shown:\n%s", v)
@@ -174,37 +174,37 @@ func TestNavigationKeys(t *testing.T) {
 func TestQuickTogglesAndProblemJumps(t *testing.T) {
 	m, _ := newTestModel(t, nil, nil, Options{}, 100, 30)
 	press(m, "d")
-	for _, r := range m.board.allRows() {
+	for _, r := range m.board.AllRows() {
 		if r.Verdict().Mark == model.MarkOK {
 			t.Fatalf("only drifted shows ok row %s", r.App)
 		}
 	}
 	press(m, "d", "e")
-	if m.board.env != "main" {
-		t.Fatalf("e: env %q", m.board.env)
+	if m.board.Env() != "main" {
+		t.Fatalf("e: env %q", m.board.Env())
 	}
-	for _, r := range m.board.allRows() {
+	for _, r := range m.board.AllRows() {
 		if r.Env != "main" {
 			t.Fatalf("env main shows %s (%s)", r.App, r.Env)
 		}
 	}
 	press(m, "e", "e", "e")
-	if m.board.env != "" {
-		t.Fatalf("env does not cycle back to all: %q", m.board.env)
+	if m.board.Env() != "" {
+		t.Fatalf("env does not cycle back to all: %q", m.board.Env())
 	}
 	press(m, "s") // by name: problems are spread out
 	press(m, "g", "n")
-	if m.board.selected().Verdict().Mark == model.MarkOK {
-		t.Fatalf("n landed on an ok row %s", m.board.selected().App)
+	if m.board.Selected().Verdict().Mark == model.MarkOK {
+		t.Fatalf("n landed on an ok row %s", m.board.Selected().App)
 	}
-	first := m.board.cursor
+	first := m.board.Cursor()
 	press(m, "n")
-	if m.board.cursor == first {
+	if m.board.Cursor() == first {
 		t.Fatal("n did not move to the next problem")
 	}
 	press(m, "N")
-	if m.board.cursor != first {
-		t.Fatalf("N did not go back: %d want %d", m.board.cursor, first)
+	if m.board.Cursor() != first {
+		t.Fatalf("N did not go back: %d want %d", m.board.Cursor(), first)
 	}
 }
 

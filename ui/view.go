@@ -10,6 +10,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/hanzoai/driftboard/internal/termtext"
+	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/ui/board"
 	"github.com/hanzoai/driftboard/ui/format"
 	"github.com/hanzoai/driftboard/ui/terminal"
 )
@@ -89,14 +91,18 @@ func (m *Model) renderBoard(sb *strings.Builder, w, h int) {
 	sb.WriteByte('\n')
 	sb.WriteString(m.summaryLine(w))
 	sb.WriteByte('\n')
-	d := rowDecor{inFlight: m.inflight, marked: m.marks.set}
-	if m.board.rowCount() == 0 {
-		d.empty = emptyWords(m.board.snap, m.now())
+	var d board.Decor
+	if m.board.RowCount() == 0 {
+		d.Empty = emptyWords(m.board.Snap(), m.now())
 	}
 	if len(m.inflight) > 0 { // only rows with a restart in flight show it
-		d.spinner = m.spin.View()
+		d.Spinner = m.spin.View()
+		d.Restarts = make(map[model.Key]board.Restart, len(m.inflight))
+		for k, f := range m.inflight {
+			d.Restarts[k] = board.Restart{SawProgress: f.sawProgress}
+		}
 	}
-	m.board.renderTable(sb, &m.st, w, m.tableHeight(), d)
+	m.board.Render(sb, &m.st, w, m.tableHeight(), d)
 	sb.WriteByte('\n')
 	sb.WriteString(m.statusBar(w))
 	sb.WriteByte('\n')

@@ -1,4 +1,4 @@
-package ui
+package board
 
 import (
 	"fmt"
@@ -95,9 +95,9 @@ func contentWidths(rows []*model.AppView) [numCols]int {
 		ro := 3 + digits(r.Workload.Ready) + digits(r.Workload.Desired)
 		switch {
 		case !r.Workload.Found:
-			ro = format.TextWidth(rolloutCell(r, nil))
+			ro = format.TextWidth(RolloutCell(r, nil))
 		case r.Workload.Rollout != model.RolloutComplete:
-			ro = format.TextWidth(rolloutCell(r, nil))
+			ro = format.TextWidth(RolloutCell(r, nil))
 		}
 		w[colRollout] = max(w[colRollout], ro)
 		fw := 3*len(r.Drift.Flags) - 1
@@ -165,8 +165,8 @@ func TestBoardMatchesFullRefresh(t *testing.T) {
 	for seed := range uint64(30) {
 		rnd := rand.New(rand.NewPCG(seed, 7))
 		st := store.New()
-		b := newBoard(keymap.Map{})
-		b.setHeight(1 + rnd.IntN(8))
+		b := New(keymap.Map{})
+		b.SetHeight(1+rnd.IntN(8), 0)
 		ref := refBoard{height: b.height}
 		for step := range 300 {
 			switch op := rnd.IntN(100); {
@@ -180,23 +180,23 @@ func TestBoardMatchesFullRefresh(t *testing.T) {
 			case op < 68:
 				st.SetOffline(fmt.Sprintf("c%d", rnd.IntN(3)), rnd.IntN(2) == 0)
 			case op < 80: // the user moves the cursor
-				i := rnd.IntN(b.rowCount() + 1)
-				b.moveTo(i)
+				i := rnd.IntN(b.RowCount() + 1)
+				b.MoveTo(i)
 				ref.chosen = true
 				ref.place(i)
 			case op < 84:
 				q, _ := query.Parse(queries[rnd.IntN(len(queries))])
-				b.setQuery(q)
+				b.SetQuery(q)
 			case op < 88:
-				b.cycleSort()
+				b.CycleSort()
 			case op < 92:
 				b.cycleEnv()
 			case op < 95:
 				b.toggleDrifted()
 			}
-			b.setSnapshot(st.Snapshot())
+			b.SetSnapshot(st.Snapshot())
 			ref.refresh(st.Snapshot(), b.query, b.sort, b.env, b.onlyDrifted)
-			got := b.allRows()
+			got := b.AllRows()
 			if !slices.Equal(got, ref.rows) {
 				t.Fatalf("seed %d step %d: rows differ\nboard: %d rows\nfull:  %d rows", seed, step, len(got), len(ref.rows))
 			}
@@ -219,17 +219,17 @@ func TestBoardFollowsWithoutRebuilding(t *testing.T) {
 	for range 1000 {
 		st.Upsert(churnRow(rnd))
 	}
-	b := newBoard(keymap.Map{})
-	b.setHeight(20)
-	b.setSnapshot(st.Snapshot())
+	b := New(keymap.Map{})
+	b.SetHeight(20, 0)
+	b.SetSnapshot(st.Snapshot())
 	for range 100 {
 		st.Upsert(churnRow(rnd))
-		b.setSnapshot(st.Snapshot())
+		b.SetSnapshot(st.Snapshot())
 	}
 	if b.rebuilds != 1 {
 		t.Fatalf("100 one-row snapshots rebuilt the view %d times, want once (the first)", b.rebuilds)
 	}
-	b.cycleSort()
+	b.CycleSort()
 	if b.rebuilds != 2 {
 		t.Fatalf("a new sort must rebuild the view (rebuilds %d)", b.rebuilds)
 	}

@@ -1,4 +1,4 @@
-package ui
+package board
 
 import (
 	"charm.land/bubbles/v2/textinput"
@@ -10,9 +10,9 @@ import (
 	"github.com/hanzoai/driftboard/ui/styles"
 )
 
-// filterLine is the "/" query line: parsed on every keystroke; a valid query
+// Filter is the "/" query line: parsed on every keystroke; a valid query
 // applies at once, an invalid one keeps the last good query and shows why.
-type filterLine struct {
+type Filter struct {
 	input  textinput.Model
 	active bool
 	err    error
@@ -22,26 +22,41 @@ type filterLine struct {
 	lastGood string
 }
 
-func newFilterLine(st *styles.Styles) filterLine {
+// NewFilter is the query line, empty and closed.
+func NewFilter(st *styles.Styles) Filter {
 	in := textinput.New()
 	in.Prompt = "/"
 	in.Placeholder = "iam sev:red,yellow env:main ns:tenant-* -flag:stale (enter keeps, esc clears)"
 	in.SetStyles(st.Input)
 	in.CharLimit = 256
-	return filterLine{input: in}
+	return Filter{input: in}
 }
 
-func (f *filterLine) setStyles(st *styles.Styles) { f.input.SetStyles(st.Input) }
+// SetStyles restyles the line (a new background or colour profile).
+func (f *Filter) SetStyles(st *styles.Styles) { f.input.SetStyles(st.Input) }
 
-// open focuses the line, keeping the current text.
-func (f *filterLine) open() tea.Cmd {
+// Active reports that the line has the keys; Err why the text typed is not
+// a query.
+func (f *Filter) Active() bool { return f.active }
+func (f *Filter) Err() error   { return f.err }
+
+// Applied is the query the board should show, and whether it changed
+// since asked last.
+func (f *Filter) Applied() (query.Query, bool) {
+	changed := f.changed
+	f.changed = false
+	return f.applied, changed
+}
+
+// Open focuses the line, keeping the current text.
+func (f *Filter) Open() tea.Cmd {
 	f.active = true
 	f.input.CursorEnd()
 	return f.input.Focus()
 }
 
-// close leaves the line; keep says whether the typed query stays applied.
-func (f *filterLine) close(keep bool) {
+// Close leaves the line; keep says whether the typed query stays applied.
+func (f *Filter) Close(keep bool) {
 	f.active = false
 	f.input.Blur()
 	if !keep {
@@ -56,13 +71,14 @@ func (f *filterLine) close(keep bool) {
 	}
 }
 
-// set replaces the text (saved filters, initial query) and applies it.
-func (f *filterLine) set(text string) {
+// Set replaces the text (saved filters, initial query) and applies it.
+func (f *Filter) Set(text string) {
 	f.input.SetValue(text)
 	f.reparse()
 }
 
-func (f filterLine) Update(msg tea.Msg) (filterLine, tea.Cmd) {
+// Update edits the line and parses what changed.
+func (f Filter) Update(msg tea.Msg) (Filter, tea.Cmd) {
 	before := f.input.Value()
 	var cmd tea.Cmd
 	f.input, cmd = f.input.Update(msg)
@@ -72,7 +88,7 @@ func (f filterLine) Update(msg tea.Msg) (filterLine, tea.Cmd) {
 	return f, cmd
 }
 
-func (f *filterLine) reparse() {
+func (f *Filter) reparse() {
 	text := f.input.Value()
 	q, err := query.Parse(text)
 	if err != nil {
@@ -83,10 +99,14 @@ func (f *filterLine) reparse() {
 	f.applied, f.changed, f.lastGood = q, true, text
 }
 
-func (f *filterLine) text() string { return f.lastGood }
+// Typed is the text on the line, a query or not.
+func (f *Filter) Typed() string { return f.input.Value() }
+
+// Text is the query applied, as typed.
+func (f *Filter) Text() string { return f.lastGood }
 
 // Render is the query line with the parse error in place.
-func (f filterLine) Render(st *styles.Styles, width int) string {
+func (f Filter) Render(st *styles.Styles, width int) string {
 	f.input.SetWidth(max(10, width/2))
 	line := f.input.View()
 	if f.err != nil {

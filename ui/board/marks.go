@@ -1,4 +1,4 @@
-package ui
+package board
 
 import (
 	"strconv"
@@ -7,8 +7,8 @@ import (
 	"github.com/hanzoai/driftboard/model/store"
 )
 
-// markedGlyph sits in the gutter's second column of a marked row.
-const markedGlyph = "•"
+// MarkedGlyph sits in the gutter's second column of a marked row.
+const MarkedGlyph = "•"
 
 // marks are the rows chosen for a set restart, by key: a mark outlives
 // filters and sorting, and a row that disappears from the fleet loses it
@@ -65,37 +65,48 @@ func (s *marks) prune(snap *store.Snapshot) {
 	}
 }
 
-// toggleMark is space on the board: mark or unmark the selected row.
-func (m *Model) toggleMark(r *model.AppView) {
+// ToggleMark is space on the board: mark or unmark the selected row, and
+// go on to the next when marking (like a file manager). false: no row is
+// selected.
+func (b *View) ToggleMark() bool {
+	r := b.Selected()
 	if r == nil {
-		m.status = statusLine{text: "no app selected"}
-		return
+		return false
 	}
-	if m.marks.toggle(r.Key()) {
-		m.board.move(1) // like a file manager: mark and go on
+	if b.marks.toggle(r.Key()) {
+		b.move(1)
 	}
+	return true
 }
 
-// markAllShown is "*": mark every row the filter shows; when they are all
-// marked already, unmark everything.
-func (m *Model) markAllShown() {
-	rows := m.board.allRows()
+// MarkAllShown is "*": mark every row the filter shows; when they are all
+// marked already, unmark everything. It says what it did.
+func (b *View) MarkAllShown() string {
+	rows := b.AllRows()
 	all := len(rows) > 0
 	for _, r := range rows {
-		if !m.marks.set[r.Key()] {
+		if !b.marks.set[r.Key()] {
 			all = false
 			break
 		}
 	}
 	if all {
-		m.marks.clear()
-		m.status = statusLine{text: "marks cleared"}
-		return
+		b.marks.clear()
+		return "marks cleared"
 	}
 	for _, r := range rows {
-		if !m.marks.set[r.Key()] {
-			m.marks.toggle(r.Key())
+		if !b.marks.set[r.Key()] {
+			b.marks.toggle(r.Key())
 		}
 	}
-	m.status = statusLine{text: strconv.Itoa(len(rows)) + " shown rows marked (" + strconv.Itoa(m.marks.count()) + " in all)"}
+	return strconv.Itoa(len(rows)) + " shown rows marked (" + strconv.Itoa(b.marks.count()) + " in all)"
 }
+
+// MarkCount is how many rows are marked.
+func (b *View) MarkCount() int { return b.marks.count() }
+
+// MarkedRows are the marked rows of the snapshot shown, in its order.
+func (b *View) MarkedRows() []*model.AppView { return b.marks.rows(b.snap) }
+
+// ClearMarks drops every mark (a set restart ended).
+func (b *View) ClearMarks() { b.marks.clear() }

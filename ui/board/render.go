@@ -1,4 +1,4 @@
-package ui
+package board
 
 import (
 	"strconv"
@@ -9,17 +9,20 @@ import (
 	"github.com/hanzoai/driftboard/ui/styles"
 )
 
-// rowDecor is per-frame extra state the table shows on rows.
-type rowDecor struct {
-	inFlight map[model.Key]*inflight
-	spinner  string
-	marked   map[model.Key]bool
-	empty    string // the table's words when no row is shown (emptyWords)
+// Restart is what a row shows of a restart of it in flight: "restarting…"
+// until its rollout has been seen.
+type Restart struct{ SawProgress bool }
+
+// Decor is what the root adds to the table each frame.
+type Decor struct {
+	Restarts map[model.Key]Restart // rows with a restart in flight: the spinner, never cached
+	Spinner  string
+	Empty    string // the table's words when no row is shown at all
 }
 
-// renderTable writes the column header and the visible window of rows:
-// only height rows are rendered whatever the fleet size.
-func (b *board) renderTable(sb *strings.Builder, st *styles.Styles, width, height int, d rowDecor) {
+// Render writes the column header and the visible window of rows: only
+// height rows are rendered whatever the fleet size.
+func (b *View) Render(sb *strings.Builder, st *styles.Styles, width, height int, d Decor) {
 	cols, pad := b.columns(width)
 	var hb strings.Builder
 	format.WriteSpaces(&hb, gutterWidth)
@@ -38,8 +41,8 @@ func (b *board) renderTable(sb *strings.Builder, st *styles.Styles, width, heigh
 	sb.WriteByte('\n')
 
 	body := height - 1
-	if b.rowCount() == 0 {
-		msg := d.empty
+	if b.RowCount() == 0 {
+		msg := d.Empty
 		if b.snap != nil && b.snap.Len() > 0 {
 			msg = "no apps match the filter (esc clears it)"
 		}
@@ -69,13 +72,17 @@ func (b *board) renderTable(sb *strings.Builder, st *styles.Styles, width, heigh
 			continue
 		}
 		r := visible[i-b.offset]
-		selected, marked := i == b.cursor, d.marked[r.Key()]
+		selected, marked := i == b.cursor, b.marks.set[r.Key()]
+		var fl *Restart
+		if rs, ok := d.Restarts[r.Key()]; ok {
+			fl = &rs
+		}
 		render := func() string {
 			line.Reset()
-			writeRow(&line, st, cols, pad, r, selected, marked, d.inFlight[r.Key()], d.spinner)
+			writeRow(&line, st, cols, pad, r, selected, marked, fl, d.Spinner)
 			return line.String()
 		}
-		if d.inFlight[r.Key()] != nil { // the spinner turns: never cached
+		if fl != nil { // the spinner turns: never cached
 			sb.WriteString(render())
 			continue
 		}
@@ -85,7 +92,7 @@ func (b *board) renderTable(sb *strings.Builder, st *styles.Styles, width, heigh
 }
 
 // columns is the table's columns at width, and the padding after them.
-func (b *board) columns(width int) ([]placed, int) {
+func (b *View) columns(width int) ([]placed, int) {
 	cols := layoutColumns(width, b.clusters > 1, &b.want, &b.ident)
 	used := gutterWidth + len(cols) - 1
 	for _, c := range cols {
@@ -94,7 +101,7 @@ func (b *board) columns(width int) ([]placed, int) {
 	return cols, width - used
 }
 
-func writeColumn(b *strings.Builder, st *styles.Styles, c placed, r *model.AppView, fl *inflight, coloured bool) {
+func writeColumn(b *strings.Builder, st *styles.Styles, c placed, r *model.AppView, fl *Restart, coloured bool) {
 	w := c.width
 	switch c.id {
 	case colSeverity:
@@ -134,11 +141,11 @@ func writeColumn(b *strings.Builder, st *styles.Styles, c placed, r *model.AppVi
 				hw = st.Health[model.HealthRed]
 			}
 			b.WriteString(hw.Pre)
-			format.WriteCell(b, rolloutCell(r, fl), w)
+			format.WriteCell(b, RolloutCell(r, fl), w)
 			b.WriteString(hw.Post)
 			return
 		}
-		format.WriteCell(b, rolloutCell(r, fl), w)
+		format.WriteCell(b, RolloutCell(r, fl), w)
 	case colGit:
 		cell := gitCell(r.Git)
 		if coloured && r.Git.State == model.GitOutOfSync {
@@ -163,9 +170,9 @@ func gitCell(g model.GitSync) string {
 	return model.GitStateWords.Of(model.GitUnknown).Board
 }
 
-// rolloutCell is "3/3" at rest, "2/3 ↻ v1.4.0" while rolling, and says so
-// when stuck, paused, or a restart of ours has not started rolling yet.
-func rolloutCell(r *model.AppView, fl *inflight) string {
+// RolloutCell is "3/3" at rest, "2/3 ↻ v1.4.0" while rolling, and says so
+// when stuck, paused, or a restart of ours (fl) has not started rolling yet.
+func RolloutCell(r *model.AppView, fl *Restart) string {
 	w := r.Workload
 	if p := w.Presence(); p != model.WorkloadFound {
 		switch {
@@ -194,7 +201,7 @@ func rolloutCell(r *model.AppView, fl *inflight) string {
 	case model.RolloutPaused:
 		return "paused " + ready
 	}
-	if fl != nil && !fl.sawProgress {
+	if fl != nil && !fl.SawProgress {
 		return "restarting…"
 	}
 	return ready
@@ -221,9 +228,9 @@ func rowWidths(r *model.AppView) [numCols]int {
 	ro := 3 + digits(r.Workload.Ready) + digits(r.Workload.Desired)
 	switch {
 	case !r.Workload.Found:
-		ro = format.TextWidth(rolloutCell(r, nil))
+		ro = format.TextWidth(RolloutCell(r, nil))
 	case r.Workload.Rollout != model.RolloutComplete:
-		ro = format.TextWidth(rolloutCell(r, nil))
+		ro = format.TextWidth(RolloutCell(r, nil))
 	}
 	w[colRollout] = ro
 	fw := 3*len(r.Drift.Flags) - 1

@@ -1,4 +1,4 @@
-package ui
+package board
 
 import (
 	"strings"
@@ -32,6 +32,10 @@ type cachedRow struct {
 	line             string
 }
 
+// ForgetLines drops every line kept: the next frame renders each row
+// afresh (a test's reference frame).
+func (b *View) ForgetLines() { b.rows = rowCache{} }
+
 // begin starts a frame with layout l.
 func (c *rowCache) begin(l rowLayout) {
 	if c.lines == nil || l != c.layout {
@@ -61,24 +65,24 @@ func (c *rowCache) end() {
 	c.lines, c.next = c.next, c.lines
 }
 
-// sameLine reports whether row now, which replaced row was on screen, would
-// be drawn as was's line is now: a row also changes in what the board does
-// not show (conditions, labels, when it was observed), and such a change
-// needs no frame. now's line is kept for the next frame.
-func (m *Model) sameLine(was, now *model.AppView) bool {
-	b := &m.board
+// SameLine reports whether row now, which replaced row was on screen, would
+// be drawn at width under st as was's line is now: a row also changes in
+// what the board does not show (conditions, labels, when it was observed),
+// and such a change needs no frame. now's line is kept for the next frame.
+// A row with a restart in flight is never the same (the root asks).
+func (b *View) SameLine(was, now *model.AppView, st *styles.Styles, width int) bool {
 	c := &b.rows
 	e, ok := c.lines[was]
-	if !ok || was.Key() != now.Key() || m.inflight[now.Key()] != nil {
+	if !ok || was.Key() != now.Key() {
 		return false
 	}
-	cols, pad := b.columns(m.width)
-	if layoutOf(&m.st, m.width, cols) != c.layout {
+	cols, pad := b.columns(width)
+	if layoutOf(st, width, cols) != c.layout {
 		return false
 	}
 	var line strings.Builder
 	c.rendered++
-	writeRow(&line, &m.st, cols, pad, now, e.selected, e.marked, nil, "")
+	writeRow(&line, st, cols, pad, now, e.selected, e.marked, nil, "")
 	c.lines[now] = cachedRow{selected: e.selected, marked: e.marked, line: line.String()}
 	return line.String() == e.line
 }
@@ -94,11 +98,11 @@ func layoutOf(st *styles.Styles, width int, cols []placed) rowLayout {
 
 // writeRow renders one row's line: gutter (cursor, spinner, mark), each
 // column, the padding to width.
-func writeRow(line *strings.Builder, st *styles.Styles, cols []placed, pad int, r *model.AppView, selected, marked bool, fl *inflight, spinner string) {
+func writeRow(line *strings.Builder, st *styles.Styles, cols []placed, pad int, r *model.AppView, selected, marked bool, fl *Restart, spinner string) {
 	plainRow := selected || r.Offline // whole-line style; no inner colours
 	markGlyph := " "
 	if marked {
-		markGlyph = markedGlyph
+		markGlyph = MarkedGlyph
 	}
 	switch {
 	case selected:

@@ -1,9 +1,10 @@
-package ui
+package board
 
 import (
 	"strings"
 	"testing"
 
+	"github.com/hanzoai/driftboard/model"
 	"github.com/hanzoai/driftboard/ui/format"
 )
 
@@ -11,8 +12,8 @@ import (
 // declared tag is cut first; a running tag too long for that gets about
 // half; a hostile tag is cut as it is shown (escaped), never mid-escape raw.
 func TestFitTagsKeepsTheRunningTag(t *testing.T) {
-	row := func(declared, running string) *app {
-		return &app{ns: "hanzo", name: "api", declared: declared, running: running, latest: "v1.0.0", ready: 2, updated: 2, assets: 1}
+	row := func(declared, running string) model.AppView {
+		return model.AppView{Namespace: "hanzo", App: "api", DeclaredTag: declared, RunningTag: running, LatestTag: "v1.0.0"}
 	}
 	cases := []struct {
 		declared, running string
@@ -28,31 +29,13 @@ func TestFitTagsKeepsTheRunningTag(t *testing.T) {
 		{"v1\x1b[2J", "v1.0.0", 12, `v1\x…→v1.0.0`},
 	}
 	for _, c := range cases {
-		v := row(c.declared, c.running).build()
+		v := row(c.declared, c.running)
 		got := fitTags(&v, c.w)
 		if got != c.want {
 			t.Errorf("fitTags(%q→%q, %d) = %q, want %q", c.declared, c.running, c.w, got, c.want)
 		}
 		if format.TextWidth(got) > c.w {
 			t.Errorf("fitTags(%q→%q, %d) = %q: %d columns", c.declared, c.running, c.w, got, format.TextWidth(got))
-		}
-	}
-}
-
-// On 80- and 100-column boards a long declared tag no longer hides the
-// running one, and a semver pair shows whole (decorations yield first).
-func TestBoardShowsRunningTagBesideALongDeclaredOne(t *testing.T) {
-	for _, width := range []int{80, 100} {
-		m, src := newTestModel(t, nil, nil, Options{}, width, 20)
-		long := "v1.0.0-" + strings.Repeat("x", 60)
-		src.upsert(app{ns: "hanzo", name: "api", declared: long, running: "v1.0.0", latest: "v1.0.0", ready: 2, updated: 2, assets: 1}.build(),
-			app{ns: "hanzo", name: "web", declared: "v1.22.7", running: "v1.22.5", latest: "v1.22.7", ready: 2, updated: 2, assets: 1}.build())
-		m.Update(snapshotMsg{src.Snapshot()})
-		v := plainView(m)
-		for _, want := range []string{"…→v1.0.0", "v1.22.7→v1.22.5"} {
-			if !strings.Contains(v, want) {
-				t.Errorf("the %d-column board lacks %q:\n%s", width, want, v)
-			}
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package ui
+package board
 
 import (
 	"charm.land/bubbles/v2/key"
@@ -7,7 +7,7 @@ import (
 
 // Update handles what only concerns the table: moving the selection (keys,
 // wheel, click), the sort and the quick filters. Actions stay with the root.
-func (b board) Update(msg tea.Msg) (board, tea.Cmd) {
+func (b View) Update(msg tea.Msg) (View, tea.Cmd) {
 	k := b.keys
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
@@ -19,11 +19,11 @@ func (b board) Update(msg tea.Msg) (board, tea.Cmd) {
 		case k.Paging(msg):
 			b.move(k.PageStep(msg, b.height))
 		case key.Matches(msg, k.Home):
-			b.moveTo(0)
+			b.MoveTo(0)
 		case key.Matches(msg, k.End):
-			b.moveTo(b.rowCount() - 1)
+			b.MoveTo(b.RowCount() - 1)
 		case key.Matches(msg, k.Sort):
-			b.cycleSort()
+			b.CycleSort()
 		case key.Matches(msg, k.OnlyDrifted):
 			b.toggleDrifted()
 		case key.Matches(msg, k.Env):
@@ -38,14 +38,14 @@ func (b board) Update(msg tea.Msg) (board, tea.Cmd) {
 		}
 	case tea.MouseClickMsg:
 		if row := msg.Mouse().Y - b.top; row >= 0 && row < b.height {
-			b.moveTo(b.offset + row)
+			b.MoveTo(b.offset + row)
 		}
 	}
 	return b, nil
 }
 
-// handles reports whether Update acts on this key.
-func (b *board) handles(msg tea.KeyPressMsg) bool {
+// Handles reports whether Update acts on this key.
+func (b *View) Handles(msg tea.KeyPressMsg) bool {
 	k := b.keys
 	return key.Matches(msg, k.Up, k.Down, k.PageUp, k.PageDown, k.HalfPageUp, k.HalfPageDown, k.Home, k.End, k.Sort, k.OnlyDrifted, k.Env)
 }

@@ -1,4 +1,11 @@
-package ui
+// Package board is the drift board's table as a component: the rows of
+// the store's snapshots through a query.View (filtered, sorted, followed
+// change by change), the selection that follows an app, the columns fitted
+// to the width, the rows drawn from a cache of their lines, the marks of a
+// set restart, and the "/" query line (Filter). It does no IO; the root
+// routes keys to it and draws it with what only the root knows (restarts
+// in flight, the spinner, what an empty table says) in a Decor.
+package board
 
 import (
 	"slices"
@@ -12,11 +19,11 @@ import (
 // envOrder is the cycle of the "e" key ("" = all envs).
 var envOrder = append([]model.Env{""}, model.Envs...)
 
-// board is the table's state: the snapshot, the filtered and sorted rows
+// View is the table's state: the snapshot, the filtered and sorted rows
 // (a query.View that follows the snapshots change by change, rebuilt only
 // when the query, sort or toggles change), the selection (by key, so it
 // follows an app when rows move) and the scroll window.
-type board struct {
+type View struct {
 	snap        *store.Snapshot
 	query       query.Query
 	sort        query.SortKey
@@ -44,17 +51,24 @@ type board struct {
 	top    int // screen line of the first row (for clicks)
 	keys   keymap.Map
 	rows   rowCache // the shown rows' lines, kept between frames
+	marks  marks    // rows marked for a set restart (marks.go)
 }
 
-func newBoard(keys keymap.Map) board {
+// New is an empty board sorted by severity.
+func New(keys keymap.Map) View {
 	q, _ := query.Parse("")
-	return board{query: q, sort: query.SortSeverity, dirty: true, height: 1, keys: keys}
+	return View{query: q, sort: query.SortSeverity, dirty: true, height: 1, keys: keys}
 }
 
-func (b *board) setSnapshot(s *store.Snapshot) {
+// SetKeys gives the board the keymap (overrides, read-only, login).
+func (b *View) SetKeys(keys keymap.Map) { b.keys = keys }
+
+// SetSnapshot shows snapshot s; a row that left the fleet loses its mark.
+func (b *View) SetSnapshot(s *store.Snapshot) {
 	if s == nil {
 		return
 	}
+	b.marks.prune(s)
 	if b.snap != nil && s.Version == b.snap.Version && s.Len() == b.snap.Len() {
 		b.snap = s
 		return
@@ -64,40 +78,74 @@ func (b *board) setSnapshot(s *store.Snapshot) {
 	b.refresh()
 }
 
-func (b *board) setQuery(q query.Query) {
+// SetQuery shows the rows q matches.
+func (b *View) SetQuery(q query.Query) {
 	b.query, b.dirty = q, true
 	b.refresh()
 }
 
-func (b *board) cycleSort() {
+// CycleSort moves to the next sort order.
+func (b *View) CycleSort() {
 	b.sort = b.sort.Next()
 	b.dirty = true
 	b.refresh()
 }
 
-func (b *board) cycleEnv() {
+func (b *View) cycleEnv() {
 	// An unknown env (not in the cycle) gives index -1, so the cycle restarts at "all".
 	b.env = envOrder[(slices.Index(envOrder, b.env)+1)%len(envOrder)]
 	b.dirty = true
 	b.refresh()
 }
 
-func (b *board) setEnv(e model.Env) {
+// SetEnv shows env e alone ("": every env), as the e key does.
+func (b *View) SetEnv(e model.Env) {
 	if b.env != e {
 		b.env, b.dirty = e, true
 		b.refresh()
 	}
 }
 
-func (b *board) toggleDrifted() {
+func (b *View) toggleDrifted() {
 	b.onlyDrifted = !b.onlyDrifted
 	b.dirty = true
 	b.refresh()
 }
 
+// ClearToggles drops the quick filters (the env, only drifted) and reports
+// whether there were any.
+func (b *View) ClearToggles() bool {
+	if b.env == "" && !b.onlyDrifted {
+		return false
+	}
+	b.env, b.onlyDrifted, b.dirty = "", false, true
+	b.refresh()
+	return true
+}
+
+// Snap is the snapshot shown (nil before the first).
+func (b *View) Snap() *store.Snapshot { return b.snap }
+
+// Env is the e key's env ("": all); OnlyDrifted the d key's toggle; Sort
+// the order.
+func (b *View) Env() model.Env      { return b.env }
+func (b *View) OnlyDrifted() bool   { return b.onlyDrifted }
+func (b *View) Sort() query.SortKey { return b.sort }
+
+// Cursor is the selected row's index, Offset the first row shown, Height
+// how many rows show.
+func (b *View) Cursor() int { return b.cursor }
+func (b *View) Offset() int { return b.offset }
+func (b *View) Height() int { return b.height }
+
+// Rebuilds is how often the view re-read every row; Rendered how many row
+// lines were drawn rather than reused (tests and benchmarks count them).
+func (b *View) Rebuilds() int { return b.rebuilds }
+func (b *View) Rendered() int { return b.rows.rendered }
+
 // refresh brings the view up to the snapshot and puts the cursor back on
 // the selected app.
-func (b *board) refresh() {
+func (b *View) refresh() {
 	if b.snap == nil {
 		return
 	}
@@ -134,7 +182,7 @@ func (b *board) refresh() {
 }
 
 // keep is the quick filters (env, only drifted) on top of the query.
-func (b *board) keep() func(*model.AppView) bool {
+func (b *View) keep() func(*model.AppView) bool {
 	env, onlyDrifted := b.env, b.onlyDrifted
 	if env == "" && !onlyDrifted {
 		return nil
@@ -144,32 +192,32 @@ func (b *board) keep() func(*model.AppView) bool {
 	}
 }
 
-// rowCount is how many rows the board shows (after every filter).
-func (b *board) rowCount() int {
+// RowCount is how many rows the board shows (after every filter).
+func (b *View) RowCount() int {
 	if b.view == nil {
 		return 0
 	}
 	return b.view.Len()
 }
 
-// allRows is every shown row in order: O(n), for actions on the whole view.
-func (b *board) allRows() []*model.AppView {
+// AllRows is every shown row in order: O(n), for actions on the whole view.
+func (b *View) AllRows() []*model.AppView {
 	if b.view == nil {
 		return nil
 	}
 	return b.view.Rows()
 }
 
-// moveTo is the user putting the cursor on row i: from now on it follows
+// MoveTo is the user putting the cursor on row i: from now on it follows
 // that app.
-func (b *board) moveTo(i int) {
+func (b *View) MoveTo(i int) {
 	b.chosen = true
 	b.place(i)
 }
 
 // place puts the cursor on row i (clamped) and selects that row's app.
-func (b *board) place(i int) {
-	n := b.rowCount()
+func (b *View) place(i int) {
+	n := b.RowCount()
 	if n == 0 {
 		b.cursor, b.offset = 0, 0
 		return
@@ -179,48 +227,51 @@ func (b *board) place(i int) {
 	b.ensureVisible()
 }
 
-func (b *board) move(delta int) { b.moveTo(b.cursor + delta) }
+func (b *View) move(delta int) { b.MoveTo(b.cursor + delta) }
 
-func (b *board) setHeight(h int) {
+// SetHeight is how many rows show; top the screen line of the first (for
+// clicks).
+func (b *View) SetHeight(h, top int) {
+	b.top = top
 	b.height = max(1, h)
 	b.ensureVisible()
 }
 
-func (b *board) ensureVisible() {
+func (b *View) ensureVisible() {
 	if b.cursor < b.offset {
 		b.offset = b.cursor
 	}
 	if b.cursor >= b.offset+b.height {
 		b.offset = b.cursor - b.height + 1
 	}
-	b.offset = max(0, min(b.offset, b.rowCount()-b.height))
+	b.offset = max(0, min(b.offset, b.RowCount()-b.height))
 }
 
-// selected is the row under the cursor, or nil.
-func (b *board) selected() *model.AppView {
-	if b.cursor < 0 || b.cursor >= b.rowCount() {
+// Selected is the row under the cursor, or nil.
+func (b *View) Selected() *model.AppView {
+	if b.cursor < 0 || b.cursor >= b.RowCount() {
 		return nil
 	}
 	return b.view.At(b.cursor)
 }
 
-// jumpProblem moves to the next (dir 1) or previous (dir -1) row that is
+// JumpProblem moves to the next (dir 1) or previous (dir -1) row that is
 // not ✓ (red, yellow, ?), wrapping around. It reports whether one was found.
-func (b *board) jumpProblem(dir int) bool {
-	rows := b.allRows()
+func (b *View) JumpProblem(dir int) bool {
+	rows := b.AllRows()
 	n := len(rows)
 	for step := 1; step <= n; step++ {
 		i := ((b.cursor+dir*step)%n + n) % n
 		if rows[i].Verdict().Mark != model.MarkOK { // a problem makes it yellow or worse
-			b.moveTo(i)
+			b.MoveTo(i)
 			return true
 		}
 	}
 	return false
 }
 
-// find returns the snapshot's current row for k (nil if gone).
-func (b *board) find(k model.Key) *model.AppView {
+// Find returns the snapshot's current row for k (nil if gone).
+func (b *View) Find(k model.Key) *model.AppView {
 	if b.snap == nil {
 		return nil
 	}
