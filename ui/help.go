@@ -8,6 +8,7 @@ import (
 
 	"github.com/hanzoai/driftboard/drift"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/query"
 	"github.com/hanzoai/driftboard/ui/format"
 	"github.com/hanzoai/driftboard/ui/styles"
 )
@@ -62,7 +63,8 @@ func (m *Model) helpLegend(width int) []string {
 		{"Rollout", "ready/desired · 1/2 ↻ TAG rolling out to TAG · stuck · paused · restarting (just asked) · pending (not listed yet) · unreadable (forbidden) · no workload · none (by design)"},
 		{"Health", "green · yellow · red · syncing (workload not listed yet) · offline (cluster watch down) · ? unknown"},
 		{"Marks", "› the selected row · • marked for a set restart (space, *)"},
-		{"Query", "free text (fuzzy: exact name first, then prefix, then the rest) · app:iam (the name exactly; globs) · sev:red,yellow,? (or ✖,▲) · env:main · ns:tenant-* · flag:unrolled (or UR) · health:red,offline · rollout:stuck · release:none · has:problems,unknown · git:out · cluster: · role: · org: · -term negates · terms AND"},
+		{"Query", queryLegend()},
+		{"Sort", m.keys.Sort.Help().Key + " goes through " + strings.Join(boardWords(query.SortWords), " → ")},
 		{"Git", "GIT (Hanzo CD): " + wordLegend(model.GitStateWords, func(w model.Word[model.GitState]) string { return gitNotes[w.Value] }, nil)},
 	}
 	var out []string
@@ -80,22 +82,66 @@ func (m *Model) helpLegend(width int) []string {
 }
 
 // wrapAtSpaces wraps s to width at spaces only (ansi.Wordwrap also breaks at
-// hyphens, which splits "zero-assets"); a word longer than width stays whole.
+// hyphens, which splits "zero-assets"); a word longer than width breaks
+// after its commas (a query key's list of values), else stays whole.
 func wrapAtSpaces(s string, width int) []string {
 	var out []string
 	line := ""
-	for _, word := range strings.Fields(s) {
+	put := func(word, sep string) {
 		switch {
 		case line == "":
 			line = word
-		case format.TextWidth(line)+1+format.TextWidth(word) <= width:
-			line += " " + word
+		case format.TextWidth(line)+len(sep)+format.TextWidth(word) <= width:
+			line += sep + word
 		default:
 			out = append(out, line)
 			line = word
 		}
 	}
+	for _, word := range strings.Fields(s) {
+		if format.TextWidth(word) <= width || !strings.Contains(word, ",") {
+			put(word, " ")
+			continue
+		}
+		sep := " "
+		for _, part := range strings.SplitAfter(word, ",") {
+			put(part, sep)
+			sep = "" // the values of one key read on
+		}
+	}
 	return append(out, line)
+}
+
+// queryLegend is the query language in brief: each closed key with every
+// value it takes, and the printed forms it takes back, from the tables the
+// parser reads, so a value added there is in help at once.
+func queryLegend() string {
+	closed := func(key string) string { return key + ":" + strings.Join(query.KeyValues(key), ",") }
+	printed := func(key string, names, board []string) string {
+		return key + ":" + strings.Join(names, ",") + " (or " + strings.Join(board, ",") + ")"
+	}
+	return strings.Join([]string{
+		"free text (fuzzy: exact name first, then prefix, then the rest)",
+		"app:iam (the name exactly; globs)",
+		printed("sev", model.MarkWords.Names(), boardWords(model.MarkWords)),
+		closed("env"),
+		"ns:tenant-*",
+		printed("flag", model.FlagWords.Names(), boardWords(model.FlagWords)),
+		"health:" + strings.Join(model.HealthWords.Names(), ","),
+		closed("rollout"), closed("release"), closed("has"),
+		printed("git", model.GitStateWords.Names(), boardWords(model.GitStateWords)),
+		"cluster: · role: · org: (globs)",
+		"values joined by , match any · -term negates · terms AND",
+	}, " · ")
+}
+
+// boardWords are a table's words as the board shows them.
+func boardWords[T comparable](words model.Words[T]) []string {
+	out := make([]string, len(words))
+	for i, w := range words {
+		out[i] = w.Board
+	}
+	return out
 }
 
 // The legend's notes: what a word means where its name alone does not say.

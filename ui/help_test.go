@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/query"
 	"github.com/hanzoai/driftboard/ui/styles"
 )
 
@@ -92,6 +93,43 @@ func TestHelpLegendReadsTheWordTables(t *testing.T) {
 	}
 	for _, w := range model.GitStateWords {
 		want = append(want, w.Board+" ")
+	}
+	for _, w := range want {
+		if !strings.Contains(v, w) {
+			t.Errorf("the help's legend lacks %q:\n%s", w, v)
+		}
+	}
+}
+
+// The Query entry of help names every value each closed key takes and the
+// Sort entry every order s goes through, read from the tables the query
+// parser reads: a value added there is in help at once.
+func TestHelpQueryLineReadsTheWordTables(t *testing.T) {
+	m, _ := newTestModel(t, nil, nil, Options{}, 160, 80)
+	press(m, "?")
+	// wrapped lines read on; a list of values breaks after a comma
+	v := strings.ReplaceAll(strings.Join(strings.Fields(plainView(m)), " "), ", ", ",")
+	var envs []string
+	for _, e := range model.Envs {
+		envs = append(envs, string(e))
+	}
+	var sorts []string
+	for _, w := range query.SortWords {
+		sorts = append(sorts, w.Board)
+	}
+	want := []string{
+		"sev:" + strings.Join(model.MarkWords.Names(), ","),
+		"health:" + strings.Join(model.HealthWords.Names(), ","),
+		"flag:" + strings.Join(model.FlagWords.Names(), ","),
+		"git:" + strings.Join(model.GitStateWords.Names(), ","),
+		"env:" + strings.Join(envs, ","),
+		strings.Join(sorts, " → "),
+	}
+	for _, key := range []string{"rollout", "release", "has"} {
+		if len(query.KeyValues(key)) == 0 {
+			t.Fatalf("query.KeyValues(%q) is empty", key)
+		}
+		want = append(want, key+":"+strings.Join(query.KeyValues(key), ","))
 	}
 	for _, w := range want {
 		if !strings.Contains(v, w) {

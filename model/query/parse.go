@@ -63,6 +63,11 @@ var queryKeys = map[string][]string{
 	"git":     model.GitStateWords.Names(),
 }
 
+// KeyValues are the values a closed query key takes (sev, health, rollout,
+// release, has, git, env), in the order help lists them; nil for a key
+// that takes any text or glob.
+func KeyValues(key string) []string { return slices.Clone(queryKeys[key]) }
+
 // field is a query key resolved to an integer for the hot Match loop.
 type field int
 
