@@ -163,7 +163,7 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 		return m.onRestarted(msg)
 	case followedMsg:
 		return m.onFollowed(msg)
-	case setCheckedMsg, setProgressMsg, setDoneMsg:
+	case dialog.SetCheckedMsg, dialog.SetProgressMsg, dialog.SetDoneMsg:
 		return m.onSetMsg(msg)
 	case yaml.Msg:
 		m.yaml, _ = m.yaml.Update(msg)

@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"context"
-
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/hanzoai/driftboard/internal/restart"
@@ -13,22 +11,6 @@ import (
 // defaultSetLimit is how many restarts of a set run at once unless
 // Options.SetRestartLimit says otherwise.
 const defaultSetLimit = 3
-
-type (
-	setCheckedMsg struct {
-		d   *dialog.SetRestart
-		chk restart.Checked
-	}
-	setProgressMsg struct {
-		d  *dialog.SetRestart
-		u  restart.Update
-		ch <-chan tea.Msg
-	}
-	setDoneMsg struct {
-		d   *dialog.SetRestart
-		sum restart.Summary
-	}
-)
 
 // openSetRestart is R: one dialog for every marked row, checked first.
 func (m *Model) openSetRestart() tea.Cmd {
@@ -43,54 +25,24 @@ func (m *Model) openSetRestart() tea.Cmd {
 	}
 	d := dialog.NewSetRestart(rows, m.user(), limit, &m.st, m.keys)
 	m.dialogs.Push(d)
-	var cmds []tea.Cmd
+	var check []*model.AppView
 	for _, r := range rows {
 		if why := m.refusal(r); why != "" {
 			d.Refuse(r, why)
 			continue
 		}
-		cmds = append(cmds, checkSetRow(m.ctx, m.fleet, d, r))
+		check = append(check, r)
 	}
-	if focus := d.Await(len(cmds)); len(cmds) == 0 {
-		return focus
-	}
-	return tea.Batch(append(cmds, m.startSpinner())...)
+	return tea.Batch(d.CheckRows(m.ctx, m.fleet, check), m.startSpinner()) // none to check: it asks at once
 }
 
-func checkSetRow(ctx context.Context, r Restarter, d *dialog.SetRestart, row *model.AppView) tea.Cmd {
-	return func() tea.Msg {
-		chk, _ := r.Check(ctx, restart.CheckInput{Row: row}) // a refusal is in chk.Decision
-		return setCheckedMsg{d: d, chk: chk}
-	}
-}
-
-// runSet starts the confirmed set: the use case restarts each row bound to
-// its own check, holding each slot until its rollout ends; its updates come
-// back one message at a time through a channel. Quitting cancels m.ctx, so
-// nothing new starts.
+// runSet starts the confirmed set, each allowed row in flight until the use
+// case says how it ended. Quitting cancels m.ctx, so nothing new starts.
 func (m *Model) runSet(d *dialog.SetRestart) tea.Cmd {
-	ch := make(chan tea.Msg, 16)
-	r := m.fleet
 	for _, k := range d.Allowed() {
 		m.inflight[k] = &inflight{key: k, started: m.now(), prevRestart: m.rowRestartedAt(k)}
 	}
-	in := d.Input(func(u restart.Update) { ch <- setProgressMsg{d: d, u: u, ch: ch} })
-	go func() {
-		out, _ := r.RestartSet(m.ctx, in) // the summary says what an error would
-		ch <- setDoneMsg{d: d, sum: out.Summary}
-		close(ch)
-	}()
-	return tea.Batch(waitSet(ch), m.startSpinner())
-}
-
-func waitSet(ch <-chan tea.Msg) tea.Cmd {
-	return func() tea.Msg {
-		msg, ok := <-ch
-		if !ok {
-			return nil
-		}
-		return msg
-	}
+	return tea.Batch(d.Run(m.ctx, m.fleet), m.startSpinner())
 }
 
 func (m *Model) rowRestartedAt(k model.Key) string {
@@ -102,24 +54,21 @@ func (m *Model) rowRestartedAt(k model.Key) string {
 
 func (m *Model) onSetMsg(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case setCheckedMsg:
-		if dialog.Find[*dialog.SetRestart](m.dialogs) != msg.d {
-			return nil
-		}
-		return msg.d.Checked(msg.chk)
-	case setProgressMsg:
-		msg.d.Progress(msg.u)
-		switch msg.u.Status {
+	case dialog.SetCheckedMsg:
+		return msg.Apply(m.dialogs)
+	case dialog.SetProgressMsg:
+		u, next := msg.Apply()
+		switch u.Status {
 		case restart.Failed, restart.NotStarted:
-			delete(m.inflight, msg.u.Key)
+			delete(m.inflight, u.Key)
 		case restart.Done:
-			if f := m.inflight[msg.u.Key]; f != nil {
+			if f := m.inflight[u.Key]; f != nil {
 				f.requested = true // the board follows its rollout like a single restart's
 			}
 		}
-		return waitSet(msg.ch)
-	case setDoneMsg:
-		text, bad := msg.d.Done(msg.sum)
+		return next
+	case dialog.SetDoneMsg:
+		text, bad := msg.Apply()
 		m.board.ClearMarks()
 		m.status = statusLine{text: text, bad: bad}
 	}

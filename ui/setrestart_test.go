@@ -68,7 +68,7 @@ func (s *setRestarter) done() {
 func drive(m *Model, cmd tea.Cmd) {
 	feedBack(m, cmd, 2*time.Second, func(msg tea.Msg) bool {
 		switch msg.(type) {
-		case setCheckedMsg, setProgressMsg, setDoneMsg:
+		case dialog.SetCheckedMsg, dialog.SetProgressMsg, dialog.SetDoneMsg:
 			return true
 		}
 		return false

@@ -23,6 +23,8 @@ func press(d Dialog, keys ...string) Action {
 			msg = tea.KeyPressMsg{Code: tea.KeyEscape}
 		case "end":
 			msg = tea.KeyPressMsg{Code: tea.KeyEnd}
+		case "backspace":
+			msg = tea.KeyPressMsg{Code: tea.KeyBackspace}
 		}
 		act, _ = d.Update(msg)
 	}

@@ -51,7 +51,7 @@ type SetRestart struct {
 }
 
 // NewSetRestart asks about restarting rows (as they are now) as user, at
-// most limit at once; each row is refused (Refuse) or awaited (Await)
+// most limit at once; each row is refused (Refuse) or checked (CheckRows)
 // before it asks.
 func NewSetRestart(rows []*model.AppView, user string, limit int, st *styles.Styles, keys keymap.Map) *SetRestart {
 	d := &SetRestart{rows: rows, user: user, limit: max(limit, 1), keys: keys,
@@ -76,18 +76,9 @@ func (d *SetRestart) Refuse(r *model.AppView, why string) {
 	d.checks[r.Key()] = restart.Checked{Key: r.Key(), Plan: model.PlanRestart(r), Decision: model.Decision{Reason: why}}
 }
 
-// Await is the number of checks under way; none asks at once.
-func (d *SetRestart) Await(n int) tea.Cmd {
-	d.checking = n
-	if n == 0 {
-		return d.ask()
-	}
-	return nil
-}
-
-// Checked records one row's check while checking; the last one moves to
+// checked records one row's check while checking; the last one moves to
 // asking.
-func (d *SetRestart) Checked(c restart.Checked) tea.Cmd {
+func (d *SetRestart) checked(c restart.Checked) tea.Cmd {
 	if d.phase != SetChecking {
 		return nil
 	}
@@ -118,22 +109,12 @@ func (d *SetRestart) ask() tea.Cmd {
 	return d.typed.Focus()
 }
 
-// Input is the use case's input for the confirmed set: its plan, the typed
+// input is the use case's input for the confirmed set: its plan, the typed
 // confirmation, the limit and whether a failure stops new starts; report
 // receives each row's progress.
-func (d *SetRestart) Input(report func(restart.Update)) restart.SetInput {
+func (d *SetRestart) input(report func(restart.Update)) restart.SetInput {
 	return restart.SetInput{Plan: d.plan, Confirm: restart.Confirmation{Answer: d.confirmed}, MaxParallel: d.limit,
 		ContinueOnError: d.cont, Follow: true, Report: report}
-}
-
-// Progress shows one row's progress.
-func (d *SetRestart) Progress(u restart.Update) { d.status[u.Key] = u }
-
-// Done shows the summary until closed and is it in words; bad: something
-// failed, did not start or was refused.
-func (d *SetRestart) Done(sum restart.Summary) (text string, bad bool) {
-	d.summary, d.phase = &sum, SetDone
-	return d.summaryText(), !sum.OK() || len(d.refused) > 0
 }
 
 // Busy: checks or restarts are under way.
