@@ -18,10 +18,11 @@ import (
 	"github.com/hanzoai/driftboard/ui/yaml"
 )
 
-// Model is the root tea.Model. Children are plain structs; the root routes
-// messages to them, pushes sizes down and owns every Cmd that does IO. Its
-// state is grouped by concern; the groups are embedded, so m.board reads as
-// before.
+// Model is the root tea.Model. Its components (ui/board, ui/dialog,
+// ui/detail, ui/logs, ui/yaml) are plain structs; the root routes messages
+// to them, pushes sizes down and performs the actions they answer with. IO
+// happens only in Cmds. Its state is grouped by concern; the groups are
+// embedded, so m.board reads as a field of the model.
 type Model struct {
 	deps     // what the board reads from and acts through
 	display  // the terminal: size, background, styles and keys

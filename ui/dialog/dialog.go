@@ -1,10 +1,11 @@
 // Package dialog is the board's overlays as one stack: the restart
 // confirmation (one app or a marked set), the login, the pickers and the
 // ":" jump prompt. The top dialog has the keys and is drawn; each answers a
-// key with a typed Action the root performs, and does no IO of its own. The
-// restart rules stay in internal/restart: the confirmations only ask it.
-// A new dialog is one more type implementing Dialog (the shape is crush's
-// internal/ui/dialog).
+// key with a typed Action the root performs. No IO happens in Update: what
+// a dialog reads or runs (a set restart's checks and run) goes through an
+// interface it declares, in Cmds. The restart rules stay in
+// internal/restart: the confirmations only ask it. A new dialog is one more
+// type implementing Dialog (the shape is crush's internal/ui/dialog).
 package dialog
 
 import (
