@@ -55,6 +55,7 @@ var rules = []layerRule{
 	{path: "internal/releasereader", mayImport: []string{"model", "drift", "internal/ghtoken"}, never: append(clusterClients, terminalLibs...)},
 	{path: "internal/promote", mayImport: []string{"model", "drift"}, never: pureNever},
 	{path: "internal/githubforge", mayImport: []string{"internal/promote", "internal/ghtoken"}, never: pureNever},
+	{path: "internal/promote/yamledit", never: pureNever},
 	{path: "internal/changestream", mayImport: []string{"model", "drift", "internal/termtext"}, never: pureNever},
 	{path: "ui", mayImport: []string{"model", "drift", "internal/termtext", "internal/restart"}, never: uiNever},
 	// The renderer draws any program's frames: it knows nothing of the board.
