@@ -72,7 +72,7 @@ func TestFollowPromotionSteps(t *testing.T) {
 	}
 }
 
-// Each step keeps the time it was first observed; the lead time is opened → live.
+// Each step keeps the time it was first observed; opened → live is its lead time.
 func TestFollowPromotionTimesAndLeadTime(t *testing.T) {
 	t.Parallel()
 	t0 := time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)
