@@ -42,6 +42,14 @@ func TestLivePromotionSync(t *testing.T) {
 		return r != nil && r.Git.Application == "apps.hanzo.ai/hanzo-cd/universe-crs"
 	})
 	ctx := ctxT(t)
+	patchApp(t, c, "hanzo", "gateway", `{"metadata":{"annotations":{"apps.hanzo.ai/tracking-id":"universe-crs:hanzo.ai/App:hanzo/gateway"}}}`)
+	waitRow(t, f, gw, "the tracking-id cached", func(*model.AppView) bool {
+		_, id := f.PromotionLookup(gw)
+		return id == "universe-crs:hanzo.ai/App:hanzo/gateway"
+	})
+	if apps, _ := f.PromotionLookup(gw); len(apps) != 2 {
+		t.Errorf("lookup: %d Applications, want universe-crs and auto-crs", len(apps))
+	}
 	res, err := f.SyncApplication(ctx, gw, promote.SyncRequest{Application: "apps.hanzo.ai/hanzo-cd/universe-crs", Revision: mergeSHA})
 	if err != nil || res.Refresh || res.By == "" {
 		t.Fatalf("sync: %+v, %v", res, err)

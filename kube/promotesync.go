@@ -114,3 +114,21 @@ func (f *Fleet) SyncApplication(ctx context.Context, key model.Key, req promote.
 	}
 	return res, nil
 }
+
+// PromotionLookup is what finding an App's declaring file starts from on
+// its cluster: the CD Applications read there, and the App CR's
+// apps.hanzo.ai/tracking-id ("" when it has none or is not cached).
+func (f *Fleet) PromotionLookup(key model.Key) ([]*model.CDApplication, string) {
+	c := f.byName[key.Cluster]
+	if c == nil {
+		return nil, ""
+	}
+	apps := c.cd.View().Apps
+	var tracking string
+	if s := c.scopeFor(key.Namespace); s != nil {
+		if app, ok := appOf(s, key); ok {
+			tracking = app.Annotations[model.CDTrackingIDAnnotation]
+		}
+	}
+	return apps, tracking
+}

@@ -16,6 +16,10 @@ import (
 // the service has no App CR, only its Application (and what it deploys).
 const KindChart = "chart"
 
+// CDTrackingIDAnnotation is the key Hanzo CD writes on what it syncs:
+// <application>:<group>/<kind>:<namespace>/<name>.
+const CDTrackingIDAnnotation = "apps.hanzo.ai/tracking-id"
+
 // CDResource is one entry of an Application's status.resources.
 type CDResource struct {
 	Group     string `json:"group,omitempty"`
