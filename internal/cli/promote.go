@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/url"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/hanzoai/driftboard/internal/config"
+	"github.com/hanzoai/driftboard/internal/githubforge"
 	"github.com/hanzoai/driftboard/internal/promote"
 	"github.com/hanzoai/driftboard/model"
 )
@@ -118,11 +118,11 @@ func (o *promoteOptions) run(ctx context.Context, a *app, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	forge, host, err := a.forge(eff)
+	forge, repoOf, err := a.forge(eff)
 	if err != nil {
 		return err
 	}
-	d := promoteDeps{fleet: fl, row: row, forge: forge, host: host, override: fileOverride(eff, row), budgets: promoteBudgets(eff),
+	d := promoteDeps{fleet: fl, row: row, forge: forge, repoOf: repoOf, override: fileOverride(eff, row), budgets: promoteBudgets(eff),
 		reread: func() *model.AppView { return findRowByKey(fl.Snapshot().Rows(), row.Key()) }, changed: fl.Changed}
 	if as != nil && as.principal != nil {
 		if p := as.principal(); p != nil {
@@ -132,14 +132,19 @@ func (o *promoteOptions) run(ctx context.Context, a *app, out io.Writer) error {
 	return o.promote(ctx, a, d, out)
 }
 
-// forge is the GitHub the promotion writes through, on the configured host.
-func (a *app) forge(eff config.Effective) (promote.Forge, string, error) {
-	u, err := url.Parse(eff.Releases.GitHubURL)
-	if err != nil {
-		return nil, "", fmt.Errorf("releases.githubURL: %w", err)
+// forge is the GitHub the promotion reads and writes through, as the
+// user's own token on the configured host, and how an Application's
+// repoURL is read on that host only.
+func (a *app) forge(eff config.Effective) (promote.Forge, promote.RepoParser, error) {
+	api := eff.Releases.GitHubURL
+	if api == config.DefaultGitHubURL {
+		api = "" // github.com itself, not an Enterprise server
 	}
-	host := strings.TrimPrefix(u.Hostname(), "api.")
-	return nil, host, &promote.Refused{Reason: "promotions need the GitHub API client, which this build does not include yet"}
+	f, err := githubforge.New(githubforge.Config{APIURL: api, Getenv: a.streams.Getenv})
+	if err != nil {
+		return nil, nil, fmt.Errorf("releases.githubURL: %w", err)
+	}
+	return f, func(u string) (promote.Repo, error) { return githubforge.ParseRepoURL(u, f.Host()) }, nil
 }
 
 func fileOverride(eff config.Effective, row *model.AppView) *promote.FileOverride {

@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/hanzoai/driftboard/internal/demo/demogithub"
+	"github.com/hanzoai/driftboard/internal/githubforge"
 	"github.com/hanzoai/driftboard/internal/promote"
 	"github.com/hanzoai/driftboard/internal/testing/testcluster"
 	"github.com/hanzoai/driftboard/kube"
@@ -88,7 +89,7 @@ func TestPromoteMergeSyncWait(t *testing.T) {
 		cp.Release, cp.LatestTag = model.Release{State: model.ReleaseFound, LatestTag: "v1.9.0"}, "v1.9.0"
 		return &cp
 	}
-	deps := promoteDeps{fleet: fl, row: withRelease(row), forge: g, host: "github.com", budgets: model.DefaultPromotionBudgets, poll: 100 * time.Millisecond,
+	deps := promoteDeps{fleet: fl, row: withRelease(row), forge: g, repoOf: func(u string) (promote.Repo, error) { return githubforge.ParseRepoURL(u, "github.com") }, budgets: model.DefaultPromotionBudgets, poll: 100 * time.Millisecond,
 		reread: func() *model.AppView { return withRelease(findRowByKey(fl.Snapshot().Rows(), k)) }, changed: fl.Changed}
 	var stderr bytes.Buffer
 	a := newApp(Streams{Err: &stderr})

@@ -26,7 +26,7 @@ type promoteDeps struct {
 	fleet    promoteFleet
 	row      *model.AppView
 	forge    promote.Forge
-	host     string
+	repoOf   promote.RepoParser
 	override *promote.FileOverride
 	budgets  model.PromotionBudgets
 	asker    string
@@ -45,7 +45,7 @@ type promoteReport struct {
 
 func (o *promoteOptions) promote(ctx context.Context, a *app, d promoteDeps, out io.Writer) error {
 	apps, tracking := d.fleet.PromotionLookup(d.row.Key())
-	p, err := promote.Plan(ctx, d.forge, d.host, promote.Request{Row: d.row, To: o.to, Asker: d.asker,
+	p, err := promote.Plan(ctx, d.forge, d.repoOf, promote.Request{Row: d.row, To: o.to, Asker: d.asker,
 		Lookup: promote.Lookup{Applications: apps, TrackingID: tracking, Override: d.override}})
 	if err != nil {
 		return refusedErr(err)

@@ -7,9 +7,13 @@ import (
 	"time"
 
 	"github.com/hanzoai/driftboard/internal/demo/demogithub"
+	"github.com/hanzoai/driftboard/internal/githubforge"
 	"github.com/hanzoai/driftboard/internal/promote"
 	"github.com/hanzoai/driftboard/model"
 )
+
+// onGitHub reads repoURLs as the GitHub forge does, on github.com.
+func onGitHub(u string) (promote.Repo, error) { return githubforge.ParseRepoURL(u, "github.com") }
 
 var (
 	universe = promote.Repo{Owner: "hanzoai", Name: "universe"}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/url"
 	"path"
 	"slices"
 	"strings"
@@ -52,7 +51,7 @@ type Lookup struct {
 // entry, else the YAML files under the path of the CD Application that
 // manages the App CR, at the revision it follows. None or several → refused
 // naming the files.
-func Locate(ctx context.Context, f Forge, host string, in Lookup) (Declaring, error) {
+func Locate(ctx context.Context, f Forge, repoOf RepoParser, in Lookup) (Declaring, error) {
 	app := yamledit.App{Name: in.Row.App, Namespace: in.Row.Namespace}
 	if o := in.Override; o != nil {
 		base := o.Branch
@@ -72,9 +71,9 @@ func Locate(ctx context.Context, f Forge, host string, in Lookup) (Declaring, er
 	if err != nil {
 		return Declaring{}, err
 	}
-	repo, err := RepoOf(a.RepoURL, host)
+	repo, err := repoOf(a.RepoURL)
 	if err != nil {
-		return Declaring{}, &Refused{Reason: fmt.Sprintf("CD Application %s: %v", a.Name, err)}
+		return Declaring{}, &Refused{Reason: fmt.Sprintf("CD Application %s: %v", a.Name, strings.TrimPrefix(err.Error(), "refused: "))}
 	}
 	base := a.TargetRevision
 	switch {
@@ -183,25 +182,7 @@ func fileLevel(err error) bool {
 	return errors.As(err, &r) && strings.HasPrefix(r.Reason, "not YAML") || strings.HasPrefix(err.Error(), "the file is a template")
 }
 
-// RepoOf reads an Application's repoURL as a repository on host (the
-// configured GitHub host); any other host is refused, so the token never
-// goes where a repoURL points.
-func RepoOf(repoURL, host string) (Repo, error) {
-	s := repoURL
-	if rest, ok := strings.CutPrefix(s, "git@"); ok { // scp-like: git@host:owner/name
-		h, p, _ := strings.Cut(rest, ":")
-		s = "ssh://git@" + h + "/" + p
-	}
-	u, err := url.Parse(s)
-	if err != nil || u.Host == "" {
-		return Repo{}, fmt.Errorf("repoURL %q is not a repository URL", repoURL)
-	}
-	if !strings.EqualFold(u.Hostname(), host) {
-		return Repo{}, fmt.Errorf("repoURL %q is on %s, not on the configured GitHub host %s", repoURL, u.Hostname(), host)
-	}
-	parts := strings.Split(strings.Trim(strings.TrimSuffix(u.Path, ".git"), "/"), "/")
-	if len(parts) != 2 || parts[0] == "" || parts[1] == "" {
-		return Repo{}, fmt.Errorf("repoURL %q does not name owner/repository", repoURL)
-	}
-	return Repo{Owner: parts[0], Name: parts[1]}, nil
-}
+// RepoParser reads an Application's repoURL as a repository on the
+// configured GitHub host, refusing any other (the forge's ParseRepoURL), so
+// the token never goes where a repoURL points.
+type RepoParser func(repoURL string) (Repo, error)

@@ -14,7 +14,7 @@ func TestLocateFindsTheOneDeclaringFile(t *testing.T) {
 	t.Parallel()
 	g := seeded(t)
 	for app, want := range map[string]string{"gateway": "gateway-v1.yaml", "commerce-worker": "commerce-v1.yaml", "ledger": "ledger-v1.yaml"} {
-		d, err := promote.Locate(context.Background(), g, "github.com", promote.Lookup{Row: row(app), Applications: []*model.CDApplication{universeCRs()}})
+		d, err := promote.Locate(context.Background(), g, onGitHub, promote.Lookup{Row: row(app), Applications: []*model.CDApplication{universeCRs()}})
 		if err != nil {
 			t.Fatalf("%s: %v", app, err)
 		}
@@ -46,7 +46,7 @@ func TestLocateRefuses(t *testing.T) {
 			[]string{"no file under " + crsDir, "declares App hanzo/billing", "6 YAML files read"}},
 		{"no Application", promote.Lookup{Row: row("gateway")}, []string{"no CD Application is known to sync App hanzo/gateway", "promote.files"}},
 		{"another host", promote.Lookup{Row: row("gateway"), Applications: []*model.CDApplication{other}, TrackingID: "elsewhere:hanzo.ai/App:hanzo/gateway"},
-			[]string{"gitlab.example, not on the configured GitHub host github.com"}},
+			[]string{`"gitlab.example", not the configured GitHub host github.com`}},
 		{"HEAD", promote.Lookup{Row: row("gateway"), Applications: []*model.CDApplication{headless}}, []string{"follows HEAD"}},
 		{"chart", promote.Lookup{Row: row("gateway"), Applications: []*model.CDApplication{chart}}, []string{"Helm chart gateway"}},
 		{"override names another App's file", promote.Lookup{Row: row("gateway"),
@@ -55,7 +55,7 @@ func TestLocateRefuses(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			_, err := promote.Locate(context.Background(), g, "github.com", tt.in)
+			_, err := promote.Locate(context.Background(), g, onGitHub, tt.in)
 			var r *promote.Refused
 			if !errors.As(err, &r) {
 				t.Fatalf("err = %v, want a refusal", err)
@@ -74,33 +74,19 @@ func TestLocateByTrackingIDAndOverride(t *testing.T) {
 	g := seeded(t)
 	r := row("gateway")
 	r.Git = model.GitSync{State: model.GitNotManaged}
-	d, err := promote.Locate(context.Background(), g, "github.com", promote.Lookup{Row: r, Applications: []*model.CDApplication{universeCRs()},
+	d, err := promote.Locate(context.Background(), g, onGitHub, promote.Lookup{Row: r, Applications: []*model.CDApplication{universeCRs()},
 		TrackingID: "universe-crs:hanzo.ai/App:hanzo/gateway"})
 	if err != nil || d.Path != crsDir+"/gateway-v1.yaml" {
 		t.Fatalf("by tracking-id: %+v, %v", d, err)
 	}
-	d, err = promote.Locate(context.Background(), g, "github.com", promote.Lookup{Row: r, Applications: []*model.CDApplication{universeCRs()},
+	d, err = promote.Locate(context.Background(), g, onGitHub, promote.Lookup{Row: r, Applications: []*model.CDApplication{universeCRs()},
 		Override: &promote.FileOverride{Repo: universe, Path: crsDir + "/commerce-v1.yaml"}})
 	if err == nil {
 		t.Fatalf("the override did not win over the Application: %+v", d)
 	}
 	r = row("commerce")
-	d, err = promote.Locate(context.Background(), g, "github.com", promote.Lookup{Row: r, Override: &promote.FileOverride{Repo: universe, Path: crsDir + "/commerce-v1.yaml"}})
+	d, err = promote.Locate(context.Background(), g, onGitHub, promote.Lookup{Row: r, Override: &promote.FileOverride{Repo: universe, Path: crsDir + "/commerce-v1.yaml"}})
 	if err != nil || d.Base != "main" || d.Application != "" || d.From != "the config's promote.files" {
 		t.Fatalf("override: %+v, %v", d, err)
-	}
-}
-
-func TestRepoOf(t *testing.T) {
-	t.Parallel()
-	for in, want := range map[string]string{
-		"https://github.com/hanzoai/universe.git": "hanzoai/universe", "https://github.com/hanzoai/universe": "hanzoai/universe",
-		"git@github.com:hanzoai/universe.git": "hanzoai/universe", "ssh://git@GitHub.com/hanzoai/universe": "hanzoai/universe",
-		"https://github.com/hanzoai": "", "https://github.com.evil.example/hanzoai/universe": "", "oci://oci.hanzo.ai/charts": "",
-	} {
-		r, err := promote.RepoOf(in, "github.com")
-		if got := r.String(); (err == nil) != (want != "") || (want != "" && got != want) {
-			t.Errorf("RepoOf(%q) = %q, %v; want %q", in, got, err, want)
-		}
 	}
 }

@@ -29,7 +29,7 @@ type Planned struct {
 // Plan reads everything a promotion will do and writes nothing: the target
 // release, the GitHub login it acts as, the declaring file and its one-line
 // diff, the branch and the pull request. Refusals are *Refused.
-func Plan(ctx context.Context, f Forge, host string, in Request) (Planned, error) {
+func Plan(ctx context.Context, f Forge, repoOf RepoParser, in Request) (Planned, error) {
 	to, why := model.PromotionTarget(in.Row, in.Releases, in.To)
 	if why != "" {
 		return Planned{}, &Refused{Reason: why}
@@ -40,7 +40,7 @@ func Plan(ctx context.Context, f Forge, host string, in Request) (Planned, error
 	}
 	lookup := in.Lookup
 	lookup.Row = in.Row
-	d, err := Locate(ctx, f, host, lookup)
+	d, err := Locate(ctx, f, repoOf, lookup)
 	if err != nil {
 		return Planned{}, err
 	}

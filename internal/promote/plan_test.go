@@ -24,7 +24,7 @@ func TestPlanShowsWhatWillHappenAndWritesNothing(t *testing.T) {
 	t.Parallel()
 	g := seeded(t)
 	head := g.Head(universe, "main")
-	p, err := promote.Plan(context.Background(), g, "github.com", request("gateway"))
+	p, err := promote.Plan(context.Background(), g, onGitHub, request("gateway"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func TestProposeMergeFollow(t *testing.T) {
 	ctx := context.Background()
 	g := seeded(t)
 	base := g.File(universe, "main", crsDir+"/gateway-v1.yaml")
-	p, err := promote.Plan(ctx, g, "github.com", request("gateway"))
+	p, err := promote.Plan(ctx, g, onGitHub, request("gateway"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,20 +114,20 @@ func TestPlanRefusals(t *testing.T) {
 	ctx := context.Background()
 	in := request("gateway")
 	in.To = "v3.0.0"
-	if _, err := promote.Plan(ctx, seeded(t), "github.com", in); !isRefused(err) || !strings.Contains(err.Error(), "not a release the board read") {
+	if _, err := promote.Plan(ctx, seeded(t), onGitHub, in); !isRefused(err) || !strings.Contains(err.Error(), "not a release the board read") {
 		t.Errorf("unknown tag: %v", err)
 	}
 	noToken := demogithub.New("", func() time.Time { return clock })
-	if _, err := promote.Plan(ctx, noToken, "github.com", request("gateway")); !isRefused(err) || !strings.Contains(err.Error(), "no GitHub token") {
+	if _, err := promote.Plan(ctx, noToken, onGitHub, request("gateway")); !isRefused(err) || !strings.Contains(err.Error(), "no GitHub token") {
 		t.Errorf("no token: %v", err)
 	}
 	g := seeded(t)
-	p, err := promote.Plan(ctx, g, "github.com", request("gateway"))
+	p, err := promote.Plan(ctx, g, onGitHub, request("gateway"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	g.DenyMerge("At least 1 approving review is required by reviewers with write access. (405)")
-	other, _ := promote.Plan(ctx, g, "github.com", request("ledger"))
+	other, _ := promote.Plan(ctx, g, onGitHub, request("ledger"))
 	if _, err := promote.Propose(ctx, g, other, promote.Confirmation{Typed: "ledger"}); err != nil {
 		t.Fatal(err)
 	}
