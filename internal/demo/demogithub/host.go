@@ -1,6 +1,9 @@
 package demogithub
 
 import (
+	"maps"
+	"slices"
+
 	"github.com/hanzoai/driftboard/internal/promote"
 )
 
@@ -70,4 +73,21 @@ func (g *GitHub) Head(r promote.Repo, branch string) string {
 		return rp.branches[branch]
 	}
 	return ""
+}
+
+// Commit writes one file on branch of r in one commit, as a push would (the
+// demo's own git bumps); it returns the new commit.
+func (g *GitHub) Commit(r promote.Repo, branch, path string, content []byte, message string) string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	rp := g.repos[r]
+	if rp == nil || rp.branches[branch] == "" {
+		return ""
+	}
+	base := rp.commits[rp.branches[branch]]
+	next := &commit{files: maps.Clone(base.files), parent: rp.branches[branch]}
+	next.files[path] = slices.Clone(content)
+	sha := g.commitLocked(rp, next, message)
+	rp.branches[branch] = sha
+	return sha
 }
