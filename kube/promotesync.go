@@ -108,7 +108,7 @@ func (f *Fleet) SyncApplication(ctx context.Context, key model.Key, req promote.
 	}
 	if _, err := ri.Patch(ctx, name, types.MergePatchType, body, opts); err != nil {
 		if apierrors.IsConflict(err) {
-			return res, fmt.Errorf("Application %s/%s changed while it was checked; nothing was asked: %w", ns, name, apiErr(err))
+			return res, fmt.Errorf("the Application %s/%s changed while it was checked; nothing was asked: %w", ns, name, apiErr(err))
 		}
 		return res, fmt.Errorf("patch Application %s/%s: Kubernetes refused: %w", ns, name, apiErr(err))
 	}
