@@ -27,6 +27,7 @@ type promoteOptions struct {
 	yes     bool
 	output  string
 	timeout time.Duration
+	query   string // -q: a set, one pull request
 
 	target appTarget // set by complete
 }
@@ -50,13 +51,25 @@ request once its checks passed (GitHub's refusal is said as it was given);
 --sync asks CD to apply the merge commit, as your IAM identity, with a restart's
 checks (a sync operation, or a refresh where the Application syncs by itself);
 --wait follows the promotion until it is live or stops (closed, checks failed,
-sync failed, rollout failed), one line per state.`,
+sync failed, rollout failed), one line per state.
+
+With -q every App the query selects is promoted in one pull request, one commit
+with every file; Apps that cannot be (another repository, no file, a templated
+tag) are listed with the reason and left out. A set with a production App takes
+typing 'promote N apps' (--yes: only when the query names env:main).`,
 		Example: `  driftboard promote gateway --to latest --dry-run
   driftboard promote hanzo/gateway --to v1.9.0 --merge --sync --wait
-  driftboard promote iam --env test --to latest -y -o jsonl --wait`,
-		Args:              oneApp,
+  driftboard promote iam --env test --to latest -y -o jsonl --wait
+  driftboard promote -q 'flag:stale env:test' --to latest --dry-run`,
+		Args:              cobra.MaximumNArgs(1),
 		ValidArgsFunction: a.completeAppNames,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if o.query != "" {
+				return o.runSet(cmd.Context(), a, args, cmd.OutOrStdout())
+			}
+			if err := oneApp(cmd, args); err != nil {
+				return usageErr("%v", err)
+			}
 			if err := o.complete(a, args); err != nil {
 				return err
 			}
@@ -76,6 +89,7 @@ sync failed, rollout failed), one line per state.`,
 	f.BoolVarP(&o.yes, "yes", "y", false, "do not ask for confirmation (production: only when the env is named)")
 	f.StringVarP(&o.output, "output", "o", "text", "text, json (one object at the end) or jsonl (one object per state)")
 	f.DurationVar(&o.timeout, "timeout", 30*time.Minute, "give up after this long")
+	f.StringVarP(&o.query, "query", "q", "", "promote every App this query selects in one pull request (one commit with every file)")
 	completeFixed(cmd, "output", "text", "json", "jsonl")
 	return cmd
 }
