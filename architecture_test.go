@@ -44,16 +44,17 @@ var rules = []layerRule{
 	{path: "model/modeltest", mayImport: []string{"model", "drift"}, never: pureNever},
 	{path: "internal/config", never: append(clusterClients, terminalLibs...)},
 	{path: "auth", mayImport: []string{"model"}, never: append(pureNever, module+"/kube")},
+	{path: "internal/promote", mayImport: []string{"model", "drift"}, never: pureNever},
+	{path: "internal/promote/yamledit", never: pureNever},
 	{path: "kube/wire", mayImport: []string{"model", "drift", "internal/termtext"}, never: terminalLibs},
 	{path: "kube/cd", mayImport: []string{"model", "drift", "kube/wire"}, never: terminalLibs},
 	{path: "kube/podlogs", mayImport: []string{"model", "drift"}, never: terminalLibs},
 	{path: "kube/events", mayImport: []string{"model", "drift"}, never: terminalLibs},
 	{path: "kube/execcred", never: terminalLibs},
 	{path: "internal/restart", mayImport: []string{"model", "drift"}, never: pureNever},
-	{path: "kube", mayImport: []string{"model", "drift", "internal/termtext", "internal/restart"}, never: terminalLibs},
+	{path: "kube", mayImport: []string{"model", "drift", "internal/termtext", "internal/restart", "internal/promote"}, never: terminalLibs},
 	{path: "internal/ghtoken", never: append(clusterClients, terminalLibs...)},
 	{path: "internal/releasereader", mayImport: []string{"model", "drift", "internal/ghtoken"}, never: append(clusterClients, terminalLibs...)},
-	{path: "internal/promote", mayImport: []string{"model", "drift"}, never: pureNever},
 	{path: "internal/githubforge", mayImport: []string{"internal/promote", "internal/ghtoken"}, never: pureNever},
 	{path: "internal/changestream", mayImport: []string{"model", "drift", "internal/termtext"}, never: pureNever},
 	{path: "ui", mayImport: []string{"model", "drift", "internal/termtext", "internal/restart"}, never: uiNever},
@@ -70,7 +71,9 @@ var rules = []layerRule{
 	{path: "ui/board", mayImport: uiComponent, never: uiNever},
 	// The dialogs ask the restart use case whether an answer confirms.
 	{path: "ui/dialog", mayImport: append([]string{"internal/restart"}, uiComponent...), never: uiNever},
-	{path: "internal/demo", mayImport: []string{"kube", "model", "drift", "internal/termtext"}, never: terminalLibs},
+	{path: "internal/demo", mayImport: []string{"kube", "model", "drift", "internal/termtext", "internal/promote"}, never: terminalLibs}, // internal/promote's subpackages included
+	// The demo's GitHub: the promotion's Forge in memory; the promotion's tests use it too.
+	{path: "internal/demo/demogithub", mayImport: []string{"internal/promote", "model", "drift"}, never: pureNever},
 	{path: "screenshots", mayImport: []string{"screenshots", "ui", "model", "drift", "internal/demo", "internal/restart", "internal/termtext",
 		"internal/cli", "internal/config"}}, // the board as the one constructor composes it
 	{path: "internal/cli", mayImport: []string{"ui", "kube", "auth", "model", "drift", "internal/config", "internal/demo",

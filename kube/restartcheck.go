@@ -53,41 +53,11 @@ func (f *Fleet) principal(ctx context.Context) (_ context.Context, p *model.Prin
 }
 
 func (f *Fleet) decide(ctx context.Context, key model.Key) (model.Decision, target) {
-	if f.opts.ReadOnly {
-		return model.Decision{Reason: model.ReadOnlyBlock(""), Checks: []model.Check{
-			{Name: model.CheckReadOnly, State: model.CheckRefused, Detail: model.ReadOnlyBlock("")}}}, target{}
-	}
 	var l checklist
-	ctx, p, iam, err := f.principal(ctx)
-	if err != nil {
-		return l.stop(model.CheckLogin, model.CheckRefused, "Your IAM login could not be verified: %s", errText(err))
+	ctx, c, p, iam, stop := f.gate(ctx, key, &l)
+	if stop != nil {
+		return *stop, target{}
 	}
-	c := f.byName[key.Cluster]
-	if iam {
-		var labels map[string]string
-		if c != nil && p != nil && !p.SuperAdmin {
-			labels = c.namespaceLabels(ctx, key.Namespace)
-		}
-		d := p.AuthorizeNamespace(key.Namespace, labels)
-		if !d.Allowed {
-			return l.stop(model.CheckRole, model.CheckRefused, "%s", d.Reason)
-		}
-		l.pass(model.CheckRole, "%s", d.Reason)
-	}
-	switch {
-	case c == nil:
-		return l.stop(model.CheckClusterLive, model.CheckRefused, "Cluster %q is not on the board.", key.Cluster)
-	case iam && !c.clients.Identity.IAM:
-		return l.stop(model.CheckIssuer, model.CheckRefused, "%s", c.clients.Identity.RestartRefusal(key.Cluster))
-	case !c.isSynced():
-		return l.stop(model.CheckClusterLive, model.CheckUnknown, "Cluster %s is still syncing; try again when it is live.", key.Cluster)
-	case c.conn.state().Phase != model.ConnLive:
-		// A cache that once synced is stale while the watch is down: no
-		// decision is made from it.
-		return l.stop(model.CheckClusterLive, model.CheckUnknown, "Cluster %s is %s; its cached state may be stale, so nothing is decided from it. Try again when it is live.",
-			key.Cluster, c.conn.state().Phase)
-	}
-	l.pass(model.CheckClusterLive, "cluster %s is live", key.Cluster)
 	app, wl, ok := c.observe(key)
 	if !ok && c.cd.IsChart(key) {
 		return l.stop(model.CheckWorkload, model.CheckRefused, "%s/%s is on the Helm chart plane (no App CR): only an App's workload is restarted; its Deployment belongs to CD, which may revert a patch.", key.Namespace, key.Name)
@@ -100,23 +70,8 @@ func (f *Fleet) decide(ctx context.Context, key model.Key) (model.Decision, targ
 	}
 	l.pass(model.CheckWorkload, "%s %s/%s may be restarted", wl.Kind, key.Namespace, wl.Name)
 	t := target{c: c, key: key, kind: wl.Kind, ctx: ctx, uid: wl.UID, restartedAt: wl.TemplateAnnotations[model.RestartedAtAnnotation]}
-	if iam {
-		// Who acts is what the API server says, asked with the very token
-		// the restart will carry.
-		u, err := Review(ctx, c.clients)
-		switch {
-		case apierrors.IsUnauthorized(err):
-			return l.stop(model.CheckIssuer, model.CheckRefused, "The API server of cluster %s rejected your IAM token (401); it does not trust the issuer. See the %s.", key.Cluster, model.TrustModelDoc)
-		case err != nil:
-			return l.stop(model.CheckIssuer, model.CheckUnknown, "Could not ask cluster %s who you are: %s", key.Cluster, errText(err))
-		case u.Username == "":
-			return l.stop(model.CheckIssuer, model.CheckUnknown, "Cluster %s did not say who you are; nothing is done without knowing.", key.Cluster)
-		}
-		l.pass(model.CheckIssuer, "the API server of cluster %s trusts the issuer: it says you are %s (SelfSubjectReview)", key.Cluster, u.Username)
-		t.actor = &model.Actor{Username: u.Username, Groups: u.Groups, Display: firstNonEmptyString(p.User, p.Email)}
-		t.who = u.Username
-	} else {
-		t.who = c.whoAmI(ctx)
+	if stop := c.actor(ctx, key, p, iam, &l, &t.actor, &t.who); stop != nil {
+		return *stop, target{}
 	}
 	allowed, why, err := c.canPatch(ctx, t.resource(), key.Namespace, key.Name)
 	switch {
@@ -133,6 +88,75 @@ func (f *Fleet) decide(ctx context.Context, key model.Key) (model.Decision, targ
 	}
 	l.pass(model.CheckAccessReview, "Kubernetes RBAC allows %s to patch %s in namespace %s (SelfSubjectAccessReview)", t.identity(), t.resource(), key.Namespace)
 	return model.Decision{Allowed: true, Reason: fmt.Sprintf("%s may restart %s.", t.identity(), t), Actor: t.actor, Checks: l}, t
+}
+
+// gate is what every action on key's App checks first, in order: read-only
+// mode, the IAM login and its scope on the namespace, the cluster on the
+// board, trusted for the IAM token (declared in iam.clusters) and live. A
+// non-nil stop is the decision that ended there.
+func (f *Fleet) gate(ctx context.Context, key model.Key, l *checklist) (_ context.Context, c *cluster, p *model.Principal, iam bool, stop *model.Decision) {
+	halt := func(d model.Decision, _ target) (context.Context, *cluster, *model.Principal, bool, *model.Decision) {
+		return ctx, nil, nil, false, &d
+	}
+	if f.opts.ReadOnly {
+		return halt(model.Decision{Reason: model.ReadOnlyBlock(""), Checks: []model.Check{
+			{Name: model.CheckReadOnly, State: model.CheckRefused, Detail: model.ReadOnlyBlock("")}}}, target{})
+	}
+	ctx, p, iam, err := f.principal(ctx)
+	if err != nil {
+		return halt(l.stop(model.CheckLogin, model.CheckRefused, "Your IAM login could not be verified: %s", errText(err)))
+	}
+	c = f.byName[key.Cluster]
+	if iam {
+		var labels map[string]string
+		if c != nil && p != nil && !p.SuperAdmin {
+			labels = c.namespaceLabels(ctx, key.Namespace)
+		}
+		d := p.AuthorizeNamespace(key.Namespace, labels)
+		if !d.Allowed {
+			return halt(l.stop(model.CheckRole, model.CheckRefused, "%s", d.Reason))
+		}
+		l.pass(model.CheckRole, "%s", d.Reason)
+	}
+	switch {
+	case c == nil:
+		return halt(l.stop(model.CheckClusterLive, model.CheckRefused, "Cluster %q is not on the board.", key.Cluster))
+	case iam && !c.clients.Identity.IAM:
+		return halt(l.stop(model.CheckIssuer, model.CheckRefused, "%s", c.clients.Identity.RestartRefusal(key.Cluster)))
+	case !c.isSynced():
+		return halt(l.stop(model.CheckClusterLive, model.CheckUnknown, "Cluster %s is still syncing; try again when it is live.", key.Cluster))
+	case c.conn.state().Phase != model.ConnLive:
+		// A cache that once synced is stale while the watch is down: no
+		// decision is made from it.
+		return halt(l.stop(model.CheckClusterLive, model.CheckUnknown, "Cluster %s is %s; its cached state may be stale, so nothing is decided from it. Try again when it is live.",
+			key.Cluster, c.conn.state().Phase))
+	}
+	l.pass(model.CheckClusterLive, "cluster %s is live", key.Cluster)
+	return ctx, c, p, iam, nil
+}
+
+// actor is who acts on c: under IAM, what the API server says, asked with
+// the very token the action will carry (its issuer trusted); else the
+// cluster's own identity. A non-nil stop is the decision that ended there.
+func (c *cluster) actor(ctx context.Context, key model.Key, p *model.Principal, iam bool, l *checklist, actor **model.Actor, who *string) *model.Decision {
+	if !iam {
+		*who = c.whoAmI(ctx)
+		return nil
+	}
+	halt := func(d model.Decision, _ target) *model.Decision { return &d }
+	u, err := Review(ctx, c.clients)
+	switch {
+	case apierrors.IsUnauthorized(err):
+		return halt(l.stop(model.CheckIssuer, model.CheckRefused, "The API server of cluster %s rejected your IAM token (401); it does not trust the issuer. See the %s.", key.Cluster, model.TrustModelDoc))
+	case err != nil:
+		return halt(l.stop(model.CheckIssuer, model.CheckUnknown, "Could not ask cluster %s who you are: %s", key.Cluster, errText(err)))
+	case u.Username == "":
+		return halt(l.stop(model.CheckIssuer, model.CheckUnknown, "Cluster %s did not say who you are; nothing is done without knowing.", key.Cluster))
+	}
+	l.pass(model.CheckIssuer, "the API server of cluster %s trusts the issuer: it says you are %s (SelfSubjectReview)", key.Cluster, u.Username)
+	*actor = &model.Actor{Username: u.Username, Groups: u.Groups, Display: firstNonEmptyString(p.User, p.Email)}
+	*who = u.Username
+	return nil
 }
 
 func firstNonEmptyString(ss ...string) string {

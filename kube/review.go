@@ -11,9 +11,14 @@ import (
 // identity may patch the workload, so the board can say "not allowed"
 // before anyone confirms.
 func (c *cluster) canPatch(ctx context.Context, resource, ns, name string) (bool, string, error) {
+	return c.canPatchIn(ctx, "apps", resource, ns, name)
+}
+
+// canPatchIn is canPatch for a resource of any API group.
+func (c *cluster) canPatchIn(ctx context.Context, group, resource, ns, name string) (bool, string, error) {
 	r, err := c.clients.Kube.AuthorizationV1().SelfSubjectAccessReviews().Create(ctx, &authzv1.SelfSubjectAccessReview{
 		Spec: authzv1.SelfSubjectAccessReviewSpec{ResourceAttributes: &authzv1.ResourceAttributes{
-			Namespace: ns, Verb: "patch", Group: "apps", Resource: resource, Name: name,
+			Namespace: ns, Verb: "patch", Group: group, Resource: resource, Name: name,
 		}},
 	}, metav1.CreateOptions{})
 	if err != nil {

@@ -16,6 +16,10 @@ import (
 // the service has no App CR, only its Application (and what it deploys).
 const KindChart = "chart"
 
+// CDTrackingIDAnnotation is the key Hanzo CD writes on what it syncs:
+// <application>:<group>/<kind>:<namespace>/<name>.
+const CDTrackingIDAnnotation = "apps.hanzo.ai/tracking-id"
+
 // CDResource is one entry of an Application's status.resources.
 type CDResource struct {
 	Group     string `json:"group,omitempty"`
@@ -44,12 +48,18 @@ type CDImage struct {
 
 // CDApplication is what the kube layer observed of one Application.
 type CDApplication struct {
-	Cluster    string
-	Group      string // apps.hanzo.ai (Hanzo CD) or argoproj.io
-	Namespace  string
-	Name       string
-	RepoURL    string // spec.source.repoURL
-	Path       string // spec.source.path: where the declarations live in git
+	Cluster   string
+	Group     string // apps.hanzo.ai (Hanzo CD) or argoproj.io
+	Namespace string
+	Name      string
+	RepoURL   string // spec.source.repoURL
+	Path      string // spec.source.path: where the declarations live in git
+	// TargetRevision is spec.source.targetRevision: the branch (or tag, or
+	// commit) the Application follows; "" is the repository's HEAD.
+	TargetRevision string
+	// Automated: spec.syncPolicy.automated is set, so the Application syncs
+	// by itself and a refresh, not a sync operation, makes it look at git.
+	Automated  bool
 	Chart      string // spec.source.chart: set for the Helm chart plane
 	DestNS     string // spec.destination.namespace
 	Revision   string // status.sync.revision (a commit, or a chart version)

@@ -103,3 +103,19 @@ var GitStateWords = Words[GitState]{
 	{Value: GitNotManaged, Name: "not-managed", Board: "-", Text: "not-managed", Also: []string{"notmanaged", "unmanaged"}},
 	{Value: GitUnknown, Name: "unknown", Board: "?", Text: "unknown"},
 }
+
+// PromotionStepWords are a promotion's steps: the PROMOTE column's short
+// word, the commands' and JSON's name.
+var PromotionStepWords = Words[PromotionStep]{
+	{Value: PromotionOpen, Name: "pr-open", Board: "PR open", Text: "pr-open", Also: []string{"open"}},
+	{Value: PromotionMerged, Name: "merged", Board: "merged", Text: "merged"},
+	{Value: PromotionSynced, Name: "synced", Board: "synced", Text: "synced"},
+	{Value: PromotionDeclared, Name: "declared", Board: "declared", Text: "declared"},
+	{Value: PromotionRolling, Name: "rolling", Board: "rolling", Text: "rolling"},
+	{Value: PromotionRunning, Name: "running", Board: "running", Text: "running"},
+	{Value: PromotionLive, Name: "live", Board: "live", Text: "live"},
+	{Value: PromotionClosed, Name: "pr-closed", Board: "PR closed", Text: "pr-closed", Also: []string{"closed"}},
+	{Value: PromotionChecksFailed, Name: "checks-failed", Board: "checks ✖", Text: "checks-failed"},
+	{Value: PromotionSyncFailed, Name: "sync-failed", Board: "sync ✖", Text: "sync-failed"},
+	{Value: PromotionRolloutFailed, Name: "rollout-failed", Board: "rollout ✖", Text: "rollout-failed"},
+}

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -35,6 +36,12 @@ func TestWordTablesCoverAndNeverOverlap(t *testing.T) {
 	overlap(t, "health", HealthWords)
 	overlap(t, "flag", FlagWords)
 	overlap(t, "git", GitStateWords)
+	for _, s := range append(slices.Clone(promotionOrder), PromotionClosed, PromotionChecksFailed, PromotionSyncFailed, PromotionRolloutFailed) {
+		if PromotionStepWords.Of(s).Name != string(s) {
+			t.Errorf("promotion step %q: word %+v", s, PromotionStepWords.Of(s))
+		}
+	}
+	overlap(t, "promotion", PromotionStepWords)
 }
 
 func overlap[T comparable](t *testing.T, table string, ws Words[T]) {

@@ -57,6 +57,8 @@ type Config struct {
 	Logs Logs `json:"logs,omitzero"`
 	// CD says where the git sync state is read.
 	CD CD `json:"cd,omitzero"`
+	// Promote configures promotions (declaring files, step budgets).
+	Promote Promote `json:"promote,omitzero"`
 }
 
 // Logs tunes the log view: MaxLines is how many lines it keeps (the oldest

@@ -58,6 +58,8 @@ var fileValues = []struct {
 	{"restart.maxParallel", func(c Config) bool { return c.Restart.MaxParallel != nil }},
 	{"logs.maxLines", func(c Config) bool { return c.Logs.MaxLines != nil }},
 	{"cd.applicationKinds", func(c Config) bool { return len(c.CD.ApplicationKinds) > 0 }},
+	{"promote.files", func(c Config) bool { return len(c.Promote.Files) > 0 }},
+	{"promote.budgets", func(c Config) bool { return c.Promote.Budgets != PromoteBudgets{} }},
 }
 
 // Resolve applies the precedence flags > environment > file > defaults.

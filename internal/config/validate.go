@@ -72,6 +72,7 @@ func validate(file string, doc *yamlv3.Node, c *Config, checks Checks) []*Error 
 			}
 		}
 	}
+	checkPromote(c.Promote, at)
 	if p := c.Restart.MaxParallel; p != nil && *p < 1 {
 		at("restart.maxParallel", "restart", "maxParallel")("%d: at least 1 restart must run at once", *p)
 	}

@@ -109,6 +109,7 @@ func newSim(opts Options, id *identity) *sim {
 	for _, name := range clusterNames {
 		s.clusters[name] = newFakeCluster(name, opts.Now, id)
 	}
+	s.seedUniverse()
 	return s
 }
 

@@ -107,6 +107,7 @@ func (s *sim) gitBump(ctx context.Context, now time.Time) bool {
 	if _, err := ri.Update(ctx, u, metav1.UpdateOptions{}); err != nil {
 		return false
 	}
+	s.commitTag(a, latest)
 	s.journal.add(now, "git: universe commits %s %s/%s %s → %s; Hanzo CD syncs it", a.cluster, a.ns, a.name, a.declared, latest)
 	return true
 }

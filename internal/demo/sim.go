@@ -14,6 +14,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/hanzoai/driftboard/internal/demo/demogithub"
 )
 
 const (
@@ -40,6 +42,7 @@ type sim struct {
 	nextEvent time.Time
 	ticks     int
 	journal   *journal
+	gh        *demogithub.GitHub // the demo's GitHub (promotion.go)
 
 	mu    sync.Mutex
 	queue map[string]bool // "wl:<key>" or "app:<key>", from the informers
@@ -161,6 +164,7 @@ func (s *sim) tick(ctx context.Context) {
 		s.script(ctx, now)
 	}
 	s.rel.tick(now)
+	s.promotionsTick(ctx, now)
 	if s.ticks++; s.ticks%clearActionsEvery == 0 {
 		for _, fc := range s.clusters {
 			fc.clearActions()

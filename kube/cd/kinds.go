@@ -41,3 +41,13 @@ var CRDs = schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "
 
 // CRDName is the CustomResourceDefinition that defines a kind.
 func CRDName(k Kind) string { return k.GVR.Resource + "." + k.GVR.Group }
+
+// KindOf is the watched Application kind of group.
+func (cw *Watcher) KindOf(group string) (Kind, bool) {
+	for _, k := range cw.cfg.Kinds {
+		if k.GVR.Group == group {
+			return k, true
+		}
+	}
+	return Kind{}, false
+}

@@ -39,10 +39,14 @@ func DecodeCDApplication(cluster, group string, obj map[string]any) model.CDAppl
 		if src != nil {
 			a.RepoURL = d.str(src, "repoURL", "spec.source.repoURL")
 			a.Path = d.str(src, "path", "spec.source.path")
+			a.TargetRevision = d.str(src, "targetRevision", "spec.source.targetRevision")
 			a.Chart = d.str(src, "chart", "spec.source.chart")
 			if helm := d.object(src, "helm", "spec.source.helm"); helm != nil {
 				a.Image = helmImage(&d, helm)
 			}
+		}
+		if policy := d.object(spec, "syncPolicy", "spec.syncPolicy"); policy != nil {
+			a.Automated = d.object(policy, "automated", "spec.syncPolicy.automated") != nil
 		}
 		if dest := d.object(spec, "destination", "spec.destination"); dest != nil {
 			a.DestNS = d.str(dest, "namespace", "spec.destination.namespace")

@@ -55,6 +55,18 @@ func TestDecodeCDApplication(t *testing.T) {
 		t.Errorf("decode errors = %q, want finishedAt, resources[1] and resources[2].kind", a.DecodeErrors)
 	}
 
+	git := DecodeCDApplication("c1", "apps.hanzo.ai", map[string]any{"spec": map[string]any{
+		"source":     map[string]any{"repoURL": "https://github.com/hanzoai/universe", "path": "infra/k8s/operator/crs", "targetRevision": "main"},
+		"syncPolicy": map[string]any{"automated": map[string]any{"selfHeal": true}}}})
+	if git.TargetRevision != "main" || !git.Automated || len(git.DecodeErrors) != 0 {
+		t.Errorf("targetRevision %q, automated %v, errors %q: want main, true, none", git.TargetRevision, git.Automated, git.DecodeErrors)
+	}
+	byHand := DecodeCDApplication("c1", "apps.hanzo.ai", map[string]any{"spec": map[string]any{
+		"syncPolicy": map[string]any{"syncOptions": []any{"Prune=false"}}}})
+	if byHand.Automated {
+		t.Error("an Application without syncPolicy.automated read as syncing by itself")
+	}
+
 	many := make([]any, maxCDResources+1)
 	for i := range many {
 		many[i] = map[string]any{"kind": "App", "name": "a"}

@@ -49,7 +49,7 @@ func (d *decoder) stringMap(m map[string]any, key, path string) map[string]strin
 // knownKey: labels and annotations the board reads, kept whatever the cap.
 func knownKey(k string) bool {
 	return strings.HasPrefix(k, "hanzo.ai/") || strings.HasPrefix(k, "app.kubernetes.io/") ||
-		k == model.KubectlRestartedAtAnnotation
+		k == model.KubectlRestartedAtAnnotation || k == model.CDTrackingIDAnnotation
 }
 
 // maxReused bounds the maps and lists kept for the next object: a huge one
