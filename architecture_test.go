@@ -39,6 +39,7 @@ var rules = []layerRule{
 	{path: "internal/termtext", never: pureNever},
 	{path: "model", mayImport: []string{"drift"}, never: pureNever},
 	{path: "model/imageref", never: pureNever},
+	{path: "model/logbuf", never: pureNever},
 	{path: "model/store", mayImport: []string{"model", "drift"}, never: pureNever},
 	{path: "model/query", mayImport: []string{"model", "model/store", "drift"}, never: pureNever},
 	{path: "model/modeltest", mayImport: []string{"model", "drift"}, never: pureNever},

@@ -9,6 +9,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/logbuf"
 )
 
 // maxLogLine bounds one line the board keeps; the rest of a longer line is
@@ -47,8 +48,8 @@ func podReady(p *corev1.Pod) bool {
 
 // Feed feeds the lines of rc, which it closes, to a feed of at most
 // maxLines lines until the stream ends or ctx is cancelled.
-func Feed(ctx context.Context, rc io.ReadCloser, maxLines int) *model.LogFeed {
-	feed := model.NewLogFeed(maxLines)
+func Feed(ctx context.Context, rc io.ReadCloser, maxLines int) *logbuf.Feed {
+	feed := logbuf.NewFeed(maxLines)
 	go func() {
 		defer rc.Close()
 		feed.End(feedLines(ctx, rc, feed))
@@ -58,7 +59,7 @@ func Feed(ctx context.Context, rc io.ReadCloser, maxLines int) *model.LogFeed {
 
 // feedLines pushes each line of r (without its newline, at most maxLogLine
 // bytes of it) until EOF; the end of ctx is a normal end.
-func feedLines(ctx context.Context, r io.Reader, feed *model.LogFeed) error {
+func feedLines(ctx context.Context, r io.Reader, feed *logbuf.Feed) error {
 	lines := newLogLines(r)
 	for {
 		line, cut, err := lines.next()
