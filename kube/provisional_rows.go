@@ -35,7 +35,7 @@ func (f *Fleet) provisionalRow(c *cluster, k model.Key, now time.Time) (model.Ap
 	if we := c.workloadEntry(c.scopeFor(k.Namespace), k, app.Role); we != nil {
 		sel = we.Selector
 	}
-	c.wantPods(k, sel, v.WantsPodWatch())
+	c.pods.Want(k, sel, v.WantsPodWatch())
 	c.prov.builtFinal(k, ae)
 	return v, true
 }
