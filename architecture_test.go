@@ -47,6 +47,7 @@ var rules = []layerRule{
 	{path: "auth", mayImport: []string{"model"}, never: append(pureNever, module+"/kube")},
 	{path: "kube/wire", mayImport: []string{"model", "drift", "internal/termtext"}, never: terminalLibs},
 	{path: "kube/cd", mayImport: []string{"model", "drift", "kube/wire"}, never: terminalLibs},
+	{path: "kube/provisional", mayImport: []string{"model", "kube/wire"}, never: terminalLibs},
 	{path: "kube/podwatch", mayImport: []string{"model", "kube/wire"}, never: terminalLibs},
 	{path: "kube/podlogs", mayImport: []string{"model", "drift"}, never: terminalLibs},
 	{path: "kube/events", mayImport: []string{"model", "drift"}, never: terminalLibs},

@@ -10,6 +10,7 @@ import (
 
 	"github.com/hanzoai/driftboard/kube/cd"
 	"github.com/hanzoai/driftboard/kube/podwatch"
+	"github.com/hanzoai/driftboard/kube/provisional"
 	"github.com/hanzoai/driftboard/model"
 )
 
@@ -34,7 +35,7 @@ type cluster struct {
 	nsLabels *nsLabels                       // namespaces' labels, nil when not readable
 	cd       *cd.Watcher                     // CD Applications
 
-	prov *provisional // Apps seen while syncing, shown before the sync ends
+	prov *provisional.Seen // Apps seen while syncing, shown before the sync ends
 
 	pods *podwatch.Set // pods of workloads that roll out or are unready
 	// follow is set in per-namespace mode when namespaces can be listed:
@@ -58,7 +59,7 @@ func (c *cluster) newScope(ns string, allowed map[string]bool) (*scope, error) {
 		podsAllowed: allowed["pods"]}
 	for _, spec := range c.specsFor(ns, allowed) {
 		if spec.what == "apps" || spec.what == "services" {
-			spec.transform = c.seeingTransform(spec.transform) // rows while the lists stream (provisional.go)
+			spec.transform = c.prov.Transform(spec.transform) // rows while the lists stream (kube/provisional)
 		}
 		spec.firstListMarked = true
 		inf, handled, err := c.newInformer(spec)
@@ -94,7 +95,8 @@ func (s *scope) run(ctx context.Context) {
 
 func newCluster(f *Fleet, cc ClusterClients) *cluster {
 	c := &cluster{name: cc.Name, clients: cc, fleet: f, settled: make(chan struct{}), extrasSet: make(chan struct{}),
-		scopes: map[string]*scope{}, prov: newProvisional(), stable: map[model.Key][]model.Container{}}
+		scopes: map[string]*scope{}, stable: map[model.Key][]model.Container{}}
+	c.prov = provisional.New(cc.Name, provHost{c})
 	c.pods = podwatch.New(podHost{c}, f.opts.MaxPodWatches)
 	c.conn = newConnState(cc.Name, f.opts.Now, f.signal, cc.Notices)
 	c.cd = newCDWatcher(c)
