@@ -98,14 +98,14 @@ func (f *Fleet) rebuild(c *cluster, k model.Key, now time.Time) (v model.AppView
 	app, wl, ok := c.observe(k)
 	if !ok {
 		if v, ok := f.chartRow(c, k, now); ok { // no App CR: a chart-plane service?
-			c.wantPods(k, "", false) // pods are watched for App rows only
+			c.pods.Want(k, "", false) // pods are watched for App rows only
 			return v, true
 		}
 		f.store.Delete(k)
 		c.mu.Lock()
 		delete(c.stable, k)
 		c.mu.Unlock()
-		c.wantPods(k, "", false)
+		c.pods.Want(k, "", false)
 		return model.AppView{}, false
 	}
 	f.rowsBuilt.Add(1)
@@ -118,7 +118,7 @@ func (f *Fleet) rebuild(c *cluster, k model.Key, now time.Time) (v model.AppView
 			sel = we.Selector
 		}
 	}
-	c.wantPods(k, sel, v.WantsPodWatch())
+	c.pods.Want(k, sel, v.WantsPodWatch())
 	return v, true
 }
 

@@ -47,8 +47,8 @@ func (h cdHost) ErrText(err error) string              { return errText(err) }
 // no longer say so once one is, even when its Applications are unreadable.
 func (h cdHost) MarkEveryRow() {
 	keys := h.c.appKeys()
-	if h.c.prov.open.Load() {
-		keys = append(keys, h.c.prov.keysIn("")...)
+	if h.c.prov.Open() {
+		keys = append(keys, h.c.prov.KeysIn("")...)
 	}
 	h.c.fleet.markDirtyKeys(keys)
 }

@@ -9,6 +9,8 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/hanzoai/driftboard/kube/cd"
+	"github.com/hanzoai/driftboard/kube/podwatch"
+	"github.com/hanzoai/driftboard/kube/provisional"
 	"github.com/hanzoai/driftboard/model"
 )
 
@@ -33,9 +35,9 @@ type cluster struct {
 	nsLabels *nsLabels                       // namespaces' labels, nil when not readable
 	cd       *cd.Watcher                     // CD Applications
 
-	prov *provisional // Apps seen while syncing, shown before the sync ends
+	prov *provisional.Seen // Apps seen while syncing, shown before the sync ends
 
-	pods podWatches // pods of workloads that roll out or are unready
+	pods *podwatch.Set // pods of workloads that roll out or are unready
 	// follow is set in per-namespace mode when namespaces can be listed:
 	// namespaces created later get their scope (nsfollow.go).
 	follow *nsFollow
@@ -46,7 +48,7 @@ type scope struct {
 	ns          string
 	inf         map[string]cache.SharedIndexInformer // by resource: apps, deployments, ...
 	handled     map[string]cache.InformerSynced      // by resource: its handler has had the first list
-	podsAllowed bool                                 // pods may be listed (watched per workload, see podwatch.go)
+	podsAllowed bool                                 // pods may be listed (watched per workload, see kube/podwatch)
 	stop        context.CancelFunc                   // ends its informers (a namespace deleted)
 	expect      []func(context.Context)              // count what the first sync will bring (progress.go)
 }
@@ -57,7 +59,7 @@ func (c *cluster) newScope(ns string, allowed map[string]bool) (*scope, error) {
 		podsAllowed: allowed["pods"]}
 	for _, spec := range c.specsFor(ns, allowed) {
 		if spec.what == "apps" || spec.what == "services" {
-			spec.transform = c.seeingTransform(spec.transform) // rows while the lists stream (provisional.go)
+			spec.transform = c.prov.Transform(spec.transform) // rows while the lists stream (kube/provisional)
 		}
 		spec.firstListMarked = true
 		inf, handled, err := c.newInformer(spec)
@@ -93,8 +95,9 @@ func (s *scope) run(ctx context.Context) {
 
 func newCluster(f *Fleet, cc ClusterClients) *cluster {
 	c := &cluster{name: cc.Name, clients: cc, fleet: f, settled: make(chan struct{}), extrasSet: make(chan struct{}),
-		scopes: map[string]*scope{}, prov: newProvisional(), stable: map[model.Key][]model.Container{},
-		pods: podWatches{byKey: map[model.Key]*podWatch{}, waiting: map[model.Key]bool{}, max: f.opts.MaxPodWatches}}
+		scopes: map[string]*scope{}, stable: map[model.Key][]model.Container{}}
+	c.prov = provisional.New(cc.Name, provHost{c})
+	c.pods = podwatch.New(podHost{c}, f.opts.MaxPodWatches)
 	c.conn = newConnState(cc.Name, f.opts.Now, f.signal, cc.Notices)
 	c.cd = newCDWatcher(c)
 	return c
@@ -154,7 +157,7 @@ func (c *cluster) run(ctx context.Context) {
 	c.mu.Lock()
 	c.scopes = scopes
 	c.mu.Unlock()
-	c.pods.start(ctx)
+	c.pods.Start(ctx)
 	for _, s := range scopes {
 		s.run(ctx)
 		go c.whenWorkloadsListed(ctx, s)

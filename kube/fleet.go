@@ -9,7 +9,7 @@
 // revision's template is remembered from when the set was last settled, so
 // it is unknown only when the board starts mid-rollout). Pods only of the
 // workloads that roll out or are unready, one watch per workload by its
-// selector (podwatch.go), for why they fail (CrashLoopBackOff, image pulls,
+// selector (kube/podwatch), for why they fail (CrashLoopBackOff, image pulls,
 // OOMKilled, Unschedulable) before the progress deadline says so; a healthy
 // fleet's pods are never listed or cached.
 //

@@ -40,12 +40,10 @@ func TestLivePodWatchBound(t *testing.T) {
 		return run == 1 && wait == 1 && slices.ContainsFunc(st.Notices, func(n string) bool { return strings.HasPrefix(n, note) })
 	})
 	cl := f.byName[testClusterName]
-	cl.pods.mu.Lock()
 	watched, waiting := key("hanzo", "api"), key("hanzo", "web")
-	if cl.pods.waiting[watched] {
+	if cl.pods.Waiting(watched) {
 		watched, waiting = waiting, watched
 	}
-	cl.pods.mu.Unlock()
 
 	waitRowWithin(t, f, watched, 60*time.Second, func(r *model.AppView) bool {
 		makeReady(t, admin, "app.kubernetes.io/name="+watched.Name, "elsewhere")

@@ -12,6 +12,7 @@ import (
 	"github.com/hanzoai/driftboard/kube/podlogs"
 	"github.com/hanzoai/driftboard/kube/wire"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/logbuf"
 )
 
 // StreamLogs copies the logs of the App's workload's pods to w, line by
@@ -50,7 +51,7 @@ func (f *Fleet) LogPods(ctx context.Context, key model.Key) ([]model.LogPod, err
 // closes the request. The pod must be one of the App's: one GET of it checks
 // its controller first. An error opening the stream (forbidden, no previous
 // instance) is returned at once.
-func (f *Fleet) OpenLog(ctx context.Context, key model.Key, req model.LogRequest) (*model.LogFeed, error) {
+func (f *Fleet) OpenLog(ctx context.Context, key model.Key, req model.LogRequest) (*logbuf.Feed, error) {
 	c, _, _, owners, err := f.podOwnersOf(key)
 	if err != nil {
 		return nil, err

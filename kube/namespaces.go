@@ -127,8 +127,8 @@ func (c *cluster) namespaceLabelsOf(ns string) map[string]string {
 // late from one slow cluster must not rebuild every row of every other.
 func (c *cluster) markNamespaceDirty(ns string) {
 	keys := c.appKeysIn(ns)
-	if c.prov.open.Load() { // rows seen while the lists stream
-		keys = append(keys, c.prov.keysIn(ns)...)
+	if c.prov.Open() { // rows seen while the lists stream
+		keys = append(keys, c.prov.KeysIn(ns)...)
 	}
 	c.fleet.markDirtyKeys(keys)
 }

@@ -56,7 +56,7 @@ func (c *cluster) countList(n *atomic.Int64, o metav1.ListOptions, obj runtime.O
 		n.Store(0)
 	}
 	if k := meta.LenList(obj); k > 0 {
-		c.seeList(obj)
+		c.prov.SeeList(obj)
 		n.Add(int64(k))
 		c.fleet.signal()
 	}

@@ -38,12 +38,12 @@ func TestEndProvisionalMarksEveryRowNotBuiltFinal(t *testing.T) {
 	for _, name := range []string{"final", "other-entry", "pending"} {
 		cached[name] = entry(name, "2")
 		must(t, apps.GetIndexer().Add(cached[name]))
-		c.prov.put(k(name), cached[name])
+		c.prov.Put(k(name), cached[name])
 	}
-	c.prov.put(k("gone"), entry("gone", "1")) // seen on the stream, not in the complete list
-	c.prov.builtFinal(k("final"), cached["final"])
-	c.prov.builtFinal(k("other-entry"), entry("other-entry", "1"))
-	c.prov.builtFinal(k("pending"), nil)
+	c.prov.Put(k("gone"), entry("gone", "1")) // seen on the stream, not in the complete list
+	c.prov.BuiltFinal(k("final"), cached["final"])
+	c.prov.BuiltFinal(k("other-entry"), entry("other-entry", "1"))
+	c.prov.BuiltFinal(k("pending"), nil)
 
 	f.mu.Lock()
 	clear(f.dirty)
@@ -61,7 +61,7 @@ func TestEndProvisionalMarksEveryRowNotBuiltFinal(t *testing.T) {
 	if !slices.Equal(marked, want) {
 		t.Errorf("marked %v; want %v", marked, want)
 	}
-	if c.prov.open.Load() {
+	if c.prov.Open() {
 		t.Error("the provisional phase is still open after the sync")
 	}
 }

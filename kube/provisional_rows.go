@@ -6,11 +6,12 @@ import (
 
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/hanzoai/driftboard/kube/provisional"
 	"github.com/hanzoai/driftboard/kube/wire"
 	"github.com/hanzoai/driftboard/model"
 )
 
-// The rows of a syncing cluster (see provisional.go).
+// The rows of a syncing cluster, from the Apps seen so far (kube/provisional).
 
 // provisionalRow builds row k of a syncing cluster from the App seen so far
 // (ok false: none seen yet). Its workload is taken from the cache once that
@@ -18,7 +19,7 @@ import (
 func (f *Fleet) provisionalRow(c *cluster, k model.Key, now time.Time) (model.AppView, bool) {
 	app, wl, ae, final := c.observeSyncing(k)
 	if ae == nil { // not seen yet, or its App is gone from a complete cache
-		c.prov.builtFinal(k, nil)
+		c.prov.BuiltFinal(k, nil)
 		f.store.Delete(k)
 		return model.AppView{}, false
 	}
@@ -26,7 +27,7 @@ func (f *Fleet) provisionalRow(c *cluster, k model.Key, now time.Time) (model.Ap
 	v := model.Build(app, wl, f.release(app), now)
 	f.messages.share(v.Drift.Flags)
 	if final = final && c.cd.Settled(); !final {
-		c.prov.builtFinal(k, nil) // git state unknown until synced
+		c.prov.BuiltFinal(k, nil) // git state unknown until synced
 		return v, true
 	}
 	// Built as rebuild would: the sync need not build it again.
@@ -35,16 +36,16 @@ func (f *Fleet) provisionalRow(c *cluster, k model.Key, now time.Time) (model.Ap
 	if we := c.workloadEntry(c.scopeFor(k.Namespace), k, app.Role); we != nil {
 		sel = we.Selector
 	}
-	c.wantPods(k, sel, v.WantsPodWatch())
-	c.prov.builtFinal(k, ae)
+	c.pods.Want(k, sel, v.WantsPodWatch())
+	c.prov.BuiltFinal(k, ae)
 	return v, true
 }
 
 // builtSynced records row k rebuilt from the complete caches after the sync
 // but before endProvisional, which then need not build it a second time.
 func (c *cluster) builtSynced(k model.Key) {
-	if c.prov.open.Load() {
-		c.prov.builtFinal(k, c.cachedEntry(k))
+	if c.prov.Open() {
+		c.prov.BuiltFinal(k, c.cachedEntry(k))
 	}
 }
 
@@ -60,7 +61,7 @@ func (c *cluster) observeSyncing(k model.Key) (app model.AppObject, wl *model.Wo
 		if s.synced(what) { // the cache is complete: it is the truth (a deleted App is gone)
 			ae, _ = s.get(what, k.Namespace, k.Name).(*wire.AppEntry)
 		} else {
-			ae = c.prov.getKind(what, k)
+			ae = c.prov.Of(what, k)
 		}
 		if ae != nil {
 			break
@@ -122,8 +123,59 @@ func (c *cluster) whenWorkloadsListed(ctx context.Context, s *scope) {
 	case <-ctx.Done():
 		return
 	}
-	if !c.prov.open.Load() {
+	if !c.prov.Open() {
 		return
 	}
-	c.fleet.markDirtyKeys(c.prov.keysIn(s.ns))
+	c.fleet.markDirtyKeys(c.prov.KeysIn(s.ns))
+}
+
+// provHost is what a cluster does for the Apps it sees while it syncs
+// (provisional.Host).
+type provHost struct{ c *cluster }
+
+var _ provisional.Host = provHost{}
+
+func (h provHost) MarkRow(k model.Key)        { h.c.fleet.markDirty(k) }
+func (h provHost) SetNote(topic, text string) { h.c.conn.setNote(topic, text) }
+
+// endProvisional is called once the cluster has synced: every row is rebuilt
+// from the caches (a row whose App vanished meanwhile goes), but those built
+// already as the sync would build them, from the entry the cache holds.
+func (c *cluster) endProvisional() {
+	var keys []model.Key
+	for _, k := range c.prov.Close() {
+		if c.cachedEntry(k) == nil { // its App is gone: the rebuild deletes the row
+			keys = append(keys, k)
+		}
+	}
+	final := c.prov.TakeFinal()
+	for _, k := range c.appKeys() { // a row built final from the entry the cache holds stays
+		if e := final[k]; e == nil || c.cachedEntry(k) != e {
+			keys = append(keys, k)
+		}
+	}
+	c.fleet.markDirtyKeys(keys)
+}
+
+// cachedEntry is the App (else the Service) the cache holds for k.
+func (c *cluster) cachedEntry(k model.Key) *wire.AppEntry {
+	s := c.scopeFor(k.Namespace)
+	if s == nil {
+		return nil
+	}
+	if e, ok := s.get("apps", k.Namespace, k.Name).(*wire.AppEntry); ok {
+		return e
+	}
+	e, _ := s.get("services", k.Namespace, k.Name).(*wire.AppEntry)
+	return e
+}
+
+// markDirtyKeys rebuilds rows ks at the next snapshot.
+func (f *Fleet) markDirtyKeys(ks []model.Key) {
+	f.mu.Lock()
+	for _, k := range ks {
+		f.dirty[k] = struct{}{}
+	}
+	f.mu.Unlock()
+	f.signal()
 }

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/logbuf"
 	"github.com/hanzoai/driftboard/ui/logs"
 )
 
@@ -28,20 +29,20 @@ type logSource struct {
 type openedLog struct {
 	ctx  context.Context
 	req  model.LogRequest
-	feed *model.LogFeed
+	feed *logbuf.Feed
 }
 
 func (s *logSource) LogPods(context.Context, model.Key) ([]model.LogPod, error) {
 	return s.pods, s.podsErr
 }
 
-func (s *logSource) OpenLog(ctx context.Context, _ model.Key, req model.LogRequest) (*model.LogFeed, error) {
+func (s *logSource) OpenLog(ctx context.Context, _ model.Key, req model.LogRequest) (*logbuf.Feed, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.openErr != nil {
 		return nil, s.openErr
 	}
-	f := model.NewLogFeed(req.MaxLines)
+	f := logbuf.NewFeed(req.MaxLines)
 	s.opened = append(s.opened, openedLog{ctx: ctx, req: req, feed: f})
 	return f, nil
 }
@@ -126,7 +127,7 @@ func (d *logDriver) until(what string, ok func() bool) {
 }
 
 // push writes lines to the stream and waits until the view holds the last.
-func (d *logDriver) push(f *model.LogFeed, lines ...string) {
+func (d *logDriver) push(f *logbuf.Feed, lines ...string) {
 	d.t.Helper()
 	for _, l := range lines {
 		f.Push(l)

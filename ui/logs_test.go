@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/logbuf"
 	"github.com/hanzoai/driftboard/ui/dialog"
 )
 
@@ -260,7 +261,7 @@ func TestLogViewBoundedByBytes(t *testing.T) {
 		}
 		d.push(src.last(t).feed, lines...)
 	}
-	if b := d.m.logs.Lines().Bytes(); b > model.MaxLogBytes {
+	if b := d.m.logs.Lines().Bytes(); b > logbuf.MaxBytes {
 		t.Errorf("the view holds %d MiB of text", b>>20)
 	}
 	if v := plainView(d.m); !strings.Contains(v, "older lines dropped (keeps 5000 lines or 8 MiB)") {

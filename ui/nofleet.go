@@ -5,6 +5,7 @@ import (
 
 	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/logbuf"
 	"github.com/hanzoai/driftboard/model/store"
 )
 
@@ -63,7 +64,7 @@ func (noFleet) LogPods(context.Context, model.Key) ([]model.LogPod, error) {
 	return nil, model.NotAvailable("logs", noFleetWhy)
 }
 
-func (noFleet) OpenLog(context.Context, model.Key, model.LogRequest) (*model.LogFeed, error) {
+func (noFleet) OpenLog(context.Context, model.Key, model.LogRequest) (*logbuf.Feed, error) {
 	return nil, model.NotAvailable("logs", noFleetWhy)
 }
 

@@ -7,6 +7,7 @@ import (
 	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/kube"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/logbuf"
 	"github.com/hanzoai/driftboard/model/store"
 	"github.com/hanzoai/driftboard/ui"
 )
@@ -96,7 +97,7 @@ func (b *boardFleet) LogPods(ctx context.Context, key model.Key) ([]model.LogPod
 	return b.src.current().LogPods(ctx, key)
 }
 
-func (b *boardFleet) OpenLog(ctx context.Context, key model.Key, req model.LogRequest) (*model.LogFeed, error) {
+func (b *boardFleet) OpenLog(ctx context.Context, key model.Key, req model.LogRequest) (*logbuf.Feed, error) {
 	return b.src.current().OpenLog(ctx, key, req)
 }
 

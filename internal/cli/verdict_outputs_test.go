@@ -18,6 +18,7 @@ import (
 	"github.com/hanzoai/driftboard/internal/changestream"
 	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/logbuf"
 	"github.com/hanzoai/driftboard/model/query"
 	"github.com/hanzoai/driftboard/model/store"
 	"github.com/hanzoai/driftboard/ui"
@@ -167,7 +168,7 @@ func (storeFleet) WatchEvents(context.Context, model.Key) (<-chan []model.Event,
 func (storeFleet) LogPods(context.Context, model.Key) ([]model.LogPod, error) {
 	return nil, model.NotAvailable("logs", storeFleetWhy)
 }
-func (storeFleet) OpenLog(context.Context, model.Key, model.LogRequest) (*model.LogFeed, error) {
+func (storeFleet) OpenLog(context.Context, model.Key, model.LogRequest) (*logbuf.Feed, error) {
 	return nil, model.NotAvailable("logs", storeFleetWhy)
 }
 func (storeFleet) AppYAML(context.Context, model.Key) (string, error) {

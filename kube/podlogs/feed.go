@@ -9,6 +9,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/logbuf"
 )
 
 // maxLogLine bounds one line the board keeps; the rest of a longer line is
@@ -47,8 +48,8 @@ func podReady(p *corev1.Pod) bool {
 
 // Feed feeds the lines of rc, which it closes, to a feed of at most
 // maxLines lines until the stream ends or ctx is cancelled.
-func Feed(ctx context.Context, rc io.ReadCloser, maxLines int) *model.LogFeed {
-	feed := model.NewLogFeed(maxLines)
+func Feed(ctx context.Context, rc io.ReadCloser, maxLines int) *logbuf.Feed {
+	feed := logbuf.NewFeed(maxLines)
 	go func() {
 		defer rc.Close()
 		feed.End(feedLines(ctx, rc, feed))
@@ -56,9 +57,19 @@ func Feed(ctx context.Context, rc io.ReadCloser, maxLines int) *model.LogFeed {
 	return feed
 }
 
-// feedLines pushes each line of r (without its newline, at most maxLogLine
-// bytes of it) until EOF; the end of ctx is a normal end.
-func feedLines(ctx context.Context, r io.Reader, feed *model.LogFeed) error {
+// feedLines pushes each line of r (without its newline or carriage
+// return) until EOF; the end of ctx is a normal end.
+func feedLines(ctx context.Context, r io.Reader, feed *logbuf.Feed) error {
+	return eachLine(ctx, r, func(line string, cut bool) error {
+		feed.Push(withCut(trimCR(line), cut))
+		return nil
+	})
+}
+
+// eachLine calls fn with each line of r (without its newline, at most
+// maxLogLine bytes of it, cut saying it was longer) until EOF or fn's error,
+// which it returns as is; the end of ctx is a normal end.
+func eachLine(ctx context.Context, r io.Reader, fn func(line string, cut bool) error) error {
 	lines := newLogLines(r)
 	for {
 		line, cut, err := lines.next()
@@ -68,9 +79,16 @@ func feedLines(ctx context.Context, r io.Reader, feed *model.LogFeed) error {
 		case err != nil:
 			return err
 		}
-		if line = trimCR(line); cut {
-			line += lineCut
+		if err := fn(line, cut); err != nil {
+			return err
 		}
-		feed.Push(line)
 	}
+}
+
+// withCut marks a line cut at maxLogLine.
+func withCut(line string, cut bool) string {
+	if cut {
+		return line + lineCut
+	}
+	return line
 }

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/logbuf"
 )
 
 // feedLines splits a stream into lines: CRLF trimmed, a last line without
@@ -17,7 +17,7 @@ func TestFeedLinesCutsLongLines(t *testing.T) {
 	t.Parallel()
 	long := strings.Repeat("x", 100<<10)
 	in := "first\r\n" + long + "\nafter\nno newline"
-	feed := model.NewLogFeed(10)
+	feed := logbuf.NewFeed(10)
 	if err := feedLines(context.Background(), strings.NewReader(in), feed); err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +35,7 @@ func TestFeedLinesCutsLongLines(t *testing.T) {
 func TestFeedLinesCutsALineThatNeverEnds(t *testing.T) {
 	t.Parallel()
 	pr, pw := io.Pipe()
-	feed := model.NewLogFeed(10)
+	feed := logbuf.NewFeed(10)
 	done := make(chan error, 1)
 	go func() { done <- feedLines(context.Background(), pr, feed) }()
 	go func() { _, _ = pw.Write([]byte("first\n" + strings.Repeat("x", 100<<10))) }()

@@ -72,25 +72,17 @@ func copyLog(ctx context.Context, pod string, lo *corev1.PodLogOptions, open Ope
 		return fmt.Errorf("logs of pod %s: %w", pod, err)
 	}
 	defer rc.Close()
-	lines := newLogLines(rc)
-	for {
-		line, cut, err := lines.next()
-		switch {
-		case err == io.EOF || (err != nil && ctx.Err() != nil):
-			return nil
-		case err != nil:
-			return fmt.Errorf("logs of pod %s: %w", pod, err)
-		}
-		if cut {
-			line += lineCut
-		}
+	var werr error // the writer's: not the pod's log
+	err = eachLine(ctx, rc, func(line string, cut bool) error {
 		mu.Lock()
-		_, werr := io.WriteString(w, prefix+line+"\n")
+		_, werr = io.WriteString(w, prefix+withCut(line, cut)+"\n")
 		mu.Unlock()
-		if werr != nil {
-			return werr
-		}
+		return werr
+	})
+	if err != nil && werr == nil {
+		return fmt.Errorf("logs of pod %s: %w", pod, err)
 	}
+	return err
 }
 
 // AppContainer picks a pod's container running the App's image repository,

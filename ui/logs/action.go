@@ -1,6 +1,6 @@
 package logs
 
-import "github.com/hanzoai/driftboard/model"
+import "github.com/hanzoai/driftboard/model/logbuf"
 
 // Action is what the view asks of the board; nil: nothing.
 type Action interface{ logsAction() }
@@ -34,7 +34,7 @@ func (l View) Streaming() bool { return l.streaming }
 func (l View) Err() error { return l.err }
 
 // Lines are the lines kept, oldest first.
-func (l View) Lines() *model.LineRing { return l.ring }
+func (l View) Lines() *logbuf.Ring { return l.ring }
 
 // Match is the absolute number of the line the search stopped on (-1: none).
 func (l View) Match() int { return l.search.matchLine }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/logbuf"
 	"github.com/hanzoai/driftboard/ui/keymap"
 	"github.com/hanzoai/driftboard/ui/styles"
 )
@@ -16,7 +17,7 @@ import (
 func BenchmarkLogViewBatch(b *testing.B) {
 	pods := []model.LogPod{{Name: "web-1", Containers: []string{"web"}, AppContainer: "web", Ready: true}}
 	l := View{keys: keymap.New(), key: model.Key{Namespace: "hanzo", Name: "web"}, pod: "web-1", container: "web",
-		follow: true, tail: true, streaming: true, ring: model.NewLineRing(DefaultLines), pods: pods}
+		follow: true, tail: true, streaming: true, ring: logbuf.NewRing(DefaultLines), pods: pods}
 	l.search.pattern = "error"
 	st := styles.New(true, false)
 	batch := make([]string, 100)
@@ -24,13 +25,13 @@ func BenchmarkLogViewBatch(b *testing.B) {
 		batch[i] = fmt.Sprintf("2026-12-01T08:00:00Z INFO  GET /v1/items/%d 200 12ms user=alice trace=%08x error=none", i, i*7919)
 	}
 	for range DefaultLines / len(batch) {
-		l, _, _ = l.Update(BatchMsg{seq: l.seq, batch: model.LogBatch{Lines: batch}})
+		l, _, _ = l.Update(BatchMsg{seq: l.seq, batch: logbuf.Batch{Lines: batch}})
 	}
 	var sb strings.Builder
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		l, _, _ = l.Update(BatchMsg{seq: l.seq, batch: model.LogBatch{Lines: batch}})
+		l, _, _ = l.Update(BatchMsg{seq: l.seq, batch: logbuf.Batch{Lines: batch}})
 		l.Layout(&st, 158, 50)
 		sb.Reset()
 		l.Render(&sb, &st, 160, "", true)

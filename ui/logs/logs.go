@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/logbuf"
 	"github.com/hanzoai/driftboard/ui/format"
 	"github.com/hanzoai/driftboard/ui/keymap"
 )
@@ -21,7 +22,7 @@ import (
 // context ends). Reading is not an action: read-only mode keeps it.
 type Reader interface {
 	LogPods(ctx context.Context, key model.Key) ([]model.LogPod, error)
-	OpenLog(ctx context.Context, key model.Key, req model.LogRequest) (*model.LogFeed, error)
+	OpenLog(ctx context.Context, key model.Key, req model.LogRequest) (*logbuf.Feed, error)
 }
 
 // DefaultLines is how many log lines the view keeps unless told.
@@ -49,13 +50,13 @@ type View struct {
 	cancel                    context.CancelFunc
 	opening, streaming, ended bool
 
-	ring   *model.LineRing // sanitised lines, oldest first
-	top    int             // absolute number of the first line shown when not tailing
-	tail   bool            // stick to the last line
-	height int             // body lines
-	header []string        // one or two lines, laid out in Update
-	rows   []string        // the body, laid out in Update
-	below  int             // lines after the last one shown (not tailing)
+	ring   *logbuf.Ring // sanitised lines, oldest first
+	top    int          // absolute number of the first line shown when not tailing
+	tail   bool         // stick to the last line
+	height int          // body lines
+	header []string     // one or two lines, laid out in Update
+	rows   []string     // the body, laid out in Update
+	below  int          // lines after the last one shown (not tailing)
 
 	search searchState
 }
@@ -71,15 +72,15 @@ type PodsMsg struct {
 // OpenedMsg is a stream opened (or refused).
 type OpenedMsg struct {
 	seq  uint64
-	feed *model.LogFeed
+	feed *logbuf.Feed
 	err  error
 }
 
 // BatchMsg is lines (or the end) of a stream.
 type BatchMsg struct {
 	seq   uint64
-	feed  *model.LogFeed
-	batch model.LogBatch
+	feed  *logbuf.Feed
+	batch logbuf.Batch
 }
 
 // Open shows key's pods' logs, keeping the last lines lines: it lists the
@@ -87,7 +88,7 @@ type BatchMsg struct {
 // several). prev is the view it replaces, stopped.
 func Open(ctx context.Context, rd Reader, k model.Key, lines int, keys keymap.Map, prev View) (View, tea.Cmd) {
 	l := View{ctx: ctx, rd: rd, keys: keys, key: k, seq: prev.seq + 1, follow: true, tail: true,
-		ring: model.NewLineRingBytes(lines, model.MaxLogBytes), listing: true}
+		ring: logbuf.NewRingBytes(lines, logbuf.MaxBytes), listing: true}
 	seq := l.seq
 	return l, func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, podsTimeout)
@@ -165,7 +166,7 @@ func (l *View) Start(pod, container string) tea.Cmd {
 
 // nextBatch waits for lines (or the end) of the feed; nothing when the
 // stream was stopped.
-func nextBatch(ctx context.Context, seq uint64, feed *model.LogFeed) tea.Cmd {
+func nextBatch(ctx context.Context, seq uint64, feed *logbuf.Feed) tea.Cmd {
 	return func() tea.Msg {
 		select {
 		case <-ctx.Done():
@@ -204,7 +205,7 @@ func (l *View) onStream(msg tea.Msg) tea.Cmd {
 }
 
 // add keeps the batch's lines, sanitised once here (log text is hostile).
-func (l *View) add(b model.LogBatch) {
+func (l *View) add(b logbuf.Batch) {
 	l.ring.AddDropped(b.Dropped)
 	for _, line := range b.Lines {
 		l.ring.Push(format.Safe(strings.ReplaceAll(line, "\t", "    ")))

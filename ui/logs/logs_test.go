@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/logbuf"
 	"github.com/hanzoai/driftboard/ui/keymap"
 )
 
@@ -14,8 +15,8 @@ type reader struct{ pods []model.LogPod }
 
 func (r reader) LogPods(context.Context, model.Key) ([]model.LogPod, error) { return r.pods, nil }
 
-func (r reader) OpenLog(ctx context.Context, _ model.Key, req model.LogRequest) (*model.LogFeed, error) {
-	return model.NewLogFeed(req.MaxLines), nil
+func (r reader) OpenLog(ctx context.Context, _ model.Key, req model.LogRequest) (*logbuf.Feed, error) {
+	return logbuf.NewFeed(req.MaxLines), nil
 }
 
 func pod(name string, containers ...string) model.LogPod {

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/logbuf"
 	"github.com/hanzoai/driftboard/ui/format"
 	"github.com/hanzoai/driftboard/ui/styles"
 )
@@ -156,7 +157,7 @@ func (l *View) headerParts(st *styles.Styles) []string {
 	if d := l.ring.Dropped(); d > 0 {
 		keeps := fmt.Sprintf("keeps %d", l.ring.Cap())
 		if l.ring.ByteBound() {
-			keeps += fmt.Sprintf(" lines or %d MiB", model.MaxLogBytes>>20)
+			keeps += fmt.Sprintf(" lines or %d MiB", logbuf.MaxBytes>>20)
 		}
 		parts = append(parts, st.WarnText.Render(fmt.Sprintf("▲ %d older lines dropped (%s)", d, keeps)))
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/kube"
 	"github.com/hanzoai/driftboard/model"
+	"github.com/hanzoai/driftboard/model/logbuf"
 	"github.com/hanzoai/driftboard/ui"
 )
 
@@ -63,7 +64,7 @@ func (rowsOnly) LogPods(context.Context, model.Key) ([]model.LogPod, error) {
 	return nil, model.NotAvailable("logs", rowsOnlyWhy)
 }
 
-func (rowsOnly) OpenLog(context.Context, model.Key, model.LogRequest) (*model.LogFeed, error) {
+func (rowsOnly) OpenLog(context.Context, model.Key, model.LogRequest) (*logbuf.Feed, error) {
 	return nil, model.NotAvailable("logs", rowsOnlyWhy)
 }
 

@@ -1,43 +1,17 @@
-package model
+package logbuf
 
 import (
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 )
-
-func TestDefaultLogPod(t *testing.T) {
-	t.Parallel()
-	now := time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC)
-	ok := func(name string, age time.Duration) LogPod {
-		return LogPod{Name: name, Ready: true, Created: now.Add(-age)}
-	}
-	crashing := func(p LogPod) LogPod { p.Restarts = 2; return p }
-	waiting := func(p LogPod) LogPod { p.Waiting = "ImagePullBackOff"; return p }
-	for _, tc := range []struct {
-		name string
-		pods []LogPod
-		want int
-	}{
-		{"none", nil, -1},
-		{"all fine: the first", []LogPod{ok("a", time.Hour), ok("b", time.Minute)}, 0},
-		{"the one with a problem", []LogPod{ok("a", time.Hour), crashing(ok("b", 2*time.Hour))}, 1},
-		{"the newest of those with problems", []LogPod{crashing(ok("a", time.Hour)), waiting(ok("b", time.Minute)), ok("c", 0)}, 1},
-		{"not ready counts", []LogPod{ok("a", 0), {Name: "b", Created: now.Add(-time.Hour)}}, 1},
-	} {
-		if got := DefaultLogPod(tc.pods); got != tc.want {
-			t.Errorf("%s: %d, want %d", tc.name, got, tc.want)
-		}
-	}
-}
 
 // The ring never holds more than its capacity and counts what it dropped;
 // the feed hands over lines in order, bounded the same way.
-func TestLineRingAndFeedStayBounded(t *testing.T) {
+func TestRingAndFeedStayBounded(t *testing.T) {
 	t.Parallel()
-	r := NewLineRing(3)
+	r := NewRing(3)
 	for i := range 10 {
 		r.Push(fmt.Sprint(i))
 		if r.Len() > 3 {
@@ -47,7 +21,7 @@ func TestLineRingAndFeedStayBounded(t *testing.T) {
 	if got := r.Lines(); !slices.Equal(got, []string{"7", "8", "9"}) || r.Dropped() != 7 || r.At(0) != "7" {
 		t.Errorf("ring %v dropped %d", got, r.Dropped())
 	}
-	f := NewLogFeed(4)
+	f := NewFeed(4)
 	for i := range 6 {
 		f.Push(fmt.Sprint(i))
 	}
@@ -69,9 +43,9 @@ func TestLineRingAndFeedStayBounded(t *testing.T) {
 
 // The byte bound drops the oldest lines too; one line longer than it is
 // kept alone, and the line count still holds.
-func TestLineRingBytesBound(t *testing.T) {
+func TestRingBytesBound(t *testing.T) {
 	t.Parallel()
-	r := NewLineRingBytes(100, 10)
+	r := NewRingBytes(100, 10)
 	r.Push("aaaa", "bbbb", "cccc")
 	if got := r.Lines(); !slices.Equal(got, []string{"bbbb", "cccc"}) || r.Bytes() != 8 || r.Dropped() != 1 || !r.ByteBound() {
 		t.Errorf("ring %v, %d bytes, dropped %d", got, r.Bytes(), r.Dropped())
@@ -81,7 +55,7 @@ func TestLineRingBytesBound(t *testing.T) {
 		t.Errorf("a line over the bound: %d lines, %d bytes, dropped %d", r.Len(), r.Bytes(), r.Dropped())
 	}
 	r.Reset()
-	lines := NewLineRingBytes(3, 1<<20)
+	lines := NewRingBytes(3, 1<<20)
 	for i := range 40 {
 		lines.Push(fmt.Sprint(i))
 	}
