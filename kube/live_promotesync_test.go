@@ -111,7 +111,7 @@ func TestLivePromotionSyncRefusals(t *testing.T) {
 	cc, err := NewClusterClients(testClusterName, c.AdminConfig(), ConnectOptions{})
 	must(t, err)
 	untrusted := NewFleet(FleetOptions{Principal: principal(superAdmin)}, cc)
-	if _, err := untrusted.SyncApplication(context.Background(), key("hanzo", "gateway"), req); !isSyncRefused(err, "does not get it") {
+	if _, err := untrusted.SyncApplication(context.Background(), key("hanzo", "gateway"), req); !isSyncRefused(err, "CD syncs are asked as your IAM identity or not at all, and cluster test does not get it") {
 		t.Errorf("a cluster not trusting the issuer: %v", err)
 	}
 	readOnly := NewFleet(FleetOptions{ReadOnly: true}, cc)

@@ -33,7 +33,7 @@ func refreshAnnotation(group string) string {
 // then whether Kubernetes lets that identity patch the Application.
 func (f *Fleet) SyncApplication(ctx context.Context, key model.Key, req promote.SyncRequest) (promote.SyncResult, error) {
 	var l checklist
-	ctx, c, p, iam, stop := f.gate(ctx, key, &l)
+	ctx, c, p, iam, stop := f.gate(ctx, key, "CD syncs are asked", &l)
 	if stop != nil {
 		return promote.SyncResult{}, &promote.SyncRefused{Reason: stop.Reason, Checks: stop.Checks}
 	}

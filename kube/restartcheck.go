@@ -54,7 +54,7 @@ func (f *Fleet) principal(ctx context.Context) (_ context.Context, p *model.Prin
 
 func (f *Fleet) decide(ctx context.Context, key model.Key) (model.Decision, target) {
 	var l checklist
-	ctx, c, p, iam, stop := f.gate(ctx, key, &l)
+	ctx, c, p, iam, stop := f.gate(ctx, key, "Restarts are made", &l)
 	if stop != nil {
 		return *stop, target{}
 	}
@@ -92,9 +92,10 @@ func (f *Fleet) decide(ctx context.Context, key model.Key) (model.Decision, targ
 
 // gate is what every action on key's App checks first, in order: read-only
 // mode, the IAM login and its scope on the namespace, the cluster on the
-// board, trusted for the IAM token (declared in iam.clusters) and live. A
-// non-nil stop is the decision that ended there.
-func (f *Fleet) gate(ctx context.Context, key model.Key, l *checklist) (_ context.Context, c *cluster, p *model.Principal, iam bool, stop *model.Decision) {
+// board, trusted for the IAM token (declared in iam.clusters) and live;
+// done names the action in a refusal ("Restarts are made"). A non-nil stop
+// is the decision that ended there.
+func (f *Fleet) gate(ctx context.Context, key model.Key, done string, l *checklist) (_ context.Context, c *cluster, p *model.Principal, iam bool, stop *model.Decision) {
 	halt := func(d model.Decision, _ target) (context.Context, *cluster, *model.Principal, bool, *model.Decision) {
 		return ctx, nil, nil, false, &d
 	}
@@ -122,7 +123,7 @@ func (f *Fleet) gate(ctx context.Context, key model.Key, l *checklist) (_ contex
 	case c == nil:
 		return halt(l.stop(model.CheckClusterLive, model.CheckRefused, "Cluster %q is not on the board.", key.Cluster))
 	case iam && !c.clients.Identity.IAM:
-		return halt(l.stop(model.CheckIssuer, model.CheckRefused, "%s", c.clients.Identity.RestartRefusal(key.Cluster)))
+		return halt(l.stop(model.CheckIssuer, model.CheckRefused, "%s", c.clients.Identity.ActionRefusal(key.Cluster, done)))
 	case !c.isSynced():
 		return halt(l.stop(model.CheckClusterLive, model.CheckUnknown, "Cluster %s is still syncing; try again when it is live.", key.Cluster))
 	case c.conn.state().Phase != model.ConnLive:

@@ -46,6 +46,12 @@ func (i ClusterIdentity) Describe() string {
 // refused; "" when the identity is IAM. A restart is made as the IAM
 // identity or not at all.
 func (i ClusterIdentity) RestartRefusal(cluster string) string {
+	return i.ActionRefusal(cluster, "Restarts are made")
+}
+
+// ActionRefusal is RestartRefusal for any action done as the IAM identity,
+// said as done ("CD syncs are asked").
+func (i ClusterIdentity) ActionRefusal(cluster, done string) string {
 	if i.IAM {
 		return ""
 	}
@@ -53,6 +59,6 @@ func (i ClusterIdentity) RestartRefusal(cluster string) string {
 	if why == "" {
 		why = "the cluster is read with the kubeconfig identity"
 	}
-	return "Restarts are made as your IAM identity or not at all, and cluster " + cluster + " does not get it: " + why +
+	return done + " as your IAM identity or not at all, and cluster " + cluster + " does not get it: " + why +
 		". A cluster admin must configure its API server to trust the IAM issuer, and the cluster must be listed in iam.clusters; see the " + TrustModelDoc + "."
 }
