@@ -2,6 +2,7 @@ package promote
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -41,17 +42,62 @@ func Started(key model.Key, to string, pr PullRequest, now time.Time) model.Prom
 // repo (nothing depends on local state): the one on the row's branch
 // prefix, with the tag its branch names.
 func InFlight(ctx context.Context, f Forge, repo Repo, v *model.AppView) (PullRequest, string, bool, error) {
-	prefix := model.PromotionBranch(v.Env, v.App, "")
-	prs, err := f.OpenPullRequests(ctx, repo, prefix)
+	prs, err := f.OpenPullRequests(ctx, repo, model.PromotionBranch(v.Env, v.App, ""))
 	if err != nil {
 		return PullRequest{}, "", false, fmt.Errorf("list open pull requests on %s: %w", repo, err)
 	}
+	pr, tag, ok := promotionOf(prs, v)
+	return pr, tag, ok, nil
+}
+
+// promotionOf is the row's pull request among prs, and the tag it promotes.
+func promotionOf(prs []PullRequest, v *model.AppView) (PullRequest, string, bool) {
+	prefix := model.PromotionBranch(v.Env, v.App, "")
 	for _, pr := range prs {
 		// gateway-worker's branches start with gateway's prefix too: the
 		// title names the App.
 		if tag, ok := strings.CutPrefix(pr.Branch, prefix); ok && tag != "" && !strings.Contains(tag, "/") && strings.HasPrefix(pr.Title, v.App+": ") {
-			return pr, tag, true, nil
+			return pr, tag, true
 		}
 	}
-	return PullRequest{}, "", false, nil
+	return PullRequest{}, "", false
+}
+
+// FindInFlight is the state of every row's promotion in flight, found from
+// the open pull requests on the promotion branch prefix: one list per
+// repository the rows' CD Applications name. apps gives a cluster's
+// Applications. A repository that cannot be listed is an error for its
+// rows alone, returned beside what was found.
+func FindInFlight(ctx context.Context, f Forge, repoOf RepoParser, rows []*model.AppView, apps func(cluster string) []*model.CDApplication,
+	b model.PromotionBudgets, now time.Time) (map[model.Key]model.Promotion, error) {
+	type owned struct {
+		row *model.AppView
+		cd  *model.CDApplication
+	}
+	byRepo := map[Repo][]owned{}
+	for _, v := range rows {
+		a := applicationOf(apps(v.Cluster), v.Git.Application)
+		if a == nil {
+			continue
+		}
+		if repo, err := repoOf(a.RepoURL); err == nil {
+			byRepo[repo] = append(byRepo[repo], owned{v, a})
+		}
+	}
+	out := map[model.Key]model.Promotion{}
+	var errs []error
+	for repo, list := range byRepo {
+		prs, err := f.OpenPullRequests(ctx, repo, model.PromotionBranchPrefix)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("list open pull requests on %s: %w", repo, err))
+			continue
+		}
+		for _, o := range list {
+			if pr, tag, ok := promotionOf(prs, o.row); ok {
+				out[o.row.Key()] = model.FollowPromotion(model.Promotion{Key: o.row.Key(), To: tag},
+					model.PromotionFacts{PR: Facts(pr), CD: o.cd, Row: o.row}, b, now)
+			}
+		}
+	}
+	return out, errors.Join(errs...)
 }

@@ -150,3 +150,27 @@ func isRefused(err error) bool {
 	var r *promote.Refused
 	return errors.As(err, &r)
 }
+
+// Promotions in flight are found again from the open pull requests alone.
+func TestFindInFlight(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	g := seeded(t)
+	p, err := promote.Plan(ctx, g, onGitHub, request("gateway"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := promote.Propose(ctx, g, p, promote.Confirmation{Typed: "gateway"}); err != nil {
+		t.Fatal(err)
+	}
+	rows := []*model.AppView{request("gateway").Row, request("ledger").Row, {App: "lone", Namespace: "hanzo", Cluster: "prod"}}
+	apps := func(string) []*model.CDApplication { return []*model.CDApplication{universeCRs()} }
+	found, err := promote.FindInFlight(ctx, g, onGitHub, rows, apps, model.DefaultPromotionBudgets, clock.Add(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, ok := found[rows[0].Key()]
+	if len(found) != 1 || !ok || got.To != "v1.9.0" || got.Step != model.PromotionOpen || got.PR != 1 || !got.At(model.PromotionOpen).Equal(clock) {
+		t.Errorf("found %+v", found)
+	}
+}
