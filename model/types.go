@@ -241,6 +241,10 @@ type AppView struct {
 	// Chart is set on a chart-plane row (Kind chart): the CD Application
 	// it is built from, and where its declared tag was read.
 	Chart *ChartSource `json:"chart,omitempty"`
+	// Promotion is the row's promotion in flight, found from the open pull
+	// requests on the promotion branches; nil when there is none, or when
+	// GitHub was not read.
+	Promotion *Promotion `json:"promotion,omitempty"`
 }
 
 // Key returns the row's identity in the store.

@@ -55,6 +55,7 @@ Without an App, as kubectl's get, it prints the table of every App (of --env and
 				return err
 			}
 			row = a.withDigests(ctx, fl, row)
+			row = a.withPromotion(ctx, fl, row)
 			withEvents := readEvents(ctx, fl, row)
 			out := cmd.OutOrStdout()
 			switch spec.format {
@@ -150,6 +151,9 @@ func writeDetail(w io.Writer, r *model.AppView, now time.Time) error {
 		rel += " (" + r.Release.Detail + ")"
 	}
 	p("Release check:", rel)
+	if r.Promotion != nil {
+		p("Promotion:", promotionDetail(r.Promotion, now))
+	}
 	wl := r.Workload
 	if r.Release.TagDigest != "" {
 		p("Tag digest:", r.Release.TagDigest)

@@ -1,10 +1,13 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"time"
 
+	"github.com/hanzoai/driftboard/internal/githubforge"
+	"github.com/hanzoai/driftboard/internal/promote"
 	"github.com/hanzoai/driftboard/model"
 )
 
@@ -60,4 +63,49 @@ func stateLine(p model.Promotion) string {
 		s += " — " + p.Why
 	}
 	return s + "\n"
+}
+
+// withPromotion is the row with its promotion in flight, read from the
+// open pull requests when a GitHub token is at hand (none: the row as is,
+// nothing asked of GitHub).
+func (a *app) withPromotion(ctx context.Context, fl promoteFleet, row *model.AppView) *model.AppView {
+	eff, err := a.effective()
+	if err != nil {
+		return row
+	}
+	forge, repoOf, err := a.forge(eff)
+	if err != nil || !forgeHasToken(forge) {
+		return row
+	}
+	return promotionOnRow(ctx, forge, repoOf, fl, row, promoteBudgets(eff))
+}
+
+func forgeHasToken(f promote.Forge) bool {
+	gh, ok := f.(*githubforge.Forge)
+	return ok && gh.TokenSource() != ""
+}
+
+// promotionOnRow is row with its promotion in flight, if it has one.
+func promotionOnRow(ctx context.Context, forge promote.Forge, repoOf promote.RepoParser, fl promoteFleet, row *model.AppView, b model.PromotionBudgets) *model.AppView {
+	apps := func(string) []*model.CDApplication { a, _ := fl.PromotionLookup(row.Key()); return a }
+	found, _ := promote.FindInFlight(ctx, forge, repoOf, []*model.AppView{row}, apps, b, time.Now())
+	p, ok := found[row.Key()]
+	if !ok {
+		return row
+	}
+	r := *row
+	r.Promotion = &p
+	return &r
+}
+
+// promotionDetail is get's line for a promotion in flight.
+func promotionDetail(p *model.Promotion, now time.Time) string {
+	s := fmt.Sprintf("%s to %s, pull request #%d %s", model.PromotionStepWords.Of(p.Step).Text, p.To, p.PR, p.URL)
+	if at := p.At(p.Step); !at.IsZero() {
+		s += fmt.Sprintf(" (since %s)", now.Sub(at).Round(time.Second))
+	}
+	if p.Late != "" {
+		s += "; late: " + p.Late
+	}
+	return s
 }
