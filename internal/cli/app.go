@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 
 	"github.com/hanzoai/driftboard/internal/config"
+	"github.com/hanzoai/driftboard/internal/promote"
 	"github.com/hanzoai/driftboard/kube"
 	"github.com/hanzoai/driftboard/kube/execcred"
 )
@@ -104,6 +105,8 @@ type app struct {
 
 	servers map[string]string // context → API server URL, of the clusters opened
 	timeout string            // the command's --timeout, for words about it
+	// forgeFor replaces the GitHub forge (tests: the demo's GitHub).
+	forgeFor func(config.Effective) (promote.Forge, promote.RepoParser, error)
 }
 
 func newApp(s Streams) *app {

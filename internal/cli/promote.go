@@ -150,6 +150,9 @@ func (o *promoteOptions) run(ctx context.Context, a *app, out io.Writer) error {
 // user's own token on the configured host, and how an Application's
 // repoURL is read on that host only.
 func (a *app) forge(eff config.Effective) (promote.Forge, promote.RepoParser, error) {
+	if a.forgeFor != nil {
+		return a.forgeFor(eff)
+	}
 	api := eff.Releases.GitHubURL
 	if api == config.DefaultGitHubURL {
 		api = "" // github.com itself, not an Enterprise server
