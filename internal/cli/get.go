@@ -55,7 +55,7 @@ Without an App, as kubectl's get, it prints the table of every App (of --env and
 				return err
 			}
 			row = a.withDigests(ctx, fl, row)
-			row = a.withPromotion(ctx, fl, row)
+			row = a.withPromotions(ctx, fl, []*model.AppView{row})[0]
 			withEvents := readEvents(ctx, fl, row)
 			out := cmd.OutOrStdout()
 			switch spec.format {

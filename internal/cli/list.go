@@ -25,6 +25,9 @@ type listOptions struct {
 	failOnUnknown bool
 	timeout       time.Duration
 	contexts      []string // get's --context/--cluster, when --context did not choose
+	// promotions adds the rows' promotions in flight (set by run, once the
+	// fleet is open).
+	promotions func([]*model.AppView) []*model.AppView
 }
 
 func (a *app) listCommand() *cobra.Command {
@@ -128,10 +131,15 @@ func (a *app) runList(ctx context.Context, cmd *cobra.Command, o listOptions) er
 	}
 	ctx, cancel := context.WithTimeout(ctx, o.timeout)
 	defer cancel()
-	snap, syncErr := a.syncedSnapshot(ctx, fleetRequest{contexts: o.contexts, noRegistry: true}) // digests are detail-only
+	fl, err := a.openFleet(ctx, fleetRequest{contexts: o.contexts, noRegistry: true}) // digests are detail-only
+	if err != nil {
+		return err
+	}
+	snap, syncErr := a.waitSnapshot(ctx, fl)
 	if snap == nil {
 		return syncErr
 	}
+	o.promotions = func(rows []*model.AppView) []*model.AppView { return a.withPromotions(ctx, fl, rows) }
 	return a.printList(cmd.OutOrStdout(), snap, syncErr, q, by, spec, threshold, o)
 }
 
@@ -142,6 +150,9 @@ func (a *app) printList(out io.Writer, snap *store.Snapshot, syncErr error, q qu
 	rows, err := by.selectRows(snap.Rows(), q)
 	if err != nil {
 		return err
+	}
+	if o.promotions != nil {
+		rows = o.promotions(rows)
 	}
 	if err := a.printRows(out, rows, spec, o.noHeaders); err != nil {
 		return err

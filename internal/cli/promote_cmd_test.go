@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -17,6 +18,7 @@ import (
 	"github.com/hanzoai/driftboard/internal/promote"
 	"github.com/hanzoai/driftboard/internal/termtext"
 	"github.com/hanzoai/driftboard/internal/testing/testcluster"
+	"github.com/hanzoai/driftboard/model"
 )
 
 // runWithForge is Run with the demo's GitHub in place of GitHub's.
@@ -56,6 +58,8 @@ func TestPromoteCommandRefusals(t *testing.T) {
 	_, err := c.AdminDynamic().Resource(testcluster.HanzoCDApplicationsGVR).Namespace("hanzo-cd").Create(ctx, &unstructured.Unstructured{Object: map[string]any{
 		"apiVersion": "apps.hanzo.ai/v1alpha1", "kind": "Application", "metadata": map[string]any{"name": "universe-crs", "namespace": "hanzo-cd"},
 		"spec": map[string]any{"source": map[string]any{"repoURL": "https://github.com/hanzoai/universe", "path": "crs", "targetRevision": "main"}},
+		"status": map[string]any{"sync": map[string]any{"status": "Synced"},
+			"resources": []any{map[string]any{"group": "hanzo.ai", "kind": "App", "namespace": "hanzo", "name": "gateway", "status": "Synced"}}},
 	}}, metav1.CreateOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -79,5 +83,30 @@ func TestPromoteCommandRefusals(t *testing.T) {
 	}
 	if g.Head(universe, "driftboard/main/gateway-v1.9.0") != "" {
 		t.Error("a refused promotion wrote a branch")
+	}
+
+	// A pull request on the App's promotion branch: list and get carry the
+	// promotion in flight, found from it alone.
+	edited := strings.Replace(gatewayCR, "v1.8.2", "v1.9.0", 1)
+	_, err = g.Propose(ctx, promote.Change{Repo: universe, Base: "main", Branch: "driftboard/main/gateway-v1.9.0", Title: "gateway: v1.8.2 → v1.9.0 (main, kind)",
+		Files: []promote.FileEdit{{Path: "crs/gateway-v1.yaml", OldSHA: demogithub.BlobSHA([]byte(gatewayCR)), Content: []byte(edited)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := e.runWithForge(t, g, append([]string{"list", "-o", "json", "--fail-on", "none"}, base...)...)
+	r.expect(t, ExitOK)
+	var doc struct {
+		Apps []model.AppView `json:"apps"`
+	}
+	if err := json.Unmarshal([]byte(r.out), &doc); err != nil || len(doc.Apps) != 1 {
+		t.Fatalf("list -o json: %v\n%s", err, r.out)
+	}
+	if p := doc.Apps[0].Promotion; p == nil || p.Step != model.PromotionOpen || p.To != "v1.9.0" || p.PR != 1 {
+		t.Errorf("list: gateway's promotion %+v", p)
+	}
+	r = e.runWithForge(t, g, append([]string{"get", "gateway", "--env", "main"}, base...)...)
+	r.expect(t, ExitOK)
+	if !strings.Contains(r.out, "pr-open to v1.9.0, pull request #1") {
+		t.Errorf("get lacks the promotion:\n%s", r.out)
 	}
 }

@@ -33,7 +33,7 @@ func TestGetCarriesThePromotionInFlight(t *testing.T) {
 	row := &model.AppView{App: "gateway", Namespace: "hanzo", Cluster: "test", Env: model.EnvTest, Kind: "App", DeclaredTag: "v1.8.2", LatestTag: "v1.9.0",
 		Release: model.Release{State: model.ReleaseFound}, Git: model.GitSync{Application: "apps.hanzo.ai/hanzo-cd/universe-crs"}}
 	repoOf := func(u string) (promote.Repo, error) { return githubforge.ParseRepoURL(u, "github.com") }
-	if got := promotionOnRow(ctx, g, repoOf, fl, row, model.DefaultPromotionBudgets); got.Promotion != nil {
+	if got := promotionsOnRows(ctx, g, repoOf, fl, []*model.AppView{row}, model.DefaultPromotionBudgets)[0]; got.Promotion != nil {
 		t.Fatalf("a promotion before any pull request: %+v", got.Promotion)
 	}
 	p, err := promote.Plan(ctx, g, repoOf, promote.Request{Row: row, To: "latest", Lookup: promote.Lookup{Applications: fl}})
@@ -43,7 +43,7 @@ func TestGetCarriesThePromotionInFlight(t *testing.T) {
 	if _, err := promote.Propose(ctx, g, p, promote.Confirmation{Yes: true}); err != nil {
 		t.Fatal(err)
 	}
-	got := promotionOnRow(ctx, g, repoOf, fl, row, model.DefaultPromotionBudgets)
+	got := promotionsOnRows(ctx, g, repoOf, fl, []*model.AppView{row}, model.DefaultPromotionBudgets)[0]
 	if got.Promotion == nil || got.Promotion.Step != model.PromotionOpen || got.Promotion.To != "v1.9.0" || row.Promotion != nil {
 		t.Fatalf("promotion %+v (the row given kept as it was: %v)", got.Promotion, row.Promotion)
 	}

@@ -65,19 +65,19 @@ func stateLine(p model.Promotion) string {
 	return s + "\n"
 }
 
-// withPromotion is the row with its promotion in flight, read from the
-// open pull requests when a GitHub token is at hand (none: the row as is,
-// nothing asked of GitHub).
-func (a *app) withPromotion(ctx context.Context, fl promoteFleet, row *model.AppView) *model.AppView {
+// withPromotions is rows with their promotions in flight, read from the
+// open pull requests (one list per repository) when a GitHub token is at
+// hand; without one, rows as they are and nothing asked of GitHub.
+func (a *app) withPromotions(ctx context.Context, fl promoteFleet, rows []*model.AppView) []*model.AppView {
 	eff, err := a.effective()
 	if err != nil {
-		return row
+		return rows
 	}
 	forge, repoOf, err := a.forge(eff)
-	if err != nil || !forgeHasToken(forge) {
-		return row
+	if err != nil || (a.forgeFor == nil && !forgeHasToken(forge)) {
+		return rows
 	}
-	return promotionOnRow(ctx, forge, repoOf, fl, row, promoteBudgets(eff))
+	return promotionsOnRows(ctx, forge, repoOf, fl, rows, promoteBudgets(eff))
 }
 
 func forgeHasToken(f promote.Forge) bool {
@@ -85,17 +85,27 @@ func forgeHasToken(f promote.Forge) bool {
 	return ok && gh.TokenSource() != ""
 }
 
-// promotionOnRow is row with its promotion in flight, if it has one.
-func promotionOnRow(ctx context.Context, forge promote.Forge, repoOf promote.RepoParser, fl promoteFleet, row *model.AppView, b model.PromotionBudgets) *model.AppView {
-	apps := func(string) []*model.CDApplication { a, _ := fl.PromotionLookup(row.Key()); return a }
-	found, _ := promote.FindInFlight(ctx, forge, repoOf, []*model.AppView{row}, apps, b, time.Now())
-	p, ok := found[row.Key()]
-	if !ok {
-		return row
+// promotionsOnRows is rows, each with its promotion in flight if it has
+// one (a copy of the row; the given rows are not changed).
+func promotionsOnRows(ctx context.Context, forge promote.Forge, repoOf promote.RepoParser, fl promoteFleet, rows []*model.AppView, b model.PromotionBudgets) []*model.AppView {
+	apps := func(cluster string) []*model.CDApplication {
+		a, _ := fl.PromotionLookup(model.Key{Cluster: cluster})
+		return a
 	}
-	r := *row
-	r.Promotion = &p
-	return &r
+	found, _ := promote.FindInFlight(ctx, forge, repoOf, rows, apps, b, time.Now())
+	if len(found) == 0 {
+		return rows
+	}
+	out := make([]*model.AppView, len(rows))
+	for i, r := range rows {
+		out[i] = r
+		if p, ok := found[r.Key()]; ok {
+			cp := *r
+			cp.Promotion = &p
+			out[i] = &cp
+		}
+	}
+	return out
 }
 
 // promotionDetail is get's line for a promotion in flight.
