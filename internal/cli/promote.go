@@ -138,8 +138,12 @@ func (o *promoteOptions) run(ctx context.Context, a *app, out io.Writer) error {
 	}
 	d := promoteDeps{fleet: fl, row: row, forge: forge, repoOf: repoOf, override: fileOverride(eff, row), budgets: promoteBudgets(eff),
 		reread: func() *model.AppView { return findRowByKey(fl.Snapshot().Rows(), row.Key()) }, changed: fl.Changed}
-	if as != nil && as.principal != nil {
-		if p := as.principal(); p != nil {
+	who := as
+	if who == nil { // the pull request names who asked: the IAM login, when there is one
+		who, _, _, _ = a.iamActor(ctx)
+	}
+	if who != nil && who.principal != nil {
+		if p := who.principal(); p != nil {
 			d.asker = firstNonEmpty(p.Email, p.User)
 		}
 	}

@@ -71,8 +71,13 @@ func TestPromoteCommandOpensThePullRequest(t *testing.T) {
 	}
 	r = e.runWithForge(t, g, append([]string{"promote", "gateway", "--to", "latest", "--yes"}, base...)...)
 	r.expect(t, ExitError, "production: --yes promotes it only with --env main")
+	iss := startIssuer(t)
+	e.loginAs(iss, iss.token(t, "u-ada", "ada@hanzo.ai", orgRole{Org: "admin", Role: "owner"}))
 	r = e.runWithForge(t, g, append([]string{"promote", "gateway", "--env", "main", "--to", "latest", "--yes"}, base...)...)
 	r.expect(t, ExitOK)
+	if body := g.Body(universe, 1); !strings.Contains(body, "Asked by ada@hanzo.ai (IAM), as GitHub user octo-engineer") {
+		t.Errorf("the pull request does not name who asked:\n%s", body)
+	}
 	if !strings.Contains(r.out, "pull request #1 opened: https://github.com/hanzoai/universe/pull/1") {
 		t.Errorf("out:\n%s", r.out)
 	}

@@ -35,6 +35,7 @@ type repo struct {
 	commits  map[string]*commit // by SHA
 	pulls    []*promote.PullRequest
 	heads    map[int]string // pull request → its head commit
+	bodies   map[int]string // pull request → its body
 }
 
 type commit struct {
@@ -129,6 +130,7 @@ func (g *GitHub) Propose(ctx context.Context, ch promote.Change) (promote.PullRe
 	pr.URL = fmt.Sprintf("https://github.com/%s/pull/%d", ch.Repo, pr.Number)
 	rp.pulls = append(rp.pulls, pr)
 	rp.heads[pr.Number] = head
+	rp.bodies[pr.Number] = ch.Body
 	return *pr, nil
 }
 

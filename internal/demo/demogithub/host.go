@@ -14,7 +14,7 @@ import (
 func (g *GitHub) AddRepo(r promote.Repo, branch string, files map[string]string) string {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	rp := &repo{branches: map[string]string{}, commits: map[string]*commit{}, heads: map[int]string{}}
+	rp := &repo{branches: map[string]string{}, commits: map[string]*commit{}, heads: map[int]string{}, bodies: map[int]string{}}
 	c := &commit{files: map[string][]byte{}}
 	for p, s := range files {
 		c.files[p] = []byte(s)
@@ -90,4 +90,14 @@ func (g *GitHub) Commit(r promote.Repo, branch, path string, content []byte, mes
 	sha := g.commitLocked(rp, next, message)
 	rp.branches[branch] = sha
 	return sha
+}
+
+// Body is pull request n's body in r.
+func (g *GitHub) Body(r promote.Repo, n int) string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if rp := g.repos[r]; rp != nil {
+		return rp.bodies[n]
+	}
+	return ""
 }
