@@ -4,7 +4,9 @@ BIN      := bin/driftboard
 PKGS     := ./...
 # The real control plane the tests run against (built once by 'make testenv').
 TESTENV  := $(CURDIR)/.testenv/k8s-v1.37.2_etcd-v3.7.3_kwok-v0.8.0/bin
+KARMADA  := $(CURDIR)/.testenv/karmada-v1.18.2/bin
 export DRIFTBOARD_TESTENV ?= $(TESTENV)
+export DRIFTBOARD_KARMADA ?= $(KARMADA)
 
 .PHONY: build install test demo bench bench-peer lint testenv screenshots fuzz release-check clean
 

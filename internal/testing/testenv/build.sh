@@ -11,7 +11,7 @@ out="../../../.testenv/k8s-${K8S}_etcd-${ETCD}_kwok-${KWOK}/bin"
 bins=(etcd kube-apiserver kube-controller-manager kube-scheduler kubectl kwok)
 missing=0
 for b in "${bins[@]}"; do [ -x "$out/$b" ] || missing=1; done
-if [ "$missing" = 0 ]; then echo "testenv: up to date in $out"; exit 0; fi
+if [ "$missing" = 0 ]; then echo "testenv: up to date in $out"; exec bash karmada.sh; fi
 mkdir -p "$out"
 vars="-X k8s.io/component-base/version.gitVersion=${K8S} -X k8s.io/component-base/version.gitMajor=1 -X k8s.io/component-base/version.gitMinor=37"
 vars="$vars -X k8s.io/client-go/pkg/version.gitVersion=${K8S} -X k8s.io/client-go/pkg/version.gitMajor=1 -X k8s.io/client-go/pkg/version.gitMinor=37"
@@ -34,3 +34,4 @@ mkdir -p "$out/../stages"
 cp -r "$stages"/. "$out/../stages/"
 chmod -R u+w "$out/../stages"
 echo "testenv: built into $out"
+exec bash karmada.sh
