@@ -58,6 +58,16 @@ func (c *Cluster) newAPIServer() *process {
 		"--audit-log-maxbackup=0",
 		"--profiling=" + strconv.FormatBool(c.opts.Profiling),
 	}
+	if c.opts.Aggregation {
+		args = append(args,
+			"--requestheader-client-ca-file="+c.path("ca.crt"),
+			"--requestheader-allowed-names="+frontProxyUser,
+			"--requestheader-username-headers=X-Remote-User",
+			"--requestheader-group-headers=X-Remote-Group",
+			"--requestheader-extra-headers-prefix=X-Remote-Extra-",
+			"--proxy-client-cert-file="+c.path("front-proxy-client.crt"),
+			"--proxy-client-key-file="+c.path("front-proxy-client.key"))
+	}
 	if c.opts.OIDC {
 		args = append(args, "--authentication-config="+c.path("authentication-config.yaml"))
 	}

@@ -30,6 +30,10 @@ type Options struct {
 	// AuthenticationConfig is that file's initial content (implies OIDC);
 	// empty means an AuthenticationConfiguration with no JWT issuers.
 	AuthenticationConfig []byte
+	// Aggregation lets the API server proxy aggregated APIs (APIServices) to
+	// extension servers: a front-proxy client certificate and the request
+	// header flags those servers trust.
+	Aggregation bool
 	// Profiling serves the API server's /debug/pprof (CollectAPIServerGarbage
 	// needs it; benchmarks use it to start each measure from the same heap).
 	Profiling bool

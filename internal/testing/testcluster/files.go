@@ -21,6 +21,10 @@ rules:
 - level: Metadata
 `
 
+// frontProxyUser is the name in the certificate the API server presents to
+// the extension servers it proxies to (Options.Aggregation).
+const frontProxyUser = "front-proxy-client"
+
 const emptyAuthenticationConfig = `apiVersion: apiserver.config.k8s.io/v1
 kind: AuthenticationConfiguration
 jwt: []
@@ -53,6 +57,13 @@ func (c *Cluster) writeFiles() error {
 		"service-account.key": saKey,
 		"service-account.pub": saPub,
 		"audit-policy.yaml":   []byte(auditPolicy),
+	}
+	if c.opts.Aggregation {
+		proxyCert, proxyKey, err := ca.issueClient(frontProxyUser, nil)
+		if err != nil {
+			return err
+		}
+		files["front-proxy-client.crt"], files["front-proxy-client.key"] = proxyCert, proxyKey
 	}
 	if c.opts.OIDC {
 		files["authentication-config.yaml"] = []byte(emptyAuthenticationConfig)
