@@ -54,6 +54,7 @@ var rules = []layerRule{
 	{path: "kube/podlogs", mayImport: []string{"model", "drift"}, never: terminalLibs},
 	{path: "kube/events", mayImport: []string{"model", "drift"}, never: terminalLibs},
 	{path: "kube/execcred", never: terminalLibs},
+	{path: "kube/karmada", never: terminalLibs},
 	{path: "internal/restart", mayImport: []string{"model", "drift"}, never: pureNever},
 	{path: "kube", mayImport: []string{"model", "drift", "internal/termtext", "internal/restart", "internal/promote"}, never: terminalLibs},
 	{path: "internal/ghtoken", never: append(clusterClients, terminalLibs...)},

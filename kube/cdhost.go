@@ -18,16 +18,26 @@ var _ cd.Host = cdHost{}
 
 func newCDWatcher(c *cluster) *cd.Watcher {
 	var disc discovery.DiscoveryInterface
-	if c.clients.Kube != nil { // a fleet built only to test its rows has no clients
-		disc = c.clients.Kube.Discovery()
+	clients := c.clients
+	if p := clients.proxy; p != nil { // the kinds Karmada's API server knows
+		clients = p.feeds.host
 	}
-	return cd.New(cd.Config{Name: c.name, Discovery: disc, Dynamic: c.clients.Dynamic,
+	if clients.Kube != nil { // a fleet built only to test its rows has no clients
+		disc = clients.Kube.Discovery()
+	}
+	return cd.New(cd.Config{Name: c.name, Discovery: disc, Dynamic: clients.Dynamic,
 		Kinds: c.fleet.opts.CDKinds, AppGroup: appsGVR.Group, Host: cdHost{c}})
 }
 
 func (h cdHost) NewInformer(id, what string, list cd.ListFunc, watch cd.WatchFunc, transform cache.TransformFunc) (cache.SharedIndexInformer, error) {
 	lw := &observedLW{id: id, conn: h.c.conn, list: list, watch: watch,
 		unsupported: watchlist.DoesClientNotSupportWatchListSemantics(h.c.clients.Dynamic)}
+	if p := h.c.clients.proxy; p != nil {
+		var err error
+		if lw, err = h.c.proxiedLW(what); err != nil {
+			return nil, err
+		}
+	}
 	// No row of its own: the watch's handlers re-evaluate the cluster's.
 	inf, _, err := h.c.newInformer(informerSpec{what: what, example: &unstructuredExample, lw: lw,
 		transform: transform, key: func(any) (string, string) { return "", "" }})

@@ -110,7 +110,10 @@ func (c *cluster) markSettled() { c.settle.Do(func() { close(c.settled) }) }
 func (c *cluster) run(ctx context.Context) {
 	backoff := time.Second
 	var plan map[string]map[string]bool
-	for attempt := 1; ; attempt++ {
+	if c.clients.proxy != nil {
+		plan = c.startProxied(ctx)
+	}
+	for attempt := 1; plan == nil; attempt++ {
 		dctx, cancel := context.WithTimeout(ctx, time.Minute) // an unreachable server must not hang setup
 		p, notices, err := c.discover(dctx)
 		cancel()
@@ -168,7 +171,9 @@ func (c *cluster) run(ctx context.Context) {
 	bounded, stopBound := context.WithCancel(ctx) // the first sync's bound runs while CD is set up too
 	defer stopBound()
 	go c.boundFirstSync(bounded)
-	go c.watchLiveness(ctx) // a server frozen during the first lists is not "syncing" for ever
+	if c.clients.proxy == nil { // a proxied member is heard of through the proxy's calls
+		go c.watchLiveness(ctx) // a server frozen during the first lists is not "syncing" for ever
+	}
 	select {
 	case notices := <-extras:
 		c.conn.addNotices(notices)

@@ -58,6 +58,9 @@ type ClusterClients struct {
 	// read through Kube.
 	workloads        appsv1client.AppsV1Interface
 	workloadsInPlace *atomic.Int64 // objects its codecs read in place
+	// proxy, when set, is the Karmada source its rows are read through
+	// (proxied.go); the clients above then serve its actions only.
+	proxy *proxied
 }
 
 // workloadClient is the apps/v1 client the informers list and watch with.

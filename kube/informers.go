@@ -187,6 +187,9 @@ func (c *cluster) newInformer(s informerSpec) (inf cache.SharedIndexInformer, ha
 
 // specsFor lists the informers of one scope (namespace "" = cluster-wide).
 func (c *cluster) specsFor(ns string, allowed map[string]bool) []informerSpec {
+	if c.clients.proxy != nil {
+		return c.proxiedSpecs()
+	}
 	kube, dyn := c.clients.Kube, c.clients.Dynamic
 	unsupportedKube := watchlist.DoesClientNotSupportWatchListSemantics(kube)
 	unsupportedDyn := watchlist.DoesClientNotSupportWatchListSemantics(dyn)

@@ -17,6 +17,9 @@ import (
 func (c *cluster) setupExtras(ctx context.Context) []string {
 	defer close(c.extrasSet)
 	var notices []string
+	if c.clients.proxy != nil {
+		return c.proxiedExtras(ctx)
+	}
 	if n := c.watchNamespaceLabels(ctx); n != "" {
 		notices = append(notices, n)
 	}

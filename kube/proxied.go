@@ -1,0 +1,210 @@
+package kube
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"sync"
+
+	appsv1 "k8s.io/api/apps/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/dynamic"
+	appsv1client "k8s.io/client-go/kubernetes/typed/apps/v1"
+	"k8s.io/client-go/rest"
+
+	"github.com/hanzoai/driftboard/kube/cd"
+	"github.com/hanzoai/driftboard/kube/karmada"
+	"github.com/hanzoai/driftboard/kube/wire"
+)
+
+// ProxyPath is Karmada's search proxy under its API server: a Kubernetes API
+// over the members' objects its ResourceRegistry caches.
+const ProxyPath = "/apis/search.karmada.io/v1alpha1/proxying/karmada/proxy"
+
+// cdApplicationsGVR is the CD kind read through the proxy: Hanzo CD's.
+var cdApplicationsGVR = cd.DefaultKinds[0].GVR
+
+// KarmadaSource is a Karmada API server whose search proxy the board reads
+// members' Apps, workloads and ReplicaSets through, as the context's own
+// identity.
+type KarmadaSource struct {
+	Name    string       // its kubeconfig context, named in the members' notices
+	Config  *rest.Config // Karmada's API server (the proxy path is added)
+	Members []KarmadaMember
+}
+
+// KarmadaMember is one member read through the proxy.
+type KarmadaMember struct {
+	Cluster string // its Cluster's name in Karmada, as the proxy annotates objects
+	// Direct are the clients of its kubeconfig context, for actions
+	// (restarts, logs, Events), with that context's identity and trust;
+	// its name is the rows' cluster. Nil: the rows' cluster is Cluster and
+	// every action is refused.
+	Direct *ClusterClients
+}
+
+// proxied is a member cluster's share of a Karmada source.
+type proxied struct {
+	feeds *karmadaFeeds
+	name  string // the member's Cluster in Karmada
+}
+
+// karmadaFeeds are a source's feeds, one per kind, started with the first
+// member's cluster; each proxy call is reported to every member.
+type karmadaFeeds struct {
+	source string
+	byKind map[string]*karmada.Feed // by informer name: "apps", …, "applications.apps.hanzo.ai"
+	// host is Karmada's API server: its discovery says which CD kinds the
+	// proxy can serve (the proxy serves only kinds its API server knows).
+	host  ClusterClients
+	start sync.Once
+
+	mu    sync.Mutex
+	conns []*connState
+}
+
+// ConnectKarmada makes the clients of each member of src: their rows read
+// through the proxy, their actions through Direct (or refused).
+func ConnectKarmada(src KarmadaSource, opts ConnectOptions) ([]ClusterClients, error) {
+	cfg := rest.CopyConfig(src.Config)
+	cfg.Host += ProxyPath
+	if cfg.UserAgent == "" {
+		cfg.UserAgent = "driftboard"
+	}
+	cfg.QPS, cfg.Burst = max(opts.QPS, 100), max(opts.Burst, 200)
+	workloads, err := appsv1client.NewForConfig(cfg) // JSON: the proxy's cache holds unstructured objects
+	if err != nil {
+		return nil, fmt.Errorf("karmada %s: client: %w", src.Name, err)
+	}
+	dyn, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("karmada %s: dynamic client: %w", src.Name, err)
+	}
+	rowCluster := map[string]string{} // Karmada's member name → the rows' cluster
+	names := make([]string, 0, len(src.Members))
+	for _, m := range src.Members {
+		rowCluster[m.Cluster] = m.Cluster
+		if m.Direct != nil {
+			rowCluster[m.Cluster] = m.Direct.Name
+		}
+		names = append(names, m.Cluster)
+	}
+	fs := &karmadaFeeds{source: src.Name, byKind: map[string]*karmada.Feed{}}
+	host, err := NewClusterClients(src.Name, src.Config, opts)
+	if err != nil {
+		return nil, err
+	}
+	fs.host = host
+	for _, k := range proxyKinds(workloads, dyn, rowCluster) {
+		what := k.Name
+		fs.byKind[what] = karmada.NewFeed(k, names, func(err error) { fs.report(what, err) })
+	}
+	out := make([]ClusterClients, 0, len(src.Members))
+	for _, m := range src.Members {
+		var cc ClusterClients
+		if m.Direct != nil {
+			cc = *m.Direct
+		} else if cc, err = refusingClients(m.Cluster, src.Name); err != nil {
+			return nil, err
+		}
+		cc.Notices = append(cc.Notices, fmt.Sprintf("read through Karmada (%s)", src.Name))
+		cc.proxy = &proxied{feeds: fs, name: m.Cluster}
+		out = append(out, cc)
+	}
+	return out, nil
+}
+
+// proxyKinds are the kinds read through the proxy, each decoded and trimmed
+// once, in the feed, as the member's informer would.
+func proxyKinds(workloads appsv1client.AppsV1Interface, dyn dynamic.Interface, rowCluster map[string]string) []karmada.Kind {
+	apps, cdApps := dyn.Resource(appsGVR), dyn.Resource(cdApplicationsGVR)
+	d, s, rs := workloads.Deployments(""), workloads.StatefulSets(""), workloads.ReplicaSets("")
+	trimmed := func(t func(any) (any, error)) func(string, runtime.Object) (runtime.Object, error) {
+		return func(_ string, obj runtime.Object) (runtime.Object, error) {
+			out, err := t(obj)
+			if err != nil {
+				return nil, err
+			}
+			return out.(runtime.Object), nil
+		}
+	}
+	return []karmada.Kind{
+		{Name: "apps", Example: &unstructuredExample, Cached: &appEntryExample,
+			List:  func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return apps.List(ctx, o) },
+			Watch: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) { return apps.Watch(ctx, o) },
+			Convert: func(member string, obj runtime.Object) (runtime.Object, error) {
+				u, ok := obj.(*unstructured.Unstructured)
+				if !ok {
+					return nil, fmt.Errorf("app through the proxy: unexpected %T", obj)
+				}
+				return wire.AppEntryOf(rowCluster[member], u), nil
+			}},
+		{Name: "deployments", Example: &appsv1.Deployment{}, Cached: &wire.WorkloadEntry{},
+			List:    func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return d.List(ctx, o) },
+			Watch:   func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) { return d.Watch(ctx, o) },
+			Convert: trimmed(wire.TransformDeployment)},
+		{Name: "statefulsets", Example: &appsv1.StatefulSet{}, Cached: &wire.WorkloadEntry{},
+			List:    func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return s.List(ctx, o) },
+			Watch:   func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) { return s.Watch(ctx, o) },
+			Convert: trimmed(wire.TransformStatefulSet)},
+		{Name: cdApplicationsGVR.GroupResource().String(), Example: &unstructuredExample, Cached: &unstructuredExample,
+			List:  func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return cdApps.List(ctx, o) },
+			Watch: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) { return cdApps.Watch(ctx, o) },
+			// The member's informer transforms it, as a direct cluster's.
+			Convert: func(_ string, obj runtime.Object) (runtime.Object, error) { return obj, nil }},
+		{Name: "replicasets", Example: &appsv1.ReplicaSet{}, Cached: &wire.PodSetEntry{},
+			List:    func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return rs.List(ctx, o) },
+			Watch:   func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) { return rs.Watch(ctx, o) },
+			Convert: trimmed(wire.TransformReplicaSet)},
+	}
+}
+
+// run starts the feeds once, and has conn hear of every proxy call.
+func (fs *karmadaFeeds) run(ctx context.Context, conn *connState) {
+	fs.mu.Lock()
+	fs.conns = append(fs.conns, conn)
+	fs.mu.Unlock()
+	fs.start.Do(func() {
+		for _, f := range fs.byKind {
+			go f.Run(ctx)
+		}
+	})
+}
+
+func (fs *karmadaFeeds) report(what string, err error) {
+	fs.mu.Lock()
+	conns := append([]*connState(nil), fs.conns...)
+	fs.mu.Unlock()
+	id := "karmada " + fs.source + "/" + what
+	for _, c := range conns {
+		if err != nil {
+			c.callFailed(id, callError(err))
+		} else {
+			c.callOK(id)
+		}
+	}
+}
+
+// refusingClients are a member's clients when it has no direct context:
+// every request fails with the reason, so an action is refused and nothing
+// is sent anywhere.
+func refusingClients(member, source string) (ClusterClients, error) {
+	why := fmt.Errorf("cluster %s is read through Karmada (%s) and has no kubeconfig context of its own: restarts, logs and Events need one", member, source)
+	cfg := &rest.Config{Host: "https://" + member + ".invalid", Transport: refusing{why}}
+	kube, err := newTypedClients(cfg, &http.Client{Transport: refusing{why}})
+	if err != nil {
+		return ClusterClients{}, err
+	}
+	dyn, err := dynamic.NewForConfigAndClient(cfg, &http.Client{Transport: refusing{why}})
+	if err != nil {
+		return ClusterClients{}, err
+	}
+	return ClusterClients{Name: member, Kube: kube, Dynamic: dyn}, nil
+}
+
+type refusing struct{ why error }
+
+func (r refusing) RoundTrip(*http.Request) (*http.Response, error) { return nil, r.why }
