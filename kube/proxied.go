@@ -2,6 +2,7 @@ package kube
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"sync"
@@ -208,3 +209,17 @@ func refusingClients(member, source string) (ClusterClients, error) {
 type refusing struct{ why error }
 
 func (r refusing) RoundTrip(*http.Request) (*http.Response, error) { return nil, r.why }
+
+// ContextConfig is the client configuration of one kubeconfig context, as
+// Connect would open it (for a Karmada source's API server).
+func ContextConfig(opts ConnectOptions, name string) (*rest.Config, error) {
+	opts.Contexts, opts.AllContexts = []string{name}, false
+	configs, failed := contextConfigs(opts)
+	if len(failed) > 0 {
+		return nil, errors.New(failed[0].Reason)
+	}
+	if len(configs) == 0 {
+		return nil, fmt.Errorf("context %s: not found", name)
+	}
+	return configs[0].config(), nil
+}

@@ -59,6 +59,8 @@ type Config struct {
 	CD CD `json:"cd,omitzero"`
 	// Promote configures promotions (declaring files, step budgets).
 	Promote Promote `json:"promote,omitzero"`
+	// Karmada reads member clusters through Karmada's search proxy.
+	Karmada *Karmada `json:"karmada,omitempty"`
 }
 
 // Logs tunes the log view: MaxLines is how many lines it keeps (the oldest

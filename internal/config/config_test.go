@@ -122,6 +122,9 @@ func TestParseErrorsNameFileLineField(t *testing.T) {
 		{"unknown key action", "keys:\n  launch: [x]\n", "keys.launch", "unknown action", 2},
 		{"key bound twice", "keys:\n  filter: [f]\n  quit: [f]\n", "keys.quit", "also bound", 3},
 		{"bad issuer", "issuer: hanzo.id\n", "issuer", "http(s) URL", 1},
+		{"karmada without its context", "karmada:\n  members:\n    member1: prod\n", "karmada.context", "context of Karmada's API server", 1},
+		{"karmada without members", "karmada:\n  context: karmada\n", "karmada.members", "at least one member", 1},
+		{"karmada's context as a member's", "karmada:\n  context: karmada\n  members:\n    m1: karmada\n", "karmada.members.m1", "Karmada's own context", 4},
 		{"duplicate field", "theme: dark\ntheme: light\n", "theme", "", 2},
 		{"syntax error", "theme: dark\n  bad: [\n", "", "invalid YAML", 2},
 	}

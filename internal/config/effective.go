@@ -60,6 +60,7 @@ var fileValues = []struct {
 	{"cd.applicationKinds", func(c Config) bool { return len(c.CD.ApplicationKinds) > 0 }},
 	{"promote.files", func(c Config) bool { return len(c.Promote.Files) > 0 }},
 	{"promote.budgets", func(c Config) bool { return c.Promote.Budgets != PromoteBudgets{} }},
+	{"karmada", func(c Config) bool { return c.Karmada != nil }},
 }
 
 // Resolve applies the precedence flags > environment > file > defaults.

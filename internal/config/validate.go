@@ -65,6 +65,7 @@ func validate(file string, doc *yamlv3.Node, c *Config, checks Checks) []*Error 
 		}
 	}
 	validateKeys(c.Keys, checks, at)
+	validateKarmada(c.Karmada, at)
 	for i, k := range c.CD.ApplicationKinds {
 		if checks.CDKind != nil {
 			if err := checks.CDKind(k); err != nil {
