@@ -49,17 +49,25 @@ func (a *app) openFleet(ctx context.Context, req fleetRequest) (*kube.Fleet, err
 	if len(namespaces) == 0 {
 		namespaces = req.namespaces
 	}
+	chosen := eff.Contexts
+	if eff.Karmada != nil {
+		eff.Contexts = karmadaContexts(eff.Karmada, eff.Contexts)
+	}
 	as := req.as
 	var clusters []kube.ClusterClients
 	var failed []model.ClusterState
 	var principal func() *model.Principal
 	var act func(context.Context) (context.Context, *model.Principal, error)
 	switch {
+	case eff.Karmada != nil && len(eff.Contexts) == 0: // every member read through Karmada alone
 	case as != nil && as.session != nil:
 		clusters, failed = a.connectAsIAM(ctx, eff, as.session)
 		act = as.session.Act // each restart check and restart: one verified token
 	default:
 		clusters, failed = a.connect(eff.Contexts)
+	}
+	if eff.Karmada != nil {
+		clusters, failed = a.throughKarmada(eff.Karmada, chosen, clusters, failed)
 	}
 	if as != nil {
 		principal = as.principal

@@ -12,6 +12,8 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 )
 
 // register makes the host's aggregator proxy group/v1alpha1 to the server
@@ -60,4 +62,19 @@ func (k *Karmada) get(ctx context.Context, path string) (int, string, error) {
 	defer resp.Body.Close()
 	body, err := io.ReadAll(resp.Body)
 	return resp.StatusCode, string(body), err
+}
+
+// WriteKubeconfig writes a kubeconfig of the named contexts (each its own
+// cluster and user) to path; the first name sorted is the current context.
+func WriteKubeconfig(path string, contexts map[string]*rest.Config) error {
+	cfg := clientcmdapi.NewConfig()
+	for name, rc := range contexts {
+		cfg.Clusters[name] = &clientcmdapi.Cluster{Server: rc.Host, CertificateAuthorityData: rc.CAData}
+		cfg.AuthInfos[name] = &clientcmdapi.AuthInfo{ClientCertificateData: rc.CertData, ClientKeyData: rc.KeyData}
+		cfg.Contexts[name] = &clientcmdapi.Context{Cluster: name, AuthInfo: name}
+		if cfg.CurrentContext == "" || name < cfg.CurrentContext {
+			cfg.CurrentContext = name
+		}
+	}
+	return clientcmd.WriteToFile(*cfg, path)
 }

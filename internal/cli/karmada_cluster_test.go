@@ -1,0 +1,65 @@
+package cli
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"k8s.io/client-go/rest"
+
+	"github.com/hanzoai/driftboard/internal/testing/karmadatest"
+	"github.com/hanzoai/driftboard/internal/testing/testcluster"
+)
+
+// A config's Karmada source: members read through the proxy (each once,
+// named by its context where it has one), actions of a member without a
+// context refused with the reason.
+func TestKarmadaSourceFromConfig(t *testing.T) {
+	k := karmadatest.Start(t)
+	m1 := testcluster.Start(t, testcluster.Options{})
+	m2 := testcluster.Start(t, testcluster.Options{})
+	k.Join("member1", m1)
+	k.Join("member2", m2)
+	k.Cache("member1", "member2")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	for _, m := range []*testcluster.Cluster{m1, m2} {
+		if err := m.SeedApp(ctx, "default", "web", "service", "ghcr.io/hanzoai/web", "v1", 1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	kubeconfig := filepath.Join(t.TempDir(), "kubeconfig")
+	if err := karmadatest.WriteKubeconfig(kubeconfig, map[string]*rest.Config{
+		"karmada": k.Host().AdminConfig(), "prod-1": m1.AdminConfig()}); err != nil {
+		t.Fatal(err)
+	}
+	e := newEnv(t)
+	dir := filepath.Join(e.vars["XDG_CONFIG_HOME"], "driftboard")
+	cfg := "karmada:\n  context: karmada\n  members:\n    member1: prod-1\n    member2: \"\"\n"
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "config.yaml"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	base := []string{"--kubeconfig", kubeconfig, "--releases=off"}
+	run := func(args ...string) result { return e.run(t, append(args, base...)...) }
+
+	r := run("list", "-o", "json")
+	d := parseList(t, r.out)
+	clusters := map[string]int{}
+	for _, a := range d.Apps {
+		clusters[*a.Cluster]++
+	}
+	if len(d.Apps) != 2 || clusters["prod-1"] != 1 || clusters["member2"] != 1 {
+		t.Fatalf("apps by cluster = %v, want web once in prod-1 (member1's context) and once in member2:\n%s\n%s", clusters, r.out, r.err)
+	}
+	r = run("list", "-o", "json", "--context", "member2")
+	if d := parseList(t, r.out); len(d.Apps) != 1 || *d.Apps[0].Cluster != "member2" {
+		t.Errorf("--context member2 lists (exit %d):\n%s\n%s", r.code, r.out, r.err)
+	}
+	// Nothing goes to member2 but through the proxy: its logs are refused.
+	run("logs", "web", "--context", "member2").expect(t, ExitError, "no kubeconfig context of its own")
+}
