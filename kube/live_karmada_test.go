@@ -21,6 +21,7 @@ import (
 // karmadaFleets is one fleet of two members read direct, and the same
 // members read through a real Karmada's search proxy.
 type karmadaFleets struct {
+	karmada       *karmadatest.Karmada
 	members       map[string]*testcluster.Cluster
 	direct, proxy *Fleet
 }
@@ -66,7 +67,7 @@ func startKarmadaFleets(t *testing.T) karmadaFleets {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fl := karmadaFleets{members: map[string]*testcluster.Cluster{"member1": m1, "member2": m2},
+	fl := karmadaFleets{karmada: k, members: map[string]*testcluster.Cluster{"member1": m1, "member2": m2},
 		direct: NewFleet(opts, clients["member1"], clients["member2"]), proxy: NewFleet(opts, proxied...)}
 	for _, f := range []*Fleet{fl.direct, fl.proxy} {
 		f.Start(ctx)

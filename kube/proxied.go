@@ -51,6 +51,9 @@ type KarmadaMember struct {
 type proxied struct {
 	feeds *karmadaFeeds
 	name  string // the member's Cluster in Karmada
+	// noDirect says why every action is refused: the member has no
+	// kubeconfig context of its own (nil when it has one).
+	noDirect error
 }
 
 // karmadaFeeds are a source's feeds, one per kind, started with the first
@@ -63,8 +66,10 @@ type karmadaFeeds struct {
 	host  ClusterClients
 	start sync.Once
 
-	mu    sync.Mutex
-	conns []*connState
+	mu       sync.Mutex
+	conns    []*connState
+	byMember map[string]*connState // by Karmada's name of the member
+	status   map[string]error      // the members' Clusters: why not Ready, nil when Ready
 }
 
 // ConnectKarmada makes the clients of each member of src: their rows read
@@ -93,7 +98,7 @@ func ConnectKarmada(src KarmadaSource, opts ConnectOptions) ([]ClusterClients, e
 		}
 		names = append(names, m.Cluster)
 	}
-	fs := &karmadaFeeds{source: src.Name, byKind: map[string]*karmada.Feed{}}
+	fs := &karmadaFeeds{source: src.Name, byKind: map[string]*karmada.Feed{}, byMember: map[string]*connState{}, status: map[string]error{}}
 	host, err := NewClusterClients(src.Name, src.Config, opts)
 	if err != nil {
 		return nil, err
@@ -106,13 +111,17 @@ func ConnectKarmada(src KarmadaSource, opts ConnectOptions) ([]ClusterClients, e
 	out := make([]ClusterClients, 0, len(src.Members))
 	for _, m := range src.Members {
 		var cc ClusterClients
+		var noDirect error
 		if m.Direct != nil {
 			cc = *m.Direct
-		} else if cc, err = refusingClients(m.Cluster, src.Name); err != nil {
-			return nil, err
+		} else {
+			noDirect = fmt.Errorf("cluster %s is read through Karmada (%s) and has no kubeconfig context of its own: restarts, logs and Events need one", m.Cluster, src.Name)
+			if cc, err = refusingClients(m.Cluster, noDirect); err != nil {
+				return nil, err
+			}
 		}
 		cc.Notices = append(cc.Notices, fmt.Sprintf("read through Karmada (%s)", src.Name))
-		cc.proxy = &proxied{feeds: fs, name: m.Cluster}
+		cc.proxy = &proxied{feeds: fs, name: m.Cluster, noDirect: noDirect}
 		out = append(out, cc)
 	}
 	return out, nil
@@ -163,15 +172,22 @@ func proxyKinds(workloads appsv1client.AppsV1Interface, dyn dynamic.Interface, r
 	}
 }
 
-// run starts the feeds once, and has conn hear of every proxy call.
-func (fs *karmadaFeeds) run(ctx context.Context, conn *connState) {
+// run starts the feeds and the Clusters' watch once, and has the member's
+// conn hear of every proxy call and of its Cluster's status.
+func (fs *karmadaFeeds) run(ctx context.Context, member string, conn *connState) {
 	fs.mu.Lock()
 	fs.conns = append(fs.conns, conn)
+	fs.byMember[member] = conn
+	notReady := fs.status[member]
 	fs.mu.Unlock()
+	if notReady != nil {
+		tellStatus(conn, fs.statusID(), notReady)
+	}
 	fs.start.Do(func() {
 		for _, f := range fs.byKind {
 			go f.Run(ctx)
 		}
+		go fs.watchClusters(ctx)
 	})
 }
 
@@ -181,8 +197,8 @@ func (fs *karmadaFeeds) report(what string, err error) {
 	fs.mu.Unlock()
 	id := "karmada " + fs.source + "/" + what
 	for _, c := range conns {
-		if err != nil {
-			c.callFailed(id, callError(err))
+		if err != nil { // the proxy's own state (429 while its cache re-initializes), said as such
+			c.callFailed(id, fmt.Errorf("the search proxy of Karmada (%s) is degraded: %w", fs.source, callError(err)))
 		} else {
 			c.callOK(id)
 		}
@@ -192,8 +208,7 @@ func (fs *karmadaFeeds) report(what string, err error) {
 // refusingClients are a member's clients when it has no direct context:
 // every request fails with the reason, so an action is refused and nothing
 // is sent anywhere.
-func refusingClients(member, source string) (ClusterClients, error) {
-	why := fmt.Errorf("cluster %s is read through Karmada (%s) and has no kubeconfig context of its own: restarts, logs and Events need one", member, source)
+func refusingClients(member string, why error) (ClusterClients, error) {
 	cfg := &rest.Config{Host: "https://" + member + ".invalid", Transport: refusing{why}}
 	kube, err := newTypedClients(cfg, &http.Client{Transport: refusing{why}})
 	if err != nil {

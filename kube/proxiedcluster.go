@@ -15,7 +15,7 @@ import (
 // startProxied starts the source's feeds and plans the member's one
 // cluster-wide scope: no discovery or access probes reach the member.
 func (c *cluster) startProxied(ctx context.Context) map[string]map[string]bool {
-	c.clients.proxy.feeds.run(ctx, c.conn)
+	c.clients.proxy.feeds.run(ctx, c.clients.proxy.name, c.conn)
 	c.conn.setUp(nil)
 	return map[string]map[string]bool{"": {"apps": true, "deployments": true, "statefulsets": true, "replicasets": true}}
 }

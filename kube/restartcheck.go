@@ -122,6 +122,8 @@ func (f *Fleet) gate(ctx context.Context, key model.Key, done string, l *checkli
 	switch {
 	case c == nil:
 		return halt(l.stop(model.CheckClusterLive, model.CheckRefused, "Cluster %q is not on the board.", key.Cluster))
+	case c.clients.proxy != nil && c.clients.proxy.noDirect != nil:
+		return halt(l.stop(model.CheckClusterLive, model.CheckRefused, "%s", c.clients.proxy.noDirect))
 	case iam && !c.clients.Identity.IAM:
 		return halt(l.stop(model.CheckIssuer, model.CheckRefused, "%s", c.clients.Identity.ActionRefusal(key.Cluster, done)))
 	case !c.isSynced():

@@ -1,0 +1,97 @@
+package kube
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hanzoai/driftboard/internal/testing/testcluster"
+	"github.com/hanzoai/driftboard/model"
+)
+
+// A restart of a row read through Karmada is made on the member, direct,
+// as its context's identity; a member without a context refuses it, saying
+// why.
+func TestKarmadaRestartGoesDirectToTheMember(t *testing.T) {
+	fl := startKarmadaFleets(t)
+	ctx := ctxT(t)
+	k1 := model.Key{Cluster: "member1", Namespace: "hanzo", Name: "web"}
+	waitRow(t, fl.proxy, k1, "seeded", func(r *model.AppView) bool { return r != nil })
+	if err := fl.proxy.Restart(ctx, k1); err != nil {
+		t.Fatalf("restart of member1's web through Karmada: %v", err)
+	}
+	if n := patchesOf(t, fl.members["member1"], "web"); n != 1 {
+		t.Errorf("member1's audit log has %d patches of deployment web by admin, want 1", n)
+	}
+	if n := patchesOf(t, fl.karmada.Host(), "web"); n != 0 {
+		t.Errorf("Karmada's API server saw %d patches of deployment web, want none", n)
+	}
+	k2 := model.Key{Cluster: "member2", Namespace: "hanzo", Name: "web"}
+	waitRow(t, fl.proxy, k2, "seeded", func(r *model.AppView) bool { return r != nil })
+	d := fl.proxy.CheckRestart(ctx, k2)
+	if d.Allowed || !strings.Contains(d.Reason, "no kubeconfig context of its own") {
+		t.Errorf("restart of member2's web: allowed %v, %q; want refused for want of a context", d.Allowed, d.Reason)
+	}
+}
+
+func patchesOf(t *testing.T, c *testcluster.Cluster, name string) int {
+	t.Helper()
+	events, err := c.AuditEvents()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, e := range events {
+		if e.Verb == "patch" && e.ObjectRef != nil && e.ObjectRef.Resource == "deployments" && e.ObjectRef.Name == name &&
+			e.User.Username == "admin" && e.Stage == "ResponseComplete" {
+			n++
+		}
+	}
+	return n
+}
+
+// A member Karmada says is not Ready turns stale alone, with Karmada's
+// reason, and live again when it is Ready.
+func TestKarmadaMemberNotReadyTurnsStale(t *testing.T) {
+	fl := startKarmadaFleets(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := fl.karmada.SetReady(ctx, "member2", false, "probe timed out"); err != nil {
+		t.Fatal(err)
+	}
+	state := func(name string) model.ClusterState {
+		for _, st := range fl.proxy.ClusterStates() {
+			if st.Name == name {
+				return st
+			}
+		}
+		return model.ClusterState{}
+	}
+	waitFor := func(what string, ok func() bool) {
+		t.Helper()
+		for !ok() {
+			select {
+			case <-ctx.Done():
+				t.Fatalf("%s: member1 %+v, member2 %+v", what, state("member1"), state("member2"))
+			case <-fl.proxy.Changed():
+			case <-time.After(50 * time.Millisecond):
+			}
+		}
+	}
+	waitFor("member2 stale with Karmada's reason", func() bool {
+		st := state("member2")
+		return st.Phase != model.ConnLive && strings.Contains(st.Reason, "probe timed out")
+	})
+	row := findRow(fl.proxy.Snapshot(), model.Key{Cluster: "member2", Namespace: "hanzo", Name: "web"})
+	if row == nil || !row.Offline {
+		t.Errorf("member2's row while it is not Ready: %+v, want it stale", row)
+	}
+	if st := state("member1"); st.Phase != model.ConnLive {
+		t.Errorf("member1 while member2 is not Ready: %+v, want live", st)
+	}
+	if err := fl.karmada.SetReady(ctx, "member2", true, "back"); err != nil {
+		t.Fatal(err)
+	}
+	waitFor("member2 live again", func() bool { return state("member2").Phase == model.ConnLive })
+}
