@@ -47,6 +47,11 @@ func startKarmadaFleets(t *testing.T) karmadaFleets {
 			}
 		}
 	}
+	// member2's namespace names its org: the rows read it from the labels.
+	nsPatch := []byte(`{"metadata":{"labels":{"hanzo.ai/org":"acme"}}}`)
+	if _, err := m2.AdminClient().CoreV1().Namespaces().Patch(ctx, "hanzo", types.MergePatchType, nsPatch, metav1.PatchOptions{}); err != nil {
+		t.Fatal(err)
+	}
 	// member1's Apps are managed by CD, member2's are not.
 	if err := m1.PutUniverseCRs(ctx, "abc123", map[string]string{"web": "Synced", "db": "OutOfSync"}); err != nil {
 		t.Fatal(err)
@@ -93,6 +98,9 @@ func TestKarmadaRowsEqualDirect(t *testing.T) {
 		if len(diffs) == 0 && len(direct.Rows()) == 6 {
 			if r := findRow(direct, model.Key{Cluster: "member1", Namespace: "hanzo", Name: "web"}); r.Git.Application == "" {
 				t.Fatalf("member1's web is not listed by CD's Application: %+v", r.Git)
+			}
+			if r := findRow(direct, model.Key{Cluster: "member2", Namespace: "hanzo", Name: "web"}); r.Org != "acme" {
+				t.Fatalf("member2's web has org %q, want acme from its namespace's label", r.Org)
 			}
 			break
 		}

@@ -44,18 +44,24 @@ func (n *nsLabels) get(ns string) map[string]string {
 // when the labels cannot be read (rows then take the org from the App or
 // its image).
 func (c *cluster) watchNamespaceLabels(ctx context.Context) string {
-	if _, err := c.clients.Kube.CoreV1().Namespaces().List(ctx, metav1.ListOptions{Limit: 1}); err != nil {
-		return "namespace labels not readable (" + errText(err) + "): a row's org comes from the App or its image"
+	var lw cache.ListerWatcher
+	if c.clients.proxy != nil { // the member's share of the proxy's namespaces
+		lw, _ = c.proxiedLW("namespaces")
+	} else {
+		if _, err := c.clients.Kube.CoreV1().Namespaces().List(ctx, metav1.ListOptions{Limit: 1}); err != nil {
+			return "namespace labels not readable (" + errText(err) + "): a row's org comes from the App or its image"
+		}
+		nsc := c.clients.Kube.CoreV1().Namespaces()
+		// The typed client: fakes (the demo) have no REST client, and serve
+		// no streaming list: the reflector must be told, or the namespaces
+		// are never listed.
+		lw = cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+			ListWithContextFunc:  func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return nsc.List(ctx, o) },
+			WatchFuncWithContext: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) { return nsc.Watch(ctx, o) },
+		}, c.clients.Kube)
 	}
 	n := &nsLabels{labels: map[string]map[string]string{}, createdAt: map[string]time.Time{}, readable: true}
-	nsc := c.clients.Kube.CoreV1().Namespaces()
-	lw := &cache.ListWatch{ // the typed client: fakes (the demo) have no REST client
-		ListWithContextFunc:  func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return nsc.List(ctx, o) },
-		WatchFuncWithContext: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) { return nsc.Watch(ctx, o) },
-	}
-	// A fake client (the demo) serves no streaming list: the reflector
-	// must be told, or the namespaces are never listed.
-	inf := cache.NewSharedIndexInformer(cache.ToListWatcherWithWatchListSemantics(lw, c.clients.Kube), &corev1.Namespace{}, 0, cache.Indexers{})
+	inf := cache.NewSharedIndexInformer(lw, &corev1.Namespace{}, 0, cache.Indexers{})
 	set := func(obj any) {
 		ns, ok := obj.(*corev1.Namespace)
 		if !ok {

@@ -8,12 +8,14 @@ import (
 	"sync"
 
 	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/dynamic"
 	appsv1client "k8s.io/client-go/kubernetes/typed/apps/v1"
+	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/client-go/rest"
 
 	"github.com/hanzoai/driftboard/kube/cd"
@@ -85,6 +87,10 @@ func ConnectKarmada(src KarmadaSource, opts ConnectOptions) ([]ClusterClients, e
 	if err != nil {
 		return nil, fmt.Errorf("karmada %s: client: %w", src.Name, err)
 	}
+	core, err := corev1client.NewForConfig(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("karmada %s: client: %w", src.Name, err)
+	}
 	dyn, err := dynamic.NewForConfig(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("karmada %s: dynamic client: %w", src.Name, err)
@@ -104,7 +110,7 @@ func ConnectKarmada(src KarmadaSource, opts ConnectOptions) ([]ClusterClients, e
 		return nil, err
 	}
 	fs.host = host
-	for _, k := range proxyKinds(workloads, dyn, rowCluster) {
+	for _, k := range proxyKinds(workloads, core, dyn, rowCluster) {
 		what := k.Name
 		fs.byKind[what] = karmada.NewFeed(k, names, func(err error) { fs.report(what, err) })
 	}
@@ -129,8 +135,9 @@ func ConnectKarmada(src KarmadaSource, opts ConnectOptions) ([]ClusterClients, e
 
 // proxyKinds are the kinds read through the proxy, each decoded and trimmed
 // once, in the feed, as the member's informer would.
-func proxyKinds(workloads appsv1client.AppsV1Interface, dyn dynamic.Interface, rowCluster map[string]string) []karmada.Kind {
-	apps, cdApps := dyn.Resource(appsGVR), dyn.Resource(cdApplicationsGVR)
+func proxyKinds(workloads appsv1client.AppsV1Interface, core corev1client.CoreV1Interface, dyn dynamic.Interface, rowCluster map[string]string) []karmada.Kind {
+	apps, cdApps, nss := dyn.Resource(appsGVR), dyn.Resource(cdApplicationsGVR), core.Namespaces()
+	same := func(_ string, obj runtime.Object) (runtime.Object, error) { return obj, nil } // the member's informer transforms it
 	d, s, rs := workloads.Deployments(""), workloads.StatefulSets(""), workloads.ReplicaSets("")
 	trimmed := func(t func(any) (any, error)) func(string, runtime.Object) (runtime.Object, error) {
 		return func(_ string, obj runtime.Object) (runtime.Object, error) {
@@ -161,10 +168,16 @@ func proxyKinds(workloads appsv1client.AppsV1Interface, dyn dynamic.Interface, r
 			Watch:   func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) { return s.Watch(ctx, o) },
 			Convert: trimmed(wire.TransformStatefulSet)},
 		{Name: cdApplicationsGVR.GroupResource().String(), Example: &unstructuredExample, Cached: &unstructuredExample,
-			List:  func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return cdApps.List(ctx, o) },
-			Watch: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) { return cdApps.Watch(ctx, o) },
-			// The member's informer transforms it, as a direct cluster's.
-			Convert: func(_ string, obj runtime.Object) (runtime.Object, error) { return obj, nil }},
+			List:    func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return cdApps.List(ctx, o) },
+			Watch:   func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) { return cdApps.Watch(ctx, o) },
+			Convert: same},
+		// The namespaces' labels (a tenant's org); where the registry does
+		// not cache them, the proxy answers with Karmada's own, none a
+		// member's: the rows then take the org from the App or its image.
+		{Name: "namespaces", Example: &corev1.Namespace{}, Cached: &corev1.Namespace{},
+			List:    func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return nss.List(ctx, o) },
+			Watch:   func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) { return nss.Watch(ctx, o) },
+			Convert: same},
 		{Name: "replicasets", Example: &appsv1.ReplicaSet{}, Cached: &wire.PodSetEntry{},
 			List:    func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return rs.List(ctx, o) },
 			Watch:   func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) { return rs.Watch(ctx, o) },

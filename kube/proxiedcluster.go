@@ -73,10 +73,10 @@ func (c *cluster) proxiedLW(what string) (*observedLW, error) {
 		}}, nil
 }
 
-// proxiedExtras sets up CD for a proxied member: the kinds Karmada's API
-// server serves, read through the proxy. The namespaces' labels are not
-// read through it (rows take the org from the App or its image).
+// proxiedExtras sets up a proxied member's namespaces' labels and CD (the
+// kinds Karmada's API server serves), both read through the proxy.
 func (c *cluster) proxiedExtras(ctx context.Context) []string {
+	c.watchNamespaceLabels(ctx)
 	dctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
 	c.cd.Setup(dctx)

@@ -99,13 +99,14 @@ func memberToken(ctx context.Context, member *testcluster.Cluster) (string, erro
 }
 
 // Registry is what the board reads through the proxy: Apps, the workloads,
-// their ReplicaSets and Hanzo CD's Applications.
+// their ReplicaSets, Hanzo CD's Applications and the namespaces' labels.
 var Registry = []struct{ APIVersion, Kind, Path string }{
 	{"hanzo.ai/v1", "App", "/apis/hanzo.ai/v1/apps"},
 	{"apps/v1", "Deployment", "/apis/apps/v1/deployments"},
 	{"apps/v1", "StatefulSet", "/apis/apps/v1/statefulsets"},
 	{"apps/v1", "ReplicaSet", "/apis/apps/v1/replicasets"},
 	{"apps.hanzo.ai/v1alpha1", "Application", "/apis/apps.hanzo.ai/v1alpha1/applications"},
+	{"v1", "Namespace", "/api/v1/namespaces"},
 }
 
 // Cache makes the search proxy cache Registry's kinds of the named members,
