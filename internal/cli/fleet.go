@@ -38,8 +38,14 @@ func (a *app) openFleet(ctx context.Context, req fleetRequest) (*kube.Fleet, err
 	if err != nil {
 		return nil, err
 	}
+	// chosen narrows a Karmada source's members too: contexts a command
+	// chose, not the config file's list.
+	var chosen []string
+	if len(a.opts.contexts) > 0 {
+		chosen = a.opts.contexts
+	}
 	if len(req.contexts) > 0 && len(a.opts.contexts) == 0 && !a.opts.allContexts {
-		eff.Contexts = req.contexts
+		eff.Contexts, chosen = req.contexts, req.contexts
 	}
 	if req.releasesOff {
 		off := false
@@ -49,7 +55,6 @@ func (a *app) openFleet(ctx context.Context, req fleetRequest) (*kube.Fleet, err
 	if len(namespaces) == 0 {
 		namespaces = req.namespaces
 	}
-	chosen := eff.Contexts
 	if eff.Karmada != nil {
 		eff.Contexts = karmadaContexts(eff.Karmada, eff.Contexts)
 	}

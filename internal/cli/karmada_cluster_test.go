@@ -13,31 +13,33 @@ import (
 	"github.com/hanzoai/driftboard/internal/testing/testcluster"
 )
 
-// A config's Karmada source: members read through the proxy (each once,
-// named by its context where it has one), actions of a member without a
+// A config's Karmada source in a mixed fleet: members read through the proxy
+// (each once, named by its context where it has one, even when that context
+// is also listed), other contexts direct, actions of a member without a
 // context refused with the reason.
 func TestKarmadaSourceFromConfig(t *testing.T) {
 	k := karmadatest.Start(t)
 	m1 := testcluster.Start(t, testcluster.Options{})
 	m2 := testcluster.Start(t, testcluster.Options{})
+	m3 := testcluster.Start(t, testcluster.Options{}) // not a member: read direct beside them
 	k.Join("member1", m1)
 	k.Join("member2", m2)
 	k.Cache("member1", "member2")
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	for _, m := range []*testcluster.Cluster{m1, m2} {
+	for _, m := range []*testcluster.Cluster{m1, m2, m3} {
 		if err := m.SeedApp(ctx, "default", "web", "service", "ghcr.io/hanzoai/web", "v1", 1); err != nil {
 			t.Fatal(err)
 		}
 	}
 	kubeconfig := filepath.Join(t.TempDir(), "kubeconfig")
 	if err := karmadatest.WriteKubeconfig(kubeconfig, map[string]*rest.Config{
-		"karmada": k.Host().AdminConfig(), "prod-1": m1.AdminConfig()}); err != nil {
+		"karmada": k.Host().AdminConfig(), "prod-1": m1.AdminConfig(), "edge": m3.AdminConfig()}); err != nil {
 		t.Fatal(err)
 	}
 	e := newEnv(t)
 	dir := filepath.Join(e.vars["XDG_CONFIG_HOME"], "driftboard")
-	cfg := "karmada:\n  context: karmada\n  members:\n    member1: prod-1\n    member2: \"\"\n"
+	cfg := "contexts: [edge, prod-1]\nkarmada:\n  context: karmada\n  members:\n    member1: prod-1\n    member2: \"\"\n"
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
@@ -53,8 +55,9 @@ func TestKarmadaSourceFromConfig(t *testing.T) {
 	for _, a := range d.Apps {
 		clusters[*a.Cluster]++
 	}
-	if len(d.Apps) != 2 || clusters["prod-1"] != 1 || clusters["member2"] != 1 {
-		t.Fatalf("apps by cluster = %v, want web once in prod-1 (member1's context) and once in member2:\n%s\n%s", clusters, r.out, r.err)
+	if len(d.Apps) != 3 || clusters["prod-1"] != 1 || clusters["member2"] != 1 || clusters["edge"] != 1 {
+		t.Fatalf("apps by cluster = %v, want web once in prod-1 (member1's context, also listed in contexts), member2 and edge (direct):\n%s\n%s",
+			clusters, r.out, r.err)
 	}
 	r = run("list", "-o", "json", "--context", "member2")
 	if d := parseList(t, r.out); len(d.Apps) != 1 || *d.Apps[0].Cluster != "member2" {
