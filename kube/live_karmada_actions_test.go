@@ -95,3 +95,39 @@ func TestKarmadaMemberNotReadyTurnsStale(t *testing.T) {
 	}
 	waitFor("member2 live again", func() bool { return state("member2").Phase == model.ConnLive })
 }
+
+// The search proxy down: every member read through it turns stale, the
+// proxy named as the cause; live again once it serves.
+func TestKarmadaProxyDownSaidAsItsDegradation(t *testing.T) {
+	fl := startKarmadaFleets(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	states := func() map[string]model.ClusterState {
+		out := map[string]model.ClusterState{}
+		for _, st := range fl.proxy.ClusterStates() {
+			out[st.Name] = st
+		}
+		return out
+	}
+	waitFor := func(what string, ok func(model.ClusterState) bool) {
+		t.Helper()
+		for {
+			st := states()
+			if ok(st["member1"]) && ok(st["member2"]) {
+				return
+			}
+			select {
+			case <-ctx.Done():
+				t.Fatalf("%s: %+v", what, st)
+			case <-fl.proxy.Changed():
+			case <-time.After(100 * time.Millisecond):
+			}
+		}
+	}
+	fl.karmada.StopSearch()
+	waitFor("both members stale, the proxy named", func(st model.ClusterState) bool {
+		return st.Phase != model.ConnLive && strings.Contains(st.Reason, "search proxy of Karmada (karmada) is degraded")
+	})
+	fl.karmada.StartSearch()
+	waitFor("both members live again", func(st model.ClusterState) bool { return st.Phase == model.ConnLive })
+}

@@ -176,3 +176,31 @@ func (k *Karmada) shutdown() {
 		k.procs[i].stop()
 	}
 }
+
+// StopSearch kills karmada-search: the proxy answers no more (the
+// aggregator says 503) until StartSearch.
+func (k *Karmada) StopSearch() { k.proc("karmada-search").stop() }
+
+// StartSearch starts karmada-search again, on its port, and waits until the
+// proxy serves Apps.
+func (k *Karmada) StartSearch() {
+	k.t.Helper()
+	if err := k.proc("karmada-search").start(); err != nil {
+		k.fatalf("%v", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := k.waitServed(ctx, ProxyPath+"/apis/hanzo.ai/v1/apps?resourceVersion=0"); err != nil {
+		k.fatalf("karmada-search restarted: %v", err)
+	}
+}
+
+func (k *Karmada) proc(name string) *process {
+	for _, p := range k.procs {
+		if p.name == name {
+			return p
+		}
+	}
+	k.fatalf("no process %s", name)
+	return nil
+}
