@@ -131,3 +131,36 @@ func TestKarmadaProxyDownSaidAsItsDegradation(t *testing.T) {
 	fl.karmada.StartSearch()
 	waitFor("both members live again", func(st model.ClusterState) bool { return st.Phase == model.ConnLive })
 }
+
+// A member removed from Karmada: its rows go, its line says why.
+func TestKarmadaMemberRemovedRowsGo(t *testing.T) {
+	fl := startKarmadaFleets(t)
+	k2 := model.Key{Cluster: "member2", Namespace: "hanzo", Name: "web"}
+	waitRow(t, fl.proxy, k2, "seeded", func(r *model.AppView) bool { return r != nil })
+	if err := fl.karmada.Remove(ctxT(t), "member2"); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	for {
+		snap := fl.proxy.Snapshot()
+		var st model.ClusterState
+		for _, c := range fl.proxy.ClusterStates() {
+			if c.Name == "member2" {
+				st = c
+			}
+		}
+		if findRow(snap, k2) == nil && strings.Contains(st.Reason, "no longer a member of Karmada") {
+			if findRow(snap, model.Key{Cluster: "member1", Namespace: "hanzo", Name: "web"}) == nil {
+				t.Fatal("member1's rows went with member2's")
+			}
+			return
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("member2 removed: row %v, state %+v", findRow(snap, k2) != nil, st)
+		case <-fl.proxy.Changed():
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}

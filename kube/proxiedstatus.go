@@ -37,7 +37,10 @@ func (fs *karmadaFeeds) watchClusters(ctx context.Context) {
 			if t, ok := obj.(cache.DeletedFinalStateUnknown); ok {
 				obj = t.Obj
 			}
-			if u, ok := obj.(*unstructured.Unstructured); ok {
+			if u, ok := obj.(*unstructured.Unstructured); ok { // its rows go; its line says why, once
+				for _, f := range fs.byKind {
+					f.DropMember(u.GetName())
+				}
 				fs.setStatus(u.GetName(), fmt.Errorf("%s is no longer a member of Karmada (%s)", u.GetName(), fs.source))
 			}
 		},

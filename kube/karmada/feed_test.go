@@ -119,3 +119,18 @@ func TestFeedWatchFromForeignVersionIsGone(t *testing.T) {
 		t.Errorf("watch from a proxy version: %v, want 410 expired", err)
 	}
 }
+
+// A member dropped (removed from Karmada) has its objects deleted, as events.
+func TestFeedDropMemberDeletesItsObjects(t *testing.T) {
+	f := newTestFeed("member1", "member2")
+	if err := f.Replace([]any{object("member1", "a", "web", "1"), object("member2", "a", "web", "1")}, ""); err != nil {
+		t.Fatal(err)
+	}
+	f.DropMember("member1")
+	if got := names(t, f, "member1"); len(got) != 0 {
+		t.Errorf("member1's objects after it was dropped: %v", got)
+	}
+	if got := names(t, f, "member2"); len(got) != 1 {
+		t.Errorf("member2's objects after member1 was dropped: %v", got)
+	}
+}

@@ -100,3 +100,19 @@ type memberWatch struct {
 
 func (w *memberWatch) Stop()                          { w.stop() }
 func (w *memberWatch) ResultChan() <-chan watch.Event { return w.ch }
+
+// DropMember deletes every object of member from its stream, as events: a
+// member removed from Karmada is dropped from the proxy's cache without a
+// DELETED event for its objects.
+func (f *Feed) DropMember(member string) {
+	s, ok := f.members[member]
+	if !ok {
+		return
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for key, old := range s.objs {
+		delete(s.objs, key)
+		f.emit(s, watch.Deleted, old.obj)
+	}
+}

@@ -140,3 +140,8 @@ func (k *Karmada) Cache(members ...string) {
 		}
 	}
 }
+
+// Remove deletes the member's Cluster from Karmada (unjoin).
+func (k *Karmada) Remove(ctx context.Context, name string) error {
+	return k.dyn.Resource(clustersGVR).Delete(ctx, name, metav1.DeleteOptions{})
+}
