@@ -66,3 +66,41 @@ func TestKarmadaSourceFromConfig(t *testing.T) {
 	// Nothing goes to member2 but through the proxy: its logs are refused.
 	run("logs", "web", "--context", "member2").expect(t, ExitError, "no kubeconfig context of its own")
 }
+
+// A restart of a row read through Karmada is made on the member as the IAM
+// user, with the member's context declared as trusting the issuer.
+func TestKarmadaRestartAsIAMUser(t *testing.T) {
+	iss := startTLSIssuer(t)
+	k := karmadatest.Start(t)
+	m1 := testcluster.Start(t, testcluster.Options{AuthenticationConfig: iss.AuthenticationConfig("hanzo-cli", "iam:")})
+	k.Join("member1", m1)
+	k.Cache("member1")
+	m1.CreateNamespaces("hanzo")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := m1.SeedApp(ctx, "hanzo", "web", "service", "ghcr.io/hanzoai/web", "v1", 1); err != nil {
+		t.Fatal(err)
+	}
+	grantClusterAdmin(ctx, t, m1, "iam:u-ops")
+	kubeconfig := filepath.Join(t.TempDir(), "kubeconfig")
+	if err := karmadatest.WriteKubeconfig(kubeconfig, map[string]*rest.Config{
+		"karmada": k.Host().AdminConfig(), "prod-1": m1.AdminConfig()}); err != nil {
+		t.Fatal(err)
+	}
+	e := newEnv(t)
+	dir := filepath.Join(e.vars["XDG_CONFIG_HOME"], "driftboard")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	cfg := "karmada:\n  context: karmada\n  members:\n    member1: prod-1\n"
+	if err := os.WriteFile(filepath.Join(dir, "config.yaml"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e.trustIssuerCA(t, iss)
+	e.loginAs(iss, iss.token(t, "u-ops", "ops@hanzo.ai", orgRole{"admin", "admin"}))
+	r := e.run(t, "restart", "hanzo/web", "--yes", "--kubeconfig", kubeconfig, "--releases=off", "--iam-cluster", "prod-1")
+	r.expect(t, ExitOK)
+	if by := deploymentBy(t, m1, "hanzo", "web"); by != "iam:u-ops" {
+		t.Errorf("restartedBy = %q, want the IAM user", by)
+	}
+}
