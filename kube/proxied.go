@@ -120,6 +120,12 @@ func ConnectKarmada(src KarmadaSource, opts ConnectOptions) ([]ClusterClients, e
 		var noDirect error
 		if m.Direct != nil {
 			cc = *m.Direct
+			// Its notices say who its actions act as; its rows are read as
+			// the Karmada context's identity.
+			cc.Notices = make([]string, 0, len(m.Direct.Notices))
+			for _, n := range m.Direct.Notices {
+				cc.Notices = append(cc.Notices, "actions, direct: "+n)
+			}
 		} else {
 			noDirect = fmt.Errorf("cluster %s is read through Karmada (%s) and has no kubeconfig context of its own: restarts, logs and Events need one", m.Cluster, src.Name)
 			if cc, err = refusingClients(m.Cluster, noDirect); err != nil {
