@@ -18,6 +18,10 @@ import (
 	"github.com/hanzoai/driftboard/model/store"
 )
 
+// proxiedActionsAgent is the user agent of the proxied fleet's clients for
+// member1's actions.
+const proxiedActionsAgent = "driftboard-proxied-actions"
+
 // karmadaFleets is one fleet of two members read direct, and the same
 // members read through a real Karmada's search proxy.
 type karmadaFleets struct {
@@ -60,13 +64,22 @@ func startKarmadaFleets(t *testing.T) karmadaFleets {
 	opts := FleetOptions{Now: func() time.Time { return now }}
 	clients := map[string]ClusterClients{}
 	for name, m := range map[string]*testcluster.Cluster{"member1": m1, "member2": m2} {
-		cc, err := NewClusterClients(name, m.AdminConfig(), ConnectOptions{})
+		cfg := m.AdminConfig()
+		cfg.UserAgent = "driftboard-direct-fleet"
+		cc, err := NewClusterClients(name, cfg, ConnectOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		clients[name] = cc
 	}
-	direct1 := clients["member1"]
+	// member1's clients for actions through Karmada, told apart in its audit
+	// log from the direct fleet's.
+	actionsCfg := m1.AdminConfig()
+	actionsCfg.UserAgent = proxiedActionsAgent
+	direct1, err := NewClusterClients("member1", actionsCfg, ConnectOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	proxied, err := ConnectKarmada(KarmadaSource{Name: "karmada", Config: k.Host().AdminConfig(),
 		Members: []KarmadaMember{{Cluster: "member1", Direct: &direct1}, {Cluster: "member2"}}}, ConnectOptions{})
 	if err != nil {
