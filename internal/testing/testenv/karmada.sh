@@ -13,7 +13,9 @@ missing=0
 for b in "${bins[@]}"; do [ -x "$out/$b" ] || missing=1; done
 if [ "$missing" = 0 ]; then echo "testenv: up to date in $out"; exit 0; fi
 mkdir -p "$out"
-dir=$(go mod download -json "github.com/karmada-io/karmada@${KARMADA}" | jq -r .Dir)
+# The module's folder from the go command's own JSON (no jq on a fresh machine).
+dir=$(go mod download -json "github.com/karmada-io/karmada@${KARMADA}" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
+[ -d "$dir" ] || { echo "testenv: karmada ${KARMADA}: no module folder from go mod download" >&2; exit 1; }
 export CGO_ENABLED=0
 ldflags="-s -w -X github.com/karmada-io/karmada/pkg/version.gitVersion=${KARMADA}"
 build() { # name package
