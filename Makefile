@@ -58,6 +58,8 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzViewMatchesFilterSort$$' -fuzztime $(FUZZTIME) ./model/query
 	$(GO) test -run '^$$' -fuzz '^FuzzImageAgainstGGCR$$' -fuzztime $(FUZZTIME) ./model/imageref
 	$(GO) test -run '^$$' -fuzz '^FuzzObjectToRow$$' -fuzztime $(FUZZTIME) ./internal/testing/e2e
+	$(GO) test -run '^$$' -fuzz '^FuzzSetTag$$' -fuzztime $(FUZZTIME) ./internal/promote/yamledit
+	$(GO) test -run '^$$' -fuzz '^FuzzParseRepoURL$$' -fuzztime $(FUZZTIME) ./internal/githubforge
 	$(GO) test -run '^$$' -fuzz '^FuzzSanitize$$' -fuzztime $(FUZZTIME) ./internal/termtext
 	$(GO) test -run '^$$' -fuzz '^FuzzTextPrinters$$' -fuzztime $(FUZZTIME) ./internal/cli
 	# a whole board per input (~150/s): a tenth of the count
