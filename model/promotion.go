@@ -22,6 +22,8 @@ type ReleaseTag struct {
 	URL       string    `json:"url,omitempty"` // its notes (html_url)
 	Published time.Time `json:"publishedAt,omitzero"`
 	Digest    string    `json:"digest,omitempty"` // the registry's digest behind the tag, "" when not read
+	// Prerelease: GitHub marks it so; latest never picks one, --to may.
+	Prerelease bool `json:"prerelease,omitempty"`
 }
 
 // PromotionTarget is the release a promotion writes: want "" or "latest"

@@ -143,7 +143,14 @@ type Release struct {
 	// Since is when an unchecked state began (first asked for, or the
 	// failure); zero when unknown.
 	Since time.Time `json:"since,omitzero"`
+	// Releases are the repo's newest published releases (drafts left out,
+	// at most MaxRowReleases, newest first): the tags a promotion may
+	// target. Empty when the repo's releases list was not read.
+	Releases []ReleaseTag `json:"releases,omitempty"`
 }
+
+// MaxRowReleases bounds a row's release list.
+const MaxRowReleases = 20
 
 // Health of a row, from its workload.
 type Health string

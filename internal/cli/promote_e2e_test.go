@@ -23,13 +23,16 @@ import (
 // GitHub releases answer, the App found on a real API server, the plan
 // printed, the pull request opened (once) with the one-line change.
 func TestPromoteCommandOpensThePullRequest(t *testing.T) {
-	releases := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	var releases *httptest.Server
+	releases = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.TrimPrefix(r.URL.Path, "/api/v3") != "/repos/hanzoai/gateway/releases" { // an Enterprise URL's API path
 			http.NotFound(w, r)
 			return
 		}
-		fmt.Fprint(w, `[{"id":2,"tag_name":"v1.9.0","html_url":"https://github.com/hanzoai/gateway/releases/tag/v1.9.0","created_at":"2026-12-01T00:00:00Z","published_at":"2026-12-01T00:00:00Z","assets":[{"id":1,"name":"a"}]},`+
-			`{"id":1,"tag_name":"v1.8.2","html_url":"https://github.com/hanzoai/gateway/releases/tag/v1.8.2","created_at":"2026-11-01T00:00:00Z","published_at":"2026-11-01T00:00:00Z","assets":[{"id":2,"name":"a"}]}]`)
+		notes := releases.URL + "/hanzoai/gateway/releases/tag/"
+		fmt.Fprint(w, `[{"id":3,"tag_name":"v1.10.0-rc.1","prerelease":true,"html_url":"`+notes+`v1.10.0-rc.1","created_at":"2026-12-02T00:00:00Z","published_at":"2026-12-02T00:00:00Z","assets":[]},`+
+			`{"id":2,"tag_name":"v1.9.0","html_url":"`+notes+`v1.9.0","created_at":"2026-12-01T00:00:00Z","published_at":"2026-12-01T00:00:00Z","assets":[{"id":1,"name":"a"}]},`+
+			`{"id":1,"tag_name":"v1.8.2","html_url":"https://evil.example/v1.8.2","created_at":"2026-11-01T00:00:00Z","published_at":"2026-11-01T00:00:00Z","assets":[{"id":2,"name":"a"}]}]`)
 	}))
 	defer releases.Close()
 	c := testcluster.Start(t, testcluster.Options{})
@@ -63,7 +66,13 @@ func TestPromoteCommandOpensThePullRequest(t *testing.T) {
 	base := []string{"--kubeconfig", c.KubeconfigPath(), "--timeout", "60s"}
 
 	r := e.runWithForge(t, g, append([]string{"promote", "gateway", "--to", "v2.0.0", "--dry-run"}, base...)...)
-	r.expect(t, ExitError, "v2.0.0 is not a release the board read for hanzoai/gateway")
+	r.expect(t, ExitError, "v2.0.0 is not a release the board read for hanzoai/gateway (read: v1.10.0-rc.1, v1.9.0, v1.8.2)")
+	// Any tag of the row's release list, a prerelease too, with its notes.
+	r = e.runWithForge(t, g, append([]string{"promote", "gateway", "--to", "v1.10.0-rc.1", "--dry-run"}, base...)...)
+	r.expect(t, ExitOK)
+	if !strings.Contains(r.out, "v1.8.2 → v1.10.0-rc.1") || !strings.Contains(r.out, "release notes  "+releases.URL+"/hanzoai/gateway/releases/tag/v1.10.0-rc.1") {
+		t.Fatalf("--to a listed prerelease, --dry-run:\n%s", r.out)
+	}
 	r = e.runWithForge(t, g, append([]string{"promote", "gateway", "--to", "latest", "--dry-run"}, base...)...)
 	r.expect(t, ExitOK)
 	if !strings.Contains(r.out, "v1.8.2 → v1.9.0") || !strings.Contains(r.out, "+    tag: v1.9.0 # moved by pull request") || g.Head(universe, "driftboard/main/gateway-v1.9.0") != "" {
@@ -75,8 +84,9 @@ func TestPromoteCommandOpensThePullRequest(t *testing.T) {
 	e.loginAs(iss, iss.token(t, "u-ada", "ada@hanzo.ai", orgRole{Org: "admin", Role: "owner"}))
 	r = e.runWithForge(t, g, append([]string{"promote", "gateway", "--env", "main", "--to", "latest", "--yes"}, base...)...)
 	r.expect(t, ExitOK)
-	if body := g.Body(universe, 1); !strings.Contains(body, "Asked by ada@hanzo.ai (IAM), as GitHub user octo-engineer") {
-		t.Errorf("the pull request does not name who asked:\n%s", body)
+	if body := g.Body(universe, 1); !strings.Contains(body, "Asked by ada@hanzo.ai (IAM), as GitHub user octo-engineer") ||
+		!strings.Contains(body, "Release notes: "+releases.URL+"/hanzoai/gateway/releases/tag/v1.9.0") {
+		t.Errorf("the pull request does not name who asked or the release notes:\n%s", body)
 	}
 	if !strings.Contains(r.out, "pull request #1 opened: https://github.com/hanzoai/universe/pull/1") {
 		t.Errorf("out:\n%s", r.out)

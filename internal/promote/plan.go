@@ -13,7 +13,9 @@ import (
 // releases the board read for it, the tag asked for, where its file may be
 // found, and who asks.
 type Request struct {
-	Row      *model.AppView
+	Row *model.AppView
+	// Releases are the tags the promotion may target; nil is the row's
+	// release list (Row.Release.Releases).
 	Releases []model.ReleaseTag
 	To       string // a tag, "latest" or "" (the newest release)
 	Lookup   Lookup // Row is set from the request's
@@ -30,7 +32,11 @@ type Planned struct {
 // release, the GitHub login it acts as, the declaring file and its one-line
 // diff, the branch and the pull request. Refusals are *Refused.
 func Plan(ctx context.Context, f Forge, repoOf RepoParser, in Request) (Planned, error) {
-	to, why := model.PromotionTarget(in.Row, in.Releases, in.To)
+	releases := in.Releases
+	if releases == nil {
+		releases = in.Row.Release.Releases
+	}
+	to, why := model.PromotionTarget(in.Row, releases, in.To)
 	if why != "" {
 		return Planned{}, &Refused{Reason: why}
 	}

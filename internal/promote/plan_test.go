@@ -174,3 +174,29 @@ func TestFindInFlight(t *testing.T) {
 		t.Errorf("found %+v", found)
 	}
 }
+
+// Without Releases the request targets the row's own release list: any
+// listed tag with its notes, and a tag not listed is refused naming the list.
+func TestPlanTargetsTheRowsReleaseList(t *testing.T) {
+	t.Parallel()
+	g := seeded(t)
+	in := request("gateway")
+	in.Releases = nil
+	in.Row.Release.Releases = []model.ReleaseTag{
+		{Tag: "v1.10.0-rc.1", URL: "https://github.com/hanzoai/gateway/releases/tag/v1.10.0-rc.1", Prerelease: true},
+		{Tag: "v1.9.0", URL: "https://github.com/hanzoai/gateway/releases/tag/v1.9.0"},
+	}
+	in.To = "v1.10.0-rc.1"
+	p, err := promote.Plan(context.Background(), g, onGitHub, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.To != "v1.10.0-rc.1" || p.NotesURL != in.Row.Release.Releases[0].URL || !strings.Contains(p.Body, "Release notes: "+p.NotesURL) {
+		t.Errorf("plan to %s, notes %q, body:\n%s", p.To, p.NotesURL, p.Body)
+	}
+	in.To = "v1.8.9"
+	var r *promote.Refused
+	if _, err := promote.Plan(context.Background(), g, onGitHub, in); !errors.As(err, &r) || !strings.Contains(r.Reason, "(read: v1.10.0-rc.1, v1.9.0)") {
+		t.Errorf("a tag not listed: %v", err)
+	}
+}

@@ -33,9 +33,11 @@ type answer struct {
 
 // tagRelease is one release of a releases list, as much as a row needs.
 type tagRelease struct {
-	Tag    string `json:"tag"`
-	URL    string `json:"url,omitempty"`
-	Assets int    `json:"assets,omitempty"`
+	Tag        string    `json:"tag"`
+	URL        string    `json:"url,omitempty"`
+	Assets     int       `json:"assets,omitempty"`
+	Published  time.Time `json:"published,omitzero"`
+	Prerelease bool      `json:"prerelease,omitempty"`
 }
 
 // release finds tag among a releases list's answers.

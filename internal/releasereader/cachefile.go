@@ -10,7 +10,7 @@ import (
 )
 
 // cacheVersion changes when the file's shape does; other versions are ignored.
-const cacheVersion = 2
+const cacheVersion = 3
 
 // cacheMaxAge drops answers nobody asked about for a week.
 const cacheMaxAge = 7 * 24 * time.Hour

@@ -44,6 +44,7 @@ type fakeRelease struct {
 	draft      bool
 	prerelease bool
 	published  time.Time // zero: a time derived from the release's place in the list
+	htmlURL    string    // "": on github.com
 }
 
 func newFakeGitHub(t *testing.T, clock *fakeClock) (*fakeGitHub, *httptest.Server) {
@@ -257,8 +258,12 @@ func releaseObject(owner, repo string, rels []fakeRelease, i int) map[string]any
 			"browser_download_url": "https://github.com/" + owner + "/" + repo + "/releases/download/" + r.tag + "/" + n,
 		})
 	}
+	html := r.htmlURL
+	if html == "" {
+		html = "https://github.com/" + owner + "/" + repo + "/releases/tag/" + r.tag
+	}
 	return map[string]any{
-		"url": fmt.Sprintf("%s/releases/%d", api, id), "html_url": "https://github.com/" + owner + "/" + repo + "/releases/tag/" + r.tag,
+		"url": fmt.Sprintf("%s/releases/%d", api, id), "html_url": html,
 		"assets_url": fmt.Sprintf("%s/releases/%d/assets", api, id), "upload_url": fmt.Sprintf("https://uploads.github.com/repos/%s/%s/releases/%d/assets{?name,label}", owner, repo, id),
 		"tarball_url": api + "/tarball/" + r.tag, "zipball_url": api + "/zipball/" + r.tag,
 		"id": id, "node_id": "RE_kwDO", "tag_name": r.tag, "target_commitish": "main", "name": r.tag,

@@ -103,7 +103,8 @@ func listAnswer(a *answer, rels []*github.RepositoryRelease) {
 		if rel.GetDraft() || rel.GetTagName() == "" {
 			continue
 		}
-		a.Releases = append(a.Releases, tagRelease{Tag: rel.GetTagName(), URL: rel.GetHTMLURL(), Assets: len(rel.Assets)})
+		a.Releases = append(a.Releases, tagRelease{Tag: rel.GetTagName(), URL: rel.GetHTMLURL(), Assets: len(rel.Assets),
+			Published: rel.GetPublishedAt().Time, Prerelease: rel.GetPrerelease()})
 		if rel.GetPrerelease() {
 			continue
 		}

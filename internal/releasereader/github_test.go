@@ -54,10 +54,13 @@ func TestReleasesFoundNoneAndLatest(t *testing.T) {
 
 	checked := clock.Now()
 	published := fakeEpoch.Add(30 * time.Minute) // the newest release's
+	// The row's list: github.com's notes links are not this (Enterprise) GitHub's.
+	iam := []model.ReleaseTag{{Tag: "v1.3.0", Published: published}, {Tag: "v1.2.0", Published: published.Add(-24 * time.Hour)}}
 	want := map[RepoTag]model.Release{
-		{"ghcr.io/hanzoai/iam", "v1.2.0"}: {State: model.ReleaseFound, LatestTag: "v1.3.0", LatestPublished: published, URL: "https://github.com/hanzoai/iam/releases/tag/v1.2.0", Assets: 3, CheckedAt: checked},
-		{"hanzoai/iam", "v1.1.0"}:         {State: model.ReleaseNone, LatestTag: "v1.3.0", LatestPublished: published, CheckedAt: checked},
-		{"ghcr.io/hanzoai/kms", "v0.9.0"}: {State: model.ReleaseFound, LatestTag: "v0.9.0", LatestPublished: published, URL: "https://github.com/hanzoai/kms/releases/tag/v0.9.0", CheckedAt: checked},
+		{"ghcr.io/hanzoai/iam", "v1.2.0"}: {State: model.ReleaseFound, LatestTag: "v1.3.0", LatestPublished: published, URL: "https://github.com/hanzoai/iam/releases/tag/v1.2.0", Assets: 3, CheckedAt: checked, Releases: iam},
+		{"hanzoai/iam", "v1.1.0"}:         {State: model.ReleaseNone, LatestTag: "v1.3.0", LatestPublished: published, CheckedAt: checked, Releases: iam},
+		{"ghcr.io/hanzoai/kms", "v0.9.0"}: {State: model.ReleaseFound, LatestTag: "v0.9.0", LatestPublished: published, URL: "https://github.com/hanzoai/kms/releases/tag/v0.9.0", CheckedAt: checked,
+			Releases: []model.ReleaseTag{{Tag: "v0.9.0", Published: published}}},
 		{"ghcr.io/hanzoai/gone", "v1.0.0"}: {State: model.ReleaseNone, CheckedAt: checked,
 			Detail: "GitHub has no repository hanzoai/gone (or it is private to this token)"},
 	}

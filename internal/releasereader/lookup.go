@@ -49,6 +49,7 @@ func (r *Reader) releaseLocked(p RepoTag, s subject, now time.Time) model.Releas
 			}
 		}
 	}
+	rel.Releases = r.rowReleasesLocked(s.gitHub)
 	notes = r.latestLocked(&rel, s, blocked, until, notes)
 	notes = r.digestLocked(&rel, s, p.Tag, notes)
 	rel.Detail = strings.Join(notes, "; ")
