@@ -45,6 +45,9 @@ type Verdict struct {
 	// Git is the row's git sync state and its Application, absent where
 	// the cluster serves no Application kind.
 	Git *model.GitSync `json:"git,omitempty"`
+	// Promotion is the row's promotion in flight, "none" or "unknown" with
+	// why; absent where promotions are not read.
+	Promotion *PromotionView `json:"promotion,omitempty"`
 }
 
 // VerdictOf extracts a row's verdict.
@@ -104,6 +107,7 @@ func (a Verdict) Changes(b Verdict) []string {
 	add("health", a.Health != b.Health)
 	add("rollout", a.Rollout != b.Rollout)
 	add("git", !sameGit(a.Git, b.Git))
+	add("promotion", !samePromotion(a.Promotion, b.Promotion))
 	add("id", a.ID != b.ID)
 	add("env", a.Env != b.Env)
 	return out

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/hanzoai/driftboard/model"
 	"github.com/hanzoai/driftboard/model/query"
 	"github.com/hanzoai/driftboard/model/store"
 )
@@ -20,6 +21,10 @@ type Options struct {
 	Query       query.Query
 	ChangesOnly bool             // start with a summary only, no current rows
 	Now         func() time.Time // the events' clock
+	// Promotions reads the rows' promotions in flight, at the start and
+	// every PromotionPoll (default 30s); nil leaves them out of the events.
+	Promotions    func(context.Context, []*model.AppView) Promotions
+	PromotionPoll time.Duration
 }
 
 // Stream reports first (the synced snapshot) and then every change the
@@ -30,19 +35,32 @@ func Stream(ctx context.Context, src Source, first *store.Snapshot, opts Options
 		opts.Now = time.Now
 	}
 	t := NewTracker(opts.Query, opts.ChangesOnly)
+	var poll <-chan time.Time
+	if opts.Promotions != nil {
+		if opts.PromotionPoll <= 0 {
+			opts.PromotionPoll = 30 * time.Second
+		}
+		tick := time.NewTicker(opts.PromotionPoll)
+		defer tick.Stop()
+		poll = tick.C
+		t.SetPromotions(opts.Promotions(ctx, first.Rows()))
+	}
 	if err := emitAll(t.Observe(first, opts.Now()), emit); err != nil {
 		return err
 	}
 	last := first.Version
 	for {
+		var snap *store.Snapshot
 		select {
 		case <-ctx.Done():
 			return nil
+		case <-poll: // a pull request moves without the fleet changing
+			snap = src.Snapshot()
+			t.SetPromotions(opts.Promotions(ctx, snap.Rows()))
 		case <-src.Changed():
-		}
-		snap := src.Snapshot()
-		if snap.Version == last {
-			continue
+			if snap = src.Snapshot(); snap.Version == last {
+				continue
+			}
 		}
 		last = snap.Version
 		if err := emitAll(t.Observe(snap, opts.Now()), emit); err != nil {

@@ -93,6 +93,9 @@ func verdictText(v *Verdict) string {
 	if v.Git != nil {
 		s += " git " + field(v, "git")
 	}
+	if v.Promotion != nil {
+		s += " promotion " + field(v, "promotion")
+	}
 	return s
 }
 
@@ -132,6 +135,8 @@ func field(v *Verdict, name string) string {
 		if v.Git != nil {
 			s = model.GitCellAt(*v.Git)
 		}
+	case "promotion":
+		s = promotionText(v.Promotion)
 	}
 	if s == "" {
 		return "-"

@@ -23,7 +23,11 @@ type Tracker struct {
 	rows        map[model.Key]Verdict
 	matched     map[model.Key]bool // whether the last verdict's row matched the query
 	clusters    map[string]ClusterView
+	promotions  *Promotions // nil: not read, the verdicts leave them out
 }
+
+// SetPromotions is what the next Observe reports of the rows' promotions.
+func (t *Tracker) SetPromotions(p Promotions) { t.promotions = &p }
 
 // NewTracker reports rows matching q; with changesOnly the first snapshot
 // yields only a summary.
@@ -59,6 +63,7 @@ func (t *Tracker) Observe(snap *store.Snapshot, now time.Time) []Event {
 		k := row.Key()
 		seen[k] = true
 		v := VerdictOf(row)
+		v.Promotion = t.promotions.viewOf(k)
 		match := t.query.Match(row)
 		prev, had := t.rows[k]
 		prevMatch := t.matched[k]

@@ -3,6 +3,7 @@ package cli
 import (
 	"log/slog"
 	"strings"
+	"time"
 
 	"github.com/spf13/pflag"
 	"k8s.io/apimachinery/pkg/labels"
@@ -107,6 +108,8 @@ type app struct {
 	timeout string            // the command's --timeout, for words about it
 	// forgeFor replaces the GitHub forge (tests: the demo's GitHub).
 	forgeFor func(config.Effective) (promote.Forge, promote.RepoParser, error)
+	// promotionPoll is how often watch reads the promotions again (0: 30s).
+	promotionPoll time.Duration
 }
 
 func newApp(s Streams) *app {

@@ -88,11 +88,7 @@ func forgeHasToken(f promote.Forge) bool {
 // promotionsOnRows is rows, each with its promotion in flight if it has
 // one (a copy of the row; the given rows are not changed).
 func promotionsOnRows(ctx context.Context, forge promote.Forge, repoOf promote.RepoParser, fl promoteFleet, rows []*model.AppView, b model.PromotionBudgets) []*model.AppView {
-	apps := func(cluster string) []*model.CDApplication {
-		a, _ := fl.PromotionLookup(model.Key{Cluster: cluster})
-		return a
-	}
-	found, _ := promote.FindInFlight(ctx, forge, repoOf, rows, apps, b, time.Now())
+	found, _ := promote.FindInFlight(ctx, forge, repoOf, rows, applicationsOf(fl), b, time.Now())
 	if len(found) == 0 {
 		return rows
 	}

@@ -27,7 +27,9 @@ func (a *app) watchCommand() *cobra.Command {
 		Long: `Watch every App and print, first, the current rows (only a summary with
 --changes-only), then one event per observed change: a row's verdict (severity,
 flags, declared/running/latest tag, health, rollout state), a row added or
-deleted, a cluster's connection state. Each event has the time, the cluster,
+deleted, a cluster's connection state, a row's promotion in flight (its step,
+as list and get show it, read from GitHub every 30s; none; or unknown, and why:
+no GitHub token, the pull requests could not be listed). Each event has the time, the cluster,
 namespace and app, and the before and after. It reconnects by itself (the
 cluster events say so) and reports only changes it observed: a resync or a
 reconnect that finds the same verdict prints nothing.
@@ -85,7 +87,8 @@ func (a *app) runWatch(ctx context.Context, out io.Writer, o watchOptions) error
 	if syncErr != nil { // some clusters failed; the stream says when they come up
 		fmt.Fprintf(a.streams.Err, "Warning: %s\n", errorLines(syncErr))
 	}
-	err = changestream.Stream(ctx, fl, first, changestream.Options{Query: q, ChangesOnly: o.changesOnly, Now: a.now},
+	err = changestream.Stream(ctx, fl, first, changestream.Options{Query: q, ChangesOnly: o.changesOnly, Now: a.now,
+		Promotions: a.watchPromotions(fl), PromotionPoll: a.promotionPoll},
 		func(ev changestream.Event) error { return write(out, ev) })
 	if err != nil {
 		return fmt.Errorf("write event: %w", err)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -198,7 +199,7 @@ func TestWatchStreamsObservedChanges(t *testing.T) {
 		if ev.key() != "test/hanzo/iam" || ev.Event.Event != changestream.KindChanged {
 			t.Fatalf("during the rollout, want only iam changes, got %s", ev.raw)
 		}
-		if before := ev.verdict(false); fmt.Sprint(before) != fmt.Sprint(prev) {
+		if before := ev.verdict(false); !reflect.DeepEqual(before, prev) { // by value: Git and Promotion are pointers
 			t.Fatalf("change does not start where the last ended:\nlast after %+v\nthis before %+v", prev, before)
 		}
 		prev = ev.verdict(true)

@@ -70,6 +70,14 @@ func promotionOf(prs []PullRequest, v *model.AppView) (PullRequest, string, bool
 // rows alone, returned beside what was found.
 func FindInFlight(ctx context.Context, f Forge, repoOf RepoParser, rows []*model.AppView, apps func(cluster string) []*model.CDApplication,
 	b model.PromotionBudgets, now time.Time) (map[model.Key]model.Promotion, error) {
+	found, _, err := FindInFlightEach(ctx, f, repoOf, rows, apps, b, now)
+	return found, err
+}
+
+// FindInFlightEach is FindInFlight that also says, for each row whose repository
+// could not be listed, why its promotion is unknown.
+func FindInFlightEach(ctx context.Context, f Forge, repoOf RepoParser, rows []*model.AppView, apps func(cluster string) []*model.CDApplication,
+	b model.PromotionBudgets, now time.Time) (map[model.Key]model.Promotion, map[model.Key]string, error) {
 	type owned struct {
 		row *model.AppView
 		cd  *model.CDApplication
@@ -84,12 +92,16 @@ func FindInFlight(ctx context.Context, f Forge, repoOf RepoParser, rows []*model
 			byRepo[repo] = append(byRepo[repo], owned{v, a})
 		}
 	}
-	out := map[model.Key]model.Promotion{}
+	out, unknown := map[model.Key]model.Promotion{}, map[model.Key]string{}
 	var errs []error
 	for repo, list := range byRepo {
 		prs, err := f.OpenPullRequests(ctx, repo, model.PromotionBranchPrefix)
 		if err != nil {
-			errs = append(errs, fmt.Errorf("list open pull requests on %s: %w", repo, err))
+			err = fmt.Errorf("list open pull requests on %s: %w", repo, err)
+			errs = append(errs, err)
+			for _, o := range list {
+				unknown[o.row.Key()] = err.Error()
+			}
 			continue
 		}
 		for _, o := range list {
@@ -99,5 +111,5 @@ func FindInFlight(ctx context.Context, f Forge, repoOf RepoParser, rows []*model
 			}
 		}
 	}
-	return out, errors.Join(errs...)
+	return out, unknown, errors.Join(errs...)
 }
