@@ -146,7 +146,8 @@ func TestOpenPullRequestsByPrefix(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(open) != 1 || open[0].Number != pr.Number || open[0].Branch != pr.Branch || open[0].Checks != promote.ChecksNone {
-		t.Errorf("open driftboard pull requests: %+v", open)
+	c := change(t, f)
+	if len(open) != 1 || open[0].Number != pr.Number || open[0].Branch != pr.Branch || open[0].Checks != promote.ChecksNone || open[0].Body != c.Body || c.Body == "" {
+		t.Errorf("open driftboard pull requests (a set's body names its Apps): %+v", open)
 	}
 }

@@ -120,7 +120,7 @@ func (f *Forge) withChecks(ctx context.Context, repo promote.Repo, pr *github.Pu
 func convert(repo promote.Repo, pr *github.PullRequest) promote.PullRequest {
 	out := promote.PullRequest{
 		Repo: repo, Number: pr.GetNumber(), URL: pr.GetHTMLURL(), Branch: pr.GetHead().GetRef(), Base: pr.GetBase().GetRef(),
-		Title: pr.GetTitle(), HeadSHA: pr.GetHead().GetSHA(), Checks: promote.ChecksUnknown,
+		Title: pr.GetTitle(), Body: pr.GetBody(), HeadSHA: pr.GetHead().GetSHA(), Checks: promote.ChecksUnknown,
 		OpenedAt: pr.GetCreatedAt().Time, MergedAt: pr.GetMergedAt().Time, ClosedAt: pr.GetClosedAt().Time,
 	}
 	switch {

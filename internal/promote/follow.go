@@ -54,6 +54,9 @@ func InFlight(ctx context.Context, f Forge, repo Repo, v *model.AppView) (PullRe
 func promotionOf(prs []PullRequest, v *model.AppView) (PullRequest, string, bool) {
 	prefix := model.PromotionBranch(v.Env, v.App, "")
 	for _, pr := range prs {
+		if tag, ok := setMember(pr, v); ok {
+			return pr, tag, true
+		}
 		// gateway-worker's branches start with gateway's prefix too: the
 		// title names the App.
 		if tag, ok := strings.CutPrefix(pr.Branch, prefix); ok && tag != "" && !strings.Contains(tag, "/") && strings.HasPrefix(pr.Title, v.App+": ") {
@@ -61,6 +64,18 @@ func promotionOf(prs []PullRequest, v *model.AppView) (PullRequest, string, bool
 		}
 	}
 	return PullRequest{}, "", false
+}
+
+// setMember is the tag a set's pull request promotes v to, if v is one of
+// its Apps: its branch is a set's of v's env (or of mixed envs) and its
+// body names v's key.
+func setMember(pr PullRequest, v *model.AppView) (string, bool) {
+	rest, ok := strings.CutPrefix(pr.Branch, model.PromotionBranchPrefix)
+	if !ok || !(strings.HasPrefix(rest, string(v.Env)+"/set-") || strings.HasPrefix(rest, "mixed/set-")) {
+		return "", false
+	}
+	tag, ok := SetMembers(pr.Body)[v.Key()]
+	return tag, ok
 }
 
 // FindInFlight is the state of every row's promotion in flight, found from

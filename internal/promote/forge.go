@@ -65,6 +65,7 @@ type PullRequest struct {
 	Branch   string
 	Base     string
 	Title    string
+	Body     string // a set's names the Apps it promotes (SetMembers)
 	State    PRState
 	HeadSHA  string
 	MergeSHA string // set once merged

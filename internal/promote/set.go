@@ -109,7 +109,40 @@ func setWords(plans []model.PromotionPlan) (branch, title, body string) {
 	if len(title) > 200 {
 		title = title[:197] + "..."
 	}
-	return branch, title, strings.Join(bodies, "\n---\n\n")
+	return branch, title, strings.Join(bodies, "\n---\n\n") + "\n" + setMembersLine(plans)
+}
+
+// setMembersMark starts the hidden line of a set's body that names what it
+// promotes, so its Apps' promotions are found again from the pull request
+// alone: "<!-- driftboard-promotes: cluster/namespace/app=tag … -->".
+const setMembersMark = "<!-- driftboard-promotes: "
+
+func setMembersLine(plans []model.PromotionPlan) string {
+	var parts []string
+	for _, p := range plans {
+		parts = append(parts, p.Key.String()+"="+p.To)
+	}
+	return setMembersMark + strings.Join(parts, " ") + " -->\n"
+}
+
+// SetMembers is what a set's pull request body says it promotes: each
+// App's key and tag; nil for a body without the line.
+func SetMembers(body string) map[model.Key]string {
+	_, rest, ok := strings.Cut(body, setMembersMark)
+	if !ok {
+		return nil
+	}
+	line, _, _ := strings.Cut(rest, "-->")
+	out := map[model.Key]string{}
+	for _, f := range strings.Fields(line) {
+		key, tag, ok := strings.Cut(f, "=")
+		parts := strings.Split(key, "/")
+		if !ok || tag == "" || len(parts) != 3 {
+			continue
+		}
+		out[model.Key{Cluster: parts[0], Namespace: parts[1], Name: parts[2]}] = tag
+	}
+	return out
 }
 
 // ProposeSet opens the set's pull request, once confirmed: y (or --yes),

@@ -156,7 +156,9 @@ func (g *GitHub) OpenPullRequests(ctx context.Context, r promote.Repo, prefix st
 	if rp := g.repos[r]; rp != nil {
 		for _, pr := range rp.pulls {
 			if pr.State == promote.PROpen && strings.HasPrefix(pr.Branch, prefix) {
-				out = append(out, *pr)
+				cp := *pr
+				cp.Body = rp.bodies[pr.Number]
+				out = append(out, cp)
 			}
 		}
 	}
