@@ -56,7 +56,9 @@ sync failed, rollout failed), one line per state.
 With -q every App the query selects is promoted in one pull request, one commit
 with every file; Apps that cannot be (another repository, no file, a templated
 tag) are listed with the reason and left out. A set with a production App takes
-typing 'promote N apps' (--yes: only when the query names env:main).`,
+typing 'promote N apps' (--yes: only when the query names env:main). With
+--merge --sync each Application that syncs the set's files is asked once; --wait
+follows every App until each is live or stops.`,
 		Example: `  driftboard promote gateway --to latest --dry-run
   driftboard promote hanzo/gateway --to v1.9.0 --merge --sync --wait
   driftboard promote iam --env test --to latest -y -o jsonl --wait

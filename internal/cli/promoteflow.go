@@ -151,14 +151,7 @@ func (o *promoteOptions) mergeWhenPassed(ctx context.Context, d promoteDeps, pr 
 func (o *promoteOptions) follow(ctx context.Context, d promoteDeps, p promote.Planned, repo promote.Repo, prom model.Promotion, rep promoteReport, out io.Writer) error {
 	var last string
 	for {
-		var cdApp *model.CDApplication
-		apps, _ := d.fleet.PromotionLookup(p.Key)
-		for _, a := range apps {
-			if a.Group+"/"+a.Namespace+"/"+a.Name == p.Application {
-				cdApp = a
-			}
-		}
-		next, err := promote.Follow(ctx, d.forge, repo, prom, promote.Observed{Row: d.reread(), CD: cdApp, Digest: p.Digest}, d.budgets, time.Now())
+		next, err := promote.Follow(ctx, d.forge, repo, prom, promote.Observed{Row: d.reread(), CD: cdApplication(d.fleet, p.PromotionPlan), Digest: p.Digest}, d.budgets, time.Now())
 		if err != nil {
 			return err
 		}

@@ -19,6 +19,9 @@ type setReport struct {
 	Plans   []model.PromotionPlan `json:"plans"`
 	Refused []promote.SetRefusal  `json:"refused"`
 	PR      *promote.PullRequest  `json:"pullRequest,omitempty"`
+	Syncs   []promote.SyncResult  `json:"syncs,omitempty"`
+	// Promotions: with --wait, each App's promotion as it ended.
+	Promotions []model.Promotion `json:"promotions,omitempty"`
 }
 
 // runSet is promote -q: the Apps the query selects in one pull request.
@@ -28,8 +31,10 @@ func (o *promoteOptions) runSet(ctx context.Context, a *app, args []string, out 
 		return usageErr("promote -q selects the apps; do not also name one (%q)", args[0])
 	case o.flags.env != "" || o.flags.cluster != "":
 		return usageErr("promote -q: put the env and cluster in the query (env:test cluster:prod-eu), not --env/--cluster")
-	case o.sync || o.wait:
-		return usageErr("promote -q opens (and with --merge merges) one pull request; --sync and --wait follow one App: run them per App")
+	case o.sync && !o.merge:
+		return usageErr("promote -q --sync syncs the set's merge commit: it needs --merge")
+	case o.dryRun && (o.merge || o.sync):
+		return usageErr("--dry-run writes nothing: it does not combine with --merge or --sync")
 	case o.to == "":
 		return usageErr("promote needs --to TAG or --to latest")
 	case o.output == "jsonl":
@@ -48,7 +53,13 @@ func (o *promoteOptions) runSet(ctx context.Context, a *app, args []string, out 
 	}
 	ctx, cancel := context.WithTimeout(ctx, o.timeout)
 	defer cancel()
-	fl, err := a.openFleet(ctx, fleetRequest{noRegistry: true})
+	var as *actor // --sync acts as the IAM identity, as a restart does
+	if o.sync && !o.dryRun {
+		if as, err = (&restartOptions{}).actor(ctx, a); err != nil {
+			return err
+		}
+	}
+	fl, err := a.openFleet(ctx, fleetRequest{noRegistry: true, as: as})
 	if err != nil {
 		return err
 	}
@@ -70,12 +81,14 @@ func (o *promoteOptions) runSet(ctx context.Context, a *app, args []string, out 
 		apps, tracking := fl.PromotionLookup(r.Key())
 		reqs = append(reqs, promote.Request{Row: r, To: o.to, Lookup: promote.Lookup{Applications: apps, TrackingID: tracking, Override: fileOverride(eff, r)}})
 	}
-	return o.proposeSet(ctx, a, q, reqs, forge, repoOf, out)
+	follow := setFollow{fleet: fl, budgets: promoteBudgets(eff), changed: fl.Changed,
+		reread: func(k model.Key) *model.AppView { return findRowByKey(fl.Snapshot().Rows(), k) }}
+	return o.proposeSet(ctx, a, q, reqs, forge, repoOf, follow, out)
 }
 
 // proposeSet plans the set, prints it and, once confirmed, opens (and with
 // --merge merges) its pull request.
-func (o *promoteOptions) proposeSet(ctx context.Context, a *app, q query.Query, reqs []promote.Request, forge promote.Forge, repoOf promote.RepoParser, out io.Writer) error {
+func (o *promoteOptions) proposeSet(ctx context.Context, a *app, q query.Query, reqs []promote.Request, forge promote.Forge, repoOf promote.RepoParser, f setFollow, out io.Writer) error {
 	s, err := promote.PlanSet(ctx, forge, repoOf, reqs)
 	if err != nil {
 		return refusedErr(err)
@@ -123,6 +136,19 @@ func (o *promoteOptions) proposeSet(ctx context.Context, a *app, q query.Query, 
 		rep.PR = &merged
 		if o.output == "text" {
 			fmt.Fprint(out, termtext.SanitizeLines(fmt.Sprintf("merged as %s\n", merged.MergeSHA)))
+		}
+		pr = merged
+	}
+	if o.sync {
+		if rep.Syncs, err = o.syncSet(ctx, f, s.Plans, pr, out); err != nil {
+			_ = o.emitSet(out, rep)
+			return err
+		}
+	}
+	if o.wait {
+		if rep.Promotions, err = o.followSet(ctx, f, forge, s.Plans, pr, out); err != nil {
+			_ = o.emitSet(out, rep)
+			return err
 		}
 	}
 	return o.emitSet(out, rep)

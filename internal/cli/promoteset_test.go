@@ -37,7 +37,7 @@ func TestPromoteSetOnePullRequest(t *testing.T) {
 	var out bytes.Buffer
 	o := promoteOptions{to: "latest", dryRun: true, output: "text"}
 	q, _ := query.Parse("env:main")
-	if err := o.proposeSet(ctx, a, q, reqs, g, repoOf, &out); err != nil {
+	if err := o.proposeSet(ctx, a, q, reqs, g, repoOf, setFollow{}, &out); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"One pull request on hanzoai/universe (base main)", "test/hanzo/gateway: v1.8.2 → v1.9.0  crs/gateway-v1.yaml line 11",
@@ -48,11 +48,11 @@ func TestPromoteSetOnePullRequest(t *testing.T) {
 	}
 	o = promoteOptions{to: "latest", yes: true, output: "json"}
 	nameless, _ := query.Parse("gate")
-	if err := o.proposeSet(ctx, a, nameless, reqs, g, repoOf, &out); err == nil || !strings.Contains(err.Error(), "only when the query names env:main") {
+	if err := o.proposeSet(ctx, a, nameless, reqs, g, repoOf, setFollow{}, &out); err == nil || !strings.Contains(err.Error(), "only when the query names env:main") {
 		t.Fatalf("a production set with --yes and no env:main: %v", err)
 	}
 	out.Reset()
-	if err := o.proposeSet(ctx, a, q, reqs, g, repoOf, &out); err != nil {
+	if err := o.proposeSet(ctx, a, q, reqs, g, repoOf, setFollow{}, &out); err != nil {
 		t.Fatal(err)
 	}
 	var rep setReport
