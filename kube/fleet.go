@@ -99,7 +99,10 @@ type FleetOptions struct {
 	// that token names (it supersedes Principal for those actions).
 	Act      func(ctx context.Context) (context.Context, *model.Principal, error)
 	Now      func() time.Time
-	ReadOnly bool // refuse every restart
+	ReadOnly bool // refuse every restart and CD sync
+	// ReadOnlyContexts are the contexts the config makes read-only:
+	// restarts and CD syncs there are refused (restart.Policy's rule).
+	ReadOnlyContexts map[string]bool
 	// MaxPodWatches bounds each cluster's pod watches (workloads rolling
 	// out or unready); 0 means DefaultMaxPodWatches.
 	MaxPodWatches int

@@ -119,6 +119,17 @@ func TestLivePromotionSyncRefusals(t *testing.T) {
 		t.Errorf("read-only: %v", err)
 	}
 	cc.Identity = model.ClusterIdentity{IAM: true}
+	// A context the config makes read-only refuses its syncs, as its
+	// restarts, even to the super admin on a trusted cluster; another
+	// context's read-only does not reach it.
+	contextReadOnly := NewFleet(FleetOptions{Principal: principal(superAdmin), ReadOnlyContexts: map[string]bool{testClusterName: true}}, cc)
+	if _, err := contextReadOnly.SyncApplication(context.Background(), key("hanzo", "gateway"), req); !isSyncRefused(err, "context "+testClusterName+" is read-only") {
+		t.Errorf("the context read-only: %v", err)
+	}
+	otherReadOnly := NewFleet(FleetOptions{Principal: principal(superAdmin), ReadOnlyContexts: map[string]bool{"prod-eu": true}}, cc)
+	if _, err := otherReadOnly.SyncApplication(context.Background(), key("hanzo", "gateway"), req); isSyncRefused(err, "read-only") {
+		t.Errorf("another context read-only refused this one: %v", err)
+	}
 	scoped := NewFleet(FleetOptions{Principal: principal(acmeAdmin)}, cc)
 	if _, err := scoped.SyncApplication(context.Background(), key("hanzo", "gateway"), req); !isSyncRefused(err, "belongs to hanzo") {
 		t.Errorf("an org admin outside its org: %v", err)

@@ -7,6 +7,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/model"
 )
 
@@ -99,9 +100,8 @@ func (f *Fleet) gate(ctx context.Context, key model.Key, done string, l *checkli
 	halt := func(d model.Decision, _ target) (context.Context, *cluster, *model.Principal, bool, *model.Decision) {
 		return ctx, nil, nil, false, &d
 	}
-	if f.opts.ReadOnly {
-		return halt(model.Decision{Reason: model.ReadOnlyBlock(""), Checks: []model.Check{
-			{Name: model.CheckReadOnly, State: model.CheckRefused, Detail: model.ReadOnlyBlock("")}}}, target{})
+	if why := (restart.Policy{ReadOnly: f.opts.ReadOnly, ReadOnlyContexts: f.opts.ReadOnlyContexts}).ReadOnlyRefusal(key.Cluster); why != "" {
+		return halt(model.Decision{Reason: why, Checks: []model.Check{{Name: model.CheckReadOnly, State: model.CheckRefused, Detail: why}}}, target{})
 	}
 	ctx, p, iam, err := f.principal(ctx)
 	if err != nil {

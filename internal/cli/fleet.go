@@ -88,10 +88,12 @@ func (a *app) openFleet(ctx context.Context, req fleetRequest) (*kube.Fleet, err
 		LabelSelector: a.opts.selector,
 		Releases:      a.releaseSource(ctx, eff, !req.noRegistry),
 		ReadOnly:      eff.ReadOnly,
-		CDKinds:       cdKinds(eff.CD.ApplicationKinds),
-		Failed:        failed,
-		Principal:     principal,
-		Act:           act,
+		// A context the config makes read-only refuses restarts and CD syncs.
+		ReadOnlyContexts: restartPolicy(eff).ReadOnlyContexts,
+		CDKinds:          cdKinds(eff.CD.ApplicationKinds),
+		Failed:           failed,
+		Principal:        principal,
+		Act:              act,
 	}, clusters...)
 	fl.Start(ctx)
 	return fl, nil

@@ -134,6 +134,9 @@ func (o *promoteOptions) run(ctx context.Context, a *app, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if why := restartPolicy(eff).ReadOnlyRefusal(row.Cluster); why != "" && o.sync && !o.dryRun {
+		return errors.New("refused: --sync: " + why) // said before anything is written
+	}
 	forge, repoOf, err := a.forge(eff)
 	if err != nil {
 		return err

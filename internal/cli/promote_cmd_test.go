@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -81,6 +82,14 @@ func TestPromoteCommandRefusals(t *testing.T) {
 	} {
 		e.runWithForge(t, g, append(tc.args, base...)...).expect(t, ExitError, tc.says)
 	}
+	// A context the config makes read-only: --sync is refused before
+	// anything is written, as a restart there is.
+	ro := newEnv(t)
+	iss := startIssuer(t)
+	ro.loginAs(iss, iss.token(t, "u-ada", "ada@hanzo.ai", orgRole{Org: "admin", Role: "owner"}))
+	writeFile(t, filepath.Join(ro.vars["XDG_CONFIG_HOME"], "driftboard"), "config.yaml", "perContext:\n  test:\n    readOnly: true\n")
+	ro.runWithForge(t, g, append([]string{"promote", "gateway", "--to", "latest", "--yes", "--env", "main", "--merge", "--sync"}, base...)...).
+		expect(t, ExitError, "refused: --sync: read-only mode: context test is read-only")
 	if g.Head(universe, "driftboard/main/gateway-v1.9.0") != "" {
 		t.Error("a refused promotion wrote a branch")
 	}

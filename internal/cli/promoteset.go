@@ -78,6 +78,9 @@ func (o *promoteOptions) runSet(ctx context.Context, a *app, args []string, out 
 	}
 	var reqs []promote.Request
 	for _, r := range rows {
+		if why := restartPolicy(eff).ReadOnlyRefusal(r.Cluster); why != "" && o.sync && !o.dryRun {
+			return errors.New("refused: --sync: " + why) // said before anything is written
+		}
 		apps, tracking := fl.PromotionLookup(r.Key())
 		reqs = append(reqs, promote.Request{Row: r, To: o.to, Lookup: promote.Lookup{Applications: apps, TrackingID: tracking, Override: fileOverride(eff, r)}})
 	}
