@@ -61,7 +61,7 @@ var rules = []layerRule{
 	{path: "internal/releasereader", mayImport: []string{"model", "drift", "internal/ghtoken"}, never: append(clusterClients, terminalLibs...)},
 	{path: "internal/githubforge", mayImport: []string{"internal/promote", "internal/ghtoken"}, never: pureNever},
 	{path: "internal/changestream", mayImport: []string{"model", "drift", "internal/termtext"}, never: pureNever},
-	{path: "ui", mayImport: []string{"model", "drift", "internal/termtext", "internal/restart"}, never: uiNever},
+	{path: "ui", mayImport: []string{"model", "drift", "internal/termtext", "internal/restart", "internal/promote"}, never: uiNever},
 	// The renderer draws any program's frames: it knows nothing of the board.
 	{path: "ui/terminal", mayImport: []string{"internal/termtext"}, never: uiNever},
 	{path: "ui/styles", mayImport: []string{"model"}, never: uiNever},
@@ -74,7 +74,7 @@ var rules = []layerRule{
 	{path: "ui/detail", mayImport: uiComponent, never: uiNever},
 	{path: "ui/board", mayImport: uiComponent, never: uiNever},
 	// The dialogs ask the restart use case whether an answer confirms.
-	{path: "ui/dialog", mayImport: append([]string{"internal/restart"}, uiComponent...), never: uiNever},
+	{path: "ui/dialog", mayImport: append([]string{"internal/restart", "internal/promote"}, uiComponent...), never: uiNever},
 	{path: "internal/demo", mayImport: []string{"kube", "model", "drift", "internal/termtext", "internal/promote"}, never: terminalLibs}, // internal/promote's subpackages included
 	// The demo's GitHub: the promotion's Forge in memory; the promotion's tests use it too.
 	{path: "internal/demo/demogithub", mayImport: []string{"internal/promote", "model", "drift"}, never: pureNever},

@@ -19,6 +19,7 @@ type testFleet struct {
 	Source
 	actions
 	Restarter
+	Promoter
 }
 
 // fleetOf puts a test's parts together; a nil part is not available.
@@ -32,7 +33,7 @@ func fleetUnder(src Source, a actions, p restart.Policy) Fleet {
 	if a == nil {
 		a = noFleet{}
 	}
-	return testFleet{src, a, restart.New(a, p)}
+	return testFleet{src, a, restart.New(a, p), NoPromotions{Why: "a test's fleet"}}
 }
 
 // storeOf is the fixture store behind a test's model.

@@ -18,9 +18,12 @@ type noFleet struct{}
 type emptyFleet struct {
 	noFleet
 	*restart.Restarts
+	NoPromotions
 }
 
-func newEmptyFleet() Fleet { return emptyFleet{Restarts: restart.New(noFleet{}, restart.Policy{})} }
+func newEmptyFleet() Fleet {
+	return emptyFleet{Restarts: restart.New(noFleet{}, restart.Policy{}), NoPromotions: NoPromotions{Why: noFleetWhy}}
+}
 
 var (
 	_ Fleet         = emptyFleet{}

@@ -17,6 +17,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 
+	"github.com/hanzoai/driftboard/internal/promote"
 	"github.com/hanzoai/driftboard/internal/restart"
 	"github.com/hanzoai/driftboard/model"
 	"github.com/hanzoai/driftboard/model/store"
@@ -37,6 +38,7 @@ type Fleet interface {
 	EventWatcher
 	LogReader
 	YAMLReader
+	Promoter
 }
 
 // Source is the fleet as the board reads it: a coalescing change signal,
@@ -60,6 +62,26 @@ type Restarter interface {
 }
 
 var _ Restarter = (*restart.Restarts)(nil)
+
+// Promoter is the promotion use case the board calls (internal/promote
+// over the same fleet and the configured GitHub, composed by cli): plan a
+// release for one row or a marked set, open the pull request once
+// confirmed, merge and sync on request, and read a promotion's state again
+// (GitHub has no watch: the board polls). Its rules (the target release,
+// the confirmation, what may be merged or synced) live there. A source
+// with no forge answers *model.NotAvailableError.
+type Promoter interface {
+	PlanPromotion(ctx context.Context, key model.Key, to string) (promote.Planned, error)
+	PlanPromotionSet(ctx context.Context, keys []model.Key, to string) (promote.PlannedSet, error)
+	ProposePromotion(ctx context.Context, p promote.Planned, c promote.Confirmation) (model.Promotion, error)
+	ProposePromotionSet(ctx context.Context, s promote.PlannedSet, c promote.Confirmation) ([]model.Promotion, error)
+	MergePromotion(ctx context.Context, p model.Promotion, c promote.Confirmation) (model.Promotion, error)
+	SyncPromotion(ctx context.Context, p model.Promotion, c promote.Confirmation) (promote.SyncResult, error)
+	FollowPromotion(ctx context.Context, p model.Promotion) (model.Promotion, error)
+	// PromotionsInFlight finds the promotions in flight again from the
+	// open pull requests on the promotion branches (nothing is kept locally).
+	PromotionsInFlight(ctx context.Context) (map[model.Key]model.Promotion, error)
+}
 
 // DigestReader reads the registry digests an app's pods run, on demand, for
 // the detail view: how many pods it found, how many reported no digest, and

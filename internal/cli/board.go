@@ -44,7 +44,7 @@ func (a *app) runBoard(cmd *cobra.Command, _ []string) error {
 	}
 	go id.run(ctx)
 	go returnSyncGarbage(ctx, fl.current())
-	err = a.showBoard(ctx, composeBoard(fl, eff, a.opts.noColor), id)
+	err = a.showBoard(ctx, composeBoard(fl, eff, a.opts.noColor, a.boardForge(eff)), id)
 	writeHeapProfile(a.streams.Getenv, a.streams.Err) // while the fleet is still held
 	runtime.KeepAlive(fl)
 	return err

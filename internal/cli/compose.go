@@ -36,23 +36,26 @@ type Board struct {
 // composeBoard is the one assembly of the board, for the real clusters, the
 // demo and the tests alike: only src differs. The board's restarts are the
 // restart use case over the same fleet, under the configuration's policy
-// (read-only everywhere and per context).
-func composeBoard(src fleetSource, eff config.Effective, noColor bool) Board {
+// (read-only everywhere and per context); its promotions are the promotion
+// use case over the same fleet and fs's git host.
+func composeBoard(src fleetSource, eff config.Effective, noColor bool, fs forgeSource) Board {
 	f := &boardFleet{src: src}
-	return Board{Fleet: board{f, restart.New(f, restartPolicy(eff))}, Options: boardOptions(eff, noColor)}
+	return Board{Fleet: board{f, restart.New(f, restartPolicy(eff)), promoter(src, eff, fs)}, Options: boardOptions(eff, noColor)}
 }
 
-// NewBoard is the board over one fleet (a test's cluster, the demo's
-// simulator), assembled as the driftboard command assembles it.
+// NewBoard is the board over one fleet (a test's cluster), assembled as
+// the driftboard command assembles it; it has no git host to promote
+// through.
 func NewBoard(fl *kube.Fleet, eff config.Effective) Board {
-	return composeBoard(oneFleet{fl}, eff, false)
+	return composeBoard(oneFleet{fl}, eff, false, forgeSource{why: "this board has no GitHub to promote through"})
 }
 
 // board is the ui.Fleet: the reads from the source's current fleet, the
-// restarts from the use case over it.
+// restarts and promotions from the use cases over it.
 type board struct {
 	*boardFleet
 	*restart.Restarts
+	ui.Promoter
 }
 
 // boardFleet forwards every read, and the cluster side of a restart

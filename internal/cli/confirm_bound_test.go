@@ -63,7 +63,7 @@ func TestBoardConfirmIsBoundToTheDialog(t *testing.T) {
 		}
 		must(t, fl.current().WaitSynced(ctx))
 	}
-	uc := composeBoard(fl, eff, false).Fleet // what the board is given
+	uc := composeBoard(fl, eff, false, forgeSource{why: "a test"}).Fleet // what the board is given
 	// check is the dialog's check, allowed as who.
 	check := func(who string) restart.Checked {
 		t.Helper()

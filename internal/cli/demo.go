@@ -7,6 +7,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hanzoai/driftboard/internal/demo"
+	"github.com/hanzoai/driftboard/internal/githubforge"
+	"github.com/hanzoai/driftboard/internal/promote"
 	"github.com/hanzoai/driftboard/ui"
 )
 
@@ -42,7 +44,7 @@ SuperAdmin; 'L' switches between them.`,
 				return err
 			}
 			defer d.Stop()
-			return a.showBoard(ctx, composeBoard(oneFleet{d.Fleet()}, eff, a.opts.noColor), demoIdentity{d})
+			return a.showBoard(ctx, composeBoard(oneFleet{d.Fleet()}, eff, a.opts.noColor, demoForge(d)), demoIdentity{d})
 		},
 	}
 	cmd.Flags().Int64Var(&o.Seed, "seed", 1, "the same seed builds the same fleet and plays the same events")
@@ -72,4 +74,9 @@ func (i demoIdentity) Login(ctx context.Context, prompt func(ui.LoginPrompt)) er
 	}
 	i.d.SwitchIdentity()
 	return nil
+}
+
+// demoForge is the demo's GitHub, whose repositories are on github.com.
+func demoForge(d *demo.Demo) forgeSource {
+	return forgeSource{forge: d.GitHub(), repoOf: func(u string) (promote.Repo, error) { return githubforge.ParseRepoURL(u, "github.com") }}
 }

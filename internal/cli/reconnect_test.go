@@ -53,7 +53,7 @@ func TestBoardReconnectsWhenTheLoginChanges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := composeBoard(fl, eff, false).Fleet // what the board acts through
+	b := composeBoard(fl, eff, false, forgeSource{why: "a test"}).Fleet // what the board acts through
 	key := model.Key{Cluster: "test", Namespace: "hanzo-testnet", Name: "iam"}
 	decide := func(want bool, says string) model.Decision {
 		t.Helper()

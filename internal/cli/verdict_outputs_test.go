@@ -139,7 +139,8 @@ func boardFleetOf(st *store.Store) ui.Fleet {
 	return struct {
 		storeFleet
 		*restart.Restarts
-	}{f, restart.New(f, restart.Policy{})}
+		ui.NoPromotions
+	}{f, restart.New(f, restart.Policy{}), ui.NoPromotions{Why: storeFleetWhy}}
 }
 
 const storeFleetWhy = "a store of rows only"

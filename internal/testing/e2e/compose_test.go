@@ -34,7 +34,8 @@ func rowsOnlyFleet(s *storeSource) ui.Fleet {
 	return struct {
 		rowsOnly
 		*restart.Restarts
-	}{f, restart.New(f, restart.Policy{})}
+		ui.NoPromotions
+	}{f, restart.New(f, restart.Policy{}), ui.NoPromotions{Why: rowsOnlyWhy}}
 }
 
 var _ restart.Fleet = rowsOnly{}
