@@ -85,7 +85,7 @@ func (m *Model) restyle() {
 // Init takes the first snapshot, asks the terminal for its background and
 // reads the identity.
 func (m *Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{takeSnapshot(m.fleet)}
+	cmds := []tea.Cmd{takeSnapshot(m.fleet), findPromotions(m.ctx, m.fleet)}
 	if m.opts.DarkBackground == nil && !m.backgroundAsked {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
@@ -161,6 +161,8 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 		return m.onChecked(msg)
 	case restartedMsg:
 		return m.onRestarted(msg)
+	case promoteMsg:
+		return m.onPromote(msg)
 	case followedMsg:
 		return m.onFollowed(msg)
 	case dialog.SetCheckedMsg, dialog.SetProgressMsg, dialog.SetDoneMsg:

@@ -65,6 +65,10 @@ func (m *Model) perform(d dialog.Dialog, act dialog.Action) tea.Cmd {
 		return m.fireRestart(a.D)
 	case dialog.RestartSet:
 		return m.runSet(a.D)
+	case dialog.PlanPromotion:
+		return m.planPromotion(a.D)
+	case dialog.ProposePromotion:
+		return m.proposePromotion(a.D)
 	case dialog.Quit:
 		return m.quit()
 	case dialog.OpenRestart:

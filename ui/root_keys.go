@@ -89,6 +89,8 @@ func (m *Model) boardKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.status = statusLine{text: b.MarkAllShown()}
 	case key.Matches(msg, k.RestartSet):
 		return m.openSetRestart()
+	case key.Matches(msg, k.Promote):
+		return m.openPromote()
 	case key.Matches(msg, k.Login):
 		return m.startLogin()
 	case key.Matches(msg, k.Help):

@@ -81,6 +81,10 @@ type session struct {
 	ident      IdentityState
 	identKnown bool // the first identityMsg has arrived
 	inflight   map[model.Key]*inflight
+	// promotions are the promotions opened or found, by row (promote.go);
+	// promoteFollowing: a poll of them is armed or running.
+	promotions       map[model.Key]model.Promotion
+	promoteFollowing bool
 }
 
 type activity struct {

@@ -132,6 +132,9 @@ type Options struct {
 	// LogLines is how many lines the log view keeps (0: DefaultLogLines);
 	// older lines are dropped, and the view says so.
 	LogLines int
+	// PromotePoll is how often a promotion in flight is read again from
+	// GitHub, which has no watch (0: 5s).
+	PromotePoll time.Duration
 	// SetRestartLimit is how many restarts of a marked set run at once (0: 3).
 	SetRestartLimit int
 	// ExitReport receives Model.QuitReport when the board ends during a set

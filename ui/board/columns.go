@@ -21,6 +21,7 @@ const (
 	colPhase
 	colRollout
 	colGit
+	colPromote
 	colFlags
 )
 
@@ -49,6 +50,10 @@ var columns = []column{
 	// yields to the identifying columns, and is absent where no cluster
 	// serves an Application kind (its content width is then 0).
 	{colGit, "GIT", 3, 3, 35},
+	// PROMOTE shows only while a promotion is kept for some row (its
+	// content width is then more than 0); it yields to the drift's columns
+	// (the detail says a promotion in full).
+	{colPromote, "PROMOTE", 7, 16, 32},
 	{colFlags, "FLAGS", 8, 17, 20},
 }
 
@@ -85,7 +90,7 @@ func layoutColumns(width int, multiCluster bool, want *[numCols]int, ident *[num
 		if c.id == colCluster && !multiCluster {
 			continue
 		}
-		if c.id == colGit && want[colGit] == 0 {
+		if (c.id == colGit || c.id == colPromote) && want[c.id] == 0 {
 			continue
 		}
 		cand = append(cand, c)

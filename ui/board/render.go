@@ -79,10 +79,10 @@ func (b *View) Render(sb *strings.Builder, st *styles.Styles, width, height int,
 		}
 		render := func() string {
 			line.Reset()
-			writeRow(&line, st, cols, pad, r, selected, marked, fl, d.Spinner)
+			writeRow(&line, st, cols, pad, r, selected, marked, fl, d.Spinner, b.promotions[r.Key()])
 			return line.String()
 		}
-		if fl != nil { // the spinner turns: never cached
+		if fl != nil || b.promotions[r.Key()] != "" { // the spinner turns, the promotion moves: never cached
 			sb.WriteString(render())
 			continue
 		}
@@ -93,7 +93,9 @@ func (b *View) Render(sb *strings.Builder, st *styles.Styles, width, height int,
 
 // columns is the table's columns at width, and the padding after them.
 func (b *View) columns(width int) ([]placed, int) {
-	cols := layoutColumns(width, b.clusters > 1, &b.want, &b.ident)
+	want := b.want
+	want[colPromote] = b.promoteWidth
+	cols := layoutColumns(width, b.clusters > 1, &want, &b.ident)
 	used := gutterWidth + len(cols) - 1
 	for _, c := range cols {
 		used += c.width
@@ -101,9 +103,11 @@ func (b *View) columns(width int) ([]placed, int) {
 	return cols, width - used
 }
 
-func writeColumn(b *strings.Builder, st *styles.Styles, c placed, r *model.AppView, fl *Restart, coloured bool) {
+func writeColumn(b *strings.Builder, st *styles.Styles, c placed, r *model.AppView, fl *Restart, coloured bool, promo string) {
 	w := c.width
 	switch c.id {
+	case colPromote:
+		format.WriteCell(b, format.OrDash(promo), w)
 	case colSeverity:
 		st.WriteSeverity(b, r.Verdict().Mark, w, coloured)
 	case colApp:

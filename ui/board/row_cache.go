@@ -82,7 +82,7 @@ func (b *View) SameLine(was, now *model.AppView, st *styles.Styles, width int) b
 	}
 	var line strings.Builder
 	c.rendered++
-	writeRow(&line, st, cols, pad, now, e.selected, e.marked, nil, "")
+	writeRow(&line, st, cols, pad, now, e.selected, e.marked, nil, "", b.promotions[now.Key()])
 	c.lines[now] = cachedRow{selected: e.selected, marked: e.marked, line: line.String()}
 	return line.String() == e.line
 }
@@ -98,7 +98,7 @@ func layoutOf(st *styles.Styles, width int, cols []placed) rowLayout {
 
 // writeRow renders one row's line: gutter (cursor, spinner, mark), each
 // column, the padding to width.
-func writeRow(line *strings.Builder, st *styles.Styles, cols []placed, pad int, r *model.AppView, selected, marked bool, fl *Restart, spinner string) {
+func writeRow(line *strings.Builder, st *styles.Styles, cols []placed, pad int, r *model.AppView, selected, marked bool, fl *Restart, spinner, promo string) {
 	plainRow := selected || r.Offline // whole-line style; no inner colours
 	markGlyph := " "
 	if marked {
@@ -121,7 +121,7 @@ func writeRow(line *strings.Builder, st *styles.Styles, cols []placed, pad int, 
 		if ci > 0 {
 			line.WriteByte(' ')
 		}
-		writeColumn(line, st, c, r, fl, !plainRow)
+		writeColumn(line, st, c, r, fl, !plainRow, promo)
 	}
 	format.WriteSpaces(line, pad)
 	if selected {

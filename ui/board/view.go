@@ -52,6 +52,10 @@ type View struct {
 	keys   keymap.Map
 	rows   rowCache // the shown rows' lines, kept between frames
 	marks  marks    // rows marked for a set restart (marks.go)
+	// promotions are the PROMOTE cells of the rows with a promotion kept
+	// (promote.go); promoteWidth the widest, 0 when none: no column.
+	promotions   map[model.Key]string
+	promoteWidth int
 }
 
 // New is an empty board sorted by severity.

@@ -36,6 +36,11 @@ type (
 	Restart struct{ D *Confirm }
 	// RestartSet: the user confirmed the set the dialog shows.
 	RestartSet struct{ D *SetRestart }
+	// PlanPromotion: plan the dialog's promotion (again: another tag).
+	PlanPromotion struct{ D *Promote }
+	// ProposePromotion: the user answered the promotion the dialog shows;
+	// the use case decides whether the answer confirms it.
+	ProposePromotion struct{ D *Promote }
 	// CancelLogin stops the login running behind the dialog and pops it.
 	CancelLogin struct{ Status string }
 	// From the pickers: open the restart dialog, the detail, the logs or a
@@ -60,19 +65,21 @@ type (
 	Quit struct{}
 )
 
-func (None) dialogAction()        {}
-func (Close) dialogAction()       {}
-func (Restart) dialogAction()     {}
-func (RestartSet) dialogAction()  {}
-func (CancelLogin) dialogAction() {}
-func (OpenRestart) dialogAction() {}
-func (OpenDetail) dialogAction()  {}
-func (OpenLogs) dialogAction()    {}
-func (StartLogin) dialogAction()  {}
-func (PickLog) dialogAction()     {}
-func (ApplyFilter) dialogAction() {}
-func (Pick) dialogAction()        {}
-func (Quit) dialogAction()        {}
+func (None) dialogAction()             {}
+func (Close) dialogAction()            {}
+func (Restart) dialogAction()          {}
+func (RestartSet) dialogAction()       {}
+func (CancelLogin) dialogAction()      {}
+func (PlanPromotion) dialogAction()    {}
+func (ProposePromotion) dialogAction() {}
+func (OpenRestart) dialogAction()      {}
+func (OpenDetail) dialogAction()       {}
+func (OpenLogs) dialogAction()         {}
+func (StartLogin) dialogAction()       {}
+func (PickLog) dialogAction()          {}
+func (ApplyFilter) dialogAction()      {}
+func (Pick) dialogAction()             {}
+func (Quit) dialogAction()             {}
 
 // Stack holds the open dialogs; the top one has the keys and is drawn.
 type Stack []Dialog

@@ -17,6 +17,7 @@ type Map struct {
 	Jump                                  key.Binding // ":" prompt (ui's jump.go)
 	Mark, MarkAll, RestartSet             key.Binding // marks and their set restart (ui's marks.go, setrestart.go)
 	Logs                                  key.Binding // the pods' logs (ui/logs)
+	Promote                               key.Binding // promote a release through git (ui's promote.go)
 
 	// In the log view only (a scope of their own, rebindable): they may
 	// reuse board keys, as the view has its keys to itself. Search, n/N,
@@ -27,6 +28,7 @@ type Map struct {
 	// In dialogs (not rebindable: a dialog has the keys to itself, so they
 	// never collide with the board's). Back and Quit close; Up/Down move.
 	Yes, No, Accept key.Binding
+	PromoteTag      key.Binding // the promote dialog: choose another release tag
 }
 
 // New is the default key map.
@@ -63,6 +65,7 @@ func New() Map {
 		MarkAll:      key.NewBinding(key.WithKeys("*"), key.WithHelp("*", "mark all shown")),
 		RestartSet:   key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "restart marked…")),
 		Logs:         key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "logs")),
+		Promote:      key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "promote…")),
 		LogFollow:    key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "follow on/off")),
 		LogPrevious:  key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "previous (crashed) instance")),
 		LogWrap:      key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "wrap on/off")),
@@ -70,6 +73,7 @@ func New() Map {
 		Yes:          key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", "yes")),
 		No:           key.NewBinding(key.WithKeys("n", "N"), key.WithHelp("n", "no")),
 		Accept:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "confirm")),
+		PromoteTag:   key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "another tag")),
 	}
 }
 
@@ -108,11 +112,12 @@ func (k Map) FullHelp() [][]key.Binding {
 	k.Mark = long(k.Mark, "mark row (* all shown)")
 	k.RestartSet = long(k.RestartSet, "restart the marked set")
 	k.Logs = long(k.Logs, "the pods' logs (read-only)")
+	k.Promote = long(k.Promote, "promote a release (asks first)")
 	logKey := func(b key.Binding) key.Binding { return long(b, "logs: "+b.Help().Desc) }
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.HalfPageUp, k.HalfPageDown, k.Home, k.End},
 		{k.Filter, k.Jump, k.Back, k.Sort, k.NextProblem, k.PrevProblem, k.OnlyDrifted, k.Env, k.Saved},
-		{k.Detail, k.YAML, k.Logs, k.Actions, k.Restart, k.Mark, k.RestartSet},
+		{k.Detail, k.YAML, k.Logs, k.Actions, k.Restart, k.Mark, k.RestartSet, k.Promote},
 		{k.Copy, k.Open, k.Login, k.Help, k.Suspend, k.Quit},
 		{logKey(k.LogFollow), logKey(k.LogPrevious), logKey(k.LogWrap), logKey(k.LogPick)},
 	}
