@@ -162,7 +162,7 @@ func (d *Promote) words() string {
 func (d *Promote) Busy() bool { return d.phase == PromotePlanning || d.phase == PromoteSending }
 
 func (d *Promote) declined() Action {
-	what := "promotion of " + d.keys[0].String()
+	what := "promotion of " + d.keys[0].Namespace + "/" + d.keys[0].Name
 	if d.IsSet() {
 		what = "promotion of the marked set"
 	}

@@ -67,18 +67,18 @@ func (d *Promote) title() string {
 	if d.IsSet() {
 		return fmt.Sprintf("Promote %d marked apps?", len(d.keys))
 	}
-	return "Promote " + format.Safe(d.keys[0].String()) + "?"
+	return "Promote " + format.Safe(d.keys[0].Namespace+"/"+d.keys[0].Name) + "?"
 }
 
 func (d *Promote) renderPlan(st *styles.Styles, inner int, add func(...string), field func(string, string)) {
 	p := d.plan.PromotionPlan
 	r := d.rows[0]
-	field("App", fmt.Sprintf("%s on %s (%s)", p.Key.String(), r.Cluster, p.Env))
+	field("App", fmt.Sprintf("%s/%s on %s (%s)", p.Key.Namespace, p.Key.Name, r.Cluster, p.Env))
 	field("release", format.OrDash(p.From)+" → "+p.To)
 	field("repository", p.Repo+" @ "+p.Base)
 	field("file", p.Path)
-	add(st.ErrText.Render(format.FitLine(fmt.Sprintf("  -%d: %s", p.Line, format.OneLine(p.Before)), inner)))
-	add(st.OkText.Render(format.FitLine(fmt.Sprintf("  +%d: %s", p.Line, format.OneLine(p.After)), inner)))
+	add(st.ErrText.Render(format.FitLine(fmt.Sprintf("  -%d: %s", p.Line, format.Safe(p.Before)), inner)))
+	add(st.OkText.Render(format.FitLine(fmt.Sprintf("  +%d: %s", p.Line, format.Safe(p.After)), inner)))
 	field("branch", p.Branch)
 	field("PR title", p.Title)
 	if p.NotesURL != "" {
