@@ -218,7 +218,7 @@ func keyMsg(k string) tea.KeyPressMsg {
 func runSyncIfQuick(m *Model, cmd tea.Cmd) {
 	feedBack(m, cmd, 50*time.Millisecond, func(msg tea.Msg) bool {
 		switch msg.(type) {
-		case checkedMsg, restartedMsg, followedMsg, identityMsg, loginPromptMsg, loginDoneMsg:
+		case checkedMsg, restartedMsg, followedMsg, identityMsg, loginPromptMsg, loginDoneMsg, promotePlannedMsg, promoteOpenedMsg:
 			return true
 		}
 		return false
