@@ -92,6 +92,9 @@ func (m *Model) detailFacts() detail.Facts {
 	if fl := m.inflight[r.Key()]; fl != nil {
 		f.Restarting = fl.started
 	}
+	if p, ok := m.promotions[r.Key()]; ok {
+		f.Promotion = &p
+	}
 	return f
 }
 

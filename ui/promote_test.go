@@ -123,6 +123,13 @@ func TestPromoteFromTheBoard(t *testing.T) {
 	if m.promoteFollowing {
 		t.Error("a live promotion is still polled")
 	}
+	press(m, "enter")
+	v = plainView(m)
+	for _, want := range []string{"Promotion", "#7 https://github.com/hanzoai/universe/pull/7", "state           live", "pr-open", "merged", "lead time       4m"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the detail does not say %q:\n%s", want, v)
+		}
+	}
 }
 
 // Without a forge the dialog says promotions are not available and why;
@@ -157,10 +164,17 @@ func TestPromoteProductionTyped(t *testing.T) {
 // The promotions in flight are found again when the board starts.
 func TestPromotionsFoundAgainAtStart(t *testing.T) {
 	k := model.Key{Cluster: "prod", Namespace: "hanzo", Name: "kms"}
-	p := &fakePromoter{inFlight: map[model.Key]model.Promotion{k: {Key: k, To: "v2.0.1", PR: 3, Step: model.PromotionMerged}}}
+	p := &fakePromoter{inFlight: map[model.Key]model.Promotion{k: {Key: k, To: "v2.0.1", PR: 3, Step: model.PromotionMerged,
+		Steps: []model.StepAt{{Step: model.PromotionOpen, At: t0.Add(-time.Hour)}, {Step: model.PromotionMerged, At: t0.Add(-12 * time.Minute)}},
+		Late:  "CD not synced after merge for 12m"}}}
 	m := newPromoteModel(t, p)
 	feedBack(m, m.Init(), time.Second, func(msg tea.Msg) bool { _, ok := msg.(promotionsMsg); return ok })
-	if got := promoteCol(t, m, "kms"); got != "merged" {
+	if got := promoteCol(t, m, "kms"); got != "! merged" {
 		t.Fatalf("PROMOTE of kms = %q:\n%s", got, plainView(m))
+	}
+	typeText(m, "/kms")
+	press(m, "enter", "enter")
+	if v := plainView(m); !strings.Contains(v, "over budget: CD not synced after merge for 12m") || !strings.Contains(v, "merged        13:48:00 (12m ago)") {
+		t.Fatalf("the detail of a late promotion:\n%s", v)
 	}
 }

@@ -46,9 +46,10 @@ type View struct {
 type Facts struct {
 	Row        *model.AppView // nil: no longer on the board
 	Now        time.Time
-	Progress   string    // the board's rollout cell, for a rollout in progress
-	Restarting time.Time // when this user's restart of it was asked (zero: none)
-	MayDo      string    // whether this user may restart it, in words
+	Progress   string           // the board's rollout cell, for a rollout in progress
+	Restarting time.Time        // when this user's restart of it was asked (zero: none)
+	MayDo      string           // whether this user may restart it, in words
+	Promotion  *model.Promotion // its promotion as last observed (nil: none kept)
 }
 
 // Action is what a key asks of the board; nil: nothing.

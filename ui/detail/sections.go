@@ -81,6 +81,7 @@ func (d *View) detailLines(st *styles.Styles, f Facts, width int) []string {
 	}
 
 	add(gitLines(st, r, width)...)
+	add(promotionLines(st, f.Promotion, now, width)...)
 
 	w := r.Workload
 	section("Workload")
