@@ -12,7 +12,7 @@ import (
 
 // promotionLines is the detail's Promotion section: the state as last
 // observed, each step reached with its time and age, the step over its
-// budget or the exit with the reason, and the lead time once live.
+// budget or the exit with the reason, and its lead time once live.
 func promotionLines(st *styles.Styles, p *model.Promotion, now time.Time, width int) []string {
 	if p == nil {
 		return nil
