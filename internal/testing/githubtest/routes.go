@@ -33,6 +33,8 @@ func (s *Server) routes(mux router) {
 	mux.HandleFunc("PUT "+repo+"/pulls/{number}/merge", s.api(s.write(s.mergePull), true))
 	mux.HandleFunc("GET "+repo+"/commits/{ref}/status", s.api(s.combinedStatus, true))
 	mux.HandleFunc("GET "+repo+"/commits/{ref}/check-runs", s.api(s.listCheckRuns, true))
+	mux.HandleFunc("GET "+repo+"/releases", s.api(s.listReleases, false))
+	mux.HandleFunc("GET "+repo+"/releases/tags/{tag}", s.api(s.releaseByTag, false))
 	mux.HandleFunc("/", s.unimplementedEndpoint)
 }
 

@@ -60,6 +60,7 @@ type Server struct {
 	log           []Request
 	unimplemented []string
 	redirect      string
+	releases      map[string][]release // owner/name → releases, newest first (api_releases.go)
 	now           func() time.Time
 }
 
