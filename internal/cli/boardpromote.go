@@ -195,72 +195,11 @@ func (b *boardPromotions) FollowPromotion(ctx context.Context, prom model.Promot
 	return promote.Follow(ctx, b.forge, repo, prom, o, b.budgets, time.Now())
 }
 
-// PromotionsInFlight reads the open pull requests of each repository the
-// rows' CD Applications name once, and finds each row's among them.
+// PromotionsInFlight finds every row's promotion again from the open pull
+// requests, one list per repository, as list and watch do.
 func (b *boardPromotions) PromotionsInFlight(ctx context.Context) (map[model.Key]model.Promotion, error) {
 	fl := b.src.current()
-	once := &openPRsOnce{Forge: b.forge, listed: map[promote.Repo][]promote.PullRequest{}}
-	out := map[model.Key]model.Promotion{}
-	var firstErr error
-	for _, r := range fl.Snapshot().Rows() {
-		if r.Git.Application == "" {
-			continue
-		}
-		apps, _ := fl.PromotionLookup(r.Key())
-		a := applicationNamed(apps, r.Git.Application)
-		if a == nil {
-			continue
-		}
-		repo, err := b.repoOf(a.RepoURL)
-		if err != nil {
-			continue // not on the configured host: not this board's to follow
-		}
-		pr, tag, ok, err := promote.InFlight(ctx, once, repo, r)
-		if err != nil {
-			firstErr = cmpErr(firstErr, err)
-			continue
-		}
-		if !ok {
-			continue
-		}
-		b.remember(model.PromotionPlan{Key: r.Key(), Env: r.Env, To: tag, Repo: repo.String(), Application: r.Git.Application,
-			Automated: a.Automated, MustType: r.Env.IsProduction()})
-		out[r.Key()] = model.FollowPromotion(model.Promotion{Key: r.Key(), To: tag},
-			model.PromotionFacts{PR: promote.Facts(pr), CD: a, Row: r}, b.budgets, time.Now())
-	}
-	return out, firstErr
-}
-
-func cmpErr(first, err error) error {
-	if first != nil {
-		return first
-	}
-	return err
-}
-
-// openPRsOnce lists a repository's open promotion pull requests once, and
-// answers each row's prefix from that list.
-type openPRsOnce struct {
-	promote.Forge
-	listed map[promote.Repo][]promote.PullRequest
-}
-
-func (o *openPRsOnce) OpenPullRequests(ctx context.Context, repo promote.Repo, prefix string) ([]promote.PullRequest, error) {
-	all, ok := o.listed[repo]
-	if !ok {
-		var err error
-		if all, err = o.Forge.OpenPullRequests(ctx, repo, model.PromotionBranchPrefix); err != nil {
-			return nil, err
-		}
-		o.listed[repo] = all
-	}
-	var out []promote.PullRequest
-	for _, pr := range all {
-		if strings.HasPrefix(pr.Branch, prefix) {
-			out = append(out, pr)
-		}
-	}
-	return out, nil
+	return promote.FindInFlight(ctx, b.forge, b.repoOf, fl.Snapshot().Rows(), applicationsOf(fl), b.budgets, time.Now())
 }
 
 // boardForge is the configured GitHub as the user's own token; a

@@ -56,6 +56,11 @@ func NewPromote(rows []*model.AppView, st *styles.Styles, km keymap.Map) *Promot
 		if r.LatestTag != "" && !slices.Contains(d.tags, r.LatestTag) {
 			d.tags = append(d.tags, r.LatestTag)
 		}
+		for _, rel := range r.Release.Releases { // the row's release list, newest first
+			if !slices.Contains(d.tags, rel.Tag) {
+				d.tags = append(d.tags, rel.Tag)
+			}
+		}
 	}
 	d.typed = textinput.New()
 	d.typed.CharLimit = 253
