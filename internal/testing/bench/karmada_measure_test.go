@@ -128,19 +128,24 @@ func registeredWatchers(c *testcluster.Cluster) int {
 	if err != nil {
 		return -1
 	}
-	total := 0
+	longrunning, registered := 0, 0
 	sc := bufio.NewScanner(bytes.NewReader(raw))
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
 		line := sc.Text()
-		watches := strings.HasPrefix(line, "apiserver_longrunning_requests{") && label(line, "verb") == "WATCH"
-		if watches || strings.HasPrefix(line, "apiserver_registered_watchers{") {
-			if n, ok := counterValue(line); ok {
-				total += n
-			}
+		n, ok := counterValue(line)
+		switch {
+		case !ok:
+		case strings.HasPrefix(line, "apiserver_longrunning_requests{") && label(line, "verb") == "WATCH":
+			longrunning += n
+		case strings.HasPrefix(line, "apiserver_registered_watchers{"):
+			registered += n
 		}
 	}
-	return total
+	if longrunning > 0 {
+		return longrunning
+	}
+	return registered
 }
 
 func karmadaTable(f *karmadaFleet, rs []karmadaResult) string {
