@@ -44,6 +44,7 @@ type karmadaResult struct {
 	// Boards' start: until every one had its full board; each one's slowest.
 	allSynced, slowest time.Duration
 	boardRSS, boardCPU float64 // MiB and CPU-seconds, the mean board after its start
+	boardHeap          float64 // MiB in use after a GC, the mean board
 	boardChurnCPU      float64 // CPU-seconds per minute, the mean board under churn
 	memberWatches      int     // the boards' WATCH requests on the busiest member (audit)
 	memberWatchers     int     // registered watchers on the busiest member, boards running
@@ -88,6 +89,7 @@ func (f *karmadaFleet) measure(b *testing.B, mode string, nb int, churnFor time.
 	for i, p := range boards {
 		before[i] = p.stats(b, true)
 		r.boardRSS += before[i].RSS / float64(nb)
+		r.boardHeap += before[i].Heap / float64(nb)
 		r.boardCPU += before[i].CPU.Seconds() / float64(nb)
 	}
 	time.Sleep(2 * time.Second) // a watch is audited when its stream starts
@@ -151,13 +153,13 @@ func registeredWatchers(c *testcluster.Cluster) int {
 func karmadaTable(f *karmadaFleet, rs []karmadaResult) string {
 	var s strings.Builder
 	fmt.Fprintf(&s, "%d members × (%d Apps + %d Deployments)\n", len(f.members), f.n, f.n)
-	s.WriteString("| mode | boards | all boards full | slowest board | board RSS | board CPU to start | board CPU churn/min " +
+	s.WriteString("| mode | boards | all boards full | slowest board | board RSS | board heap | board CPU to start | board CPU churn/min " +
 		"| member: boards' watches | member: watchers | member CPU, starts | member CPU churn/min " +
 		"| Karmada CPU, starts | Karmada CPU churn/min | karmada-search RSS |\n")
-	s.WriteString("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	s.WriteString("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, r := range rs {
-		fmt.Fprintf(&s, "| %s | %d | %s | %s | %.0f MiB | %.2f s | %.2f s | %d | %d | %.2f s | %.2f s | %.2f s | %.2f s | %.0f MiB |\n",
-			r.mode, r.boards, r.allSynced.Round(time.Millisecond), r.slowest.Round(time.Millisecond), r.boardRSS, r.boardCPU,
+		fmt.Fprintf(&s, "| %s | %d | %s | %s | %.0f MiB | %.0f MiB | %.2f s | %.2f s | %d | %d | %.2f s | %.2f s | %.2f s | %.2f s | %.0f MiB |\n",
+			r.mode, r.boards, r.allSynced.Round(time.Millisecond), r.slowest.Round(time.Millisecond), r.boardRSS, r.boardHeap, r.boardCPU,
 			r.boardChurnCPU, r.memberWatches, r.memberWatchers, r.memberStartCPU, r.memberChurnCPU,
 			r.searchStartCPU, r.searchChurnCPU, r.searchRSS)
 	}
