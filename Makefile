@@ -72,7 +72,7 @@ fuzz:
 # DRIFTBOARD_BENCH_SECONDS=10 shortens the idle and churn phases (60 s each).
 # Then the micro-benchmarks of the pure parts. ~15 min in all.
 bench: testenv
-	$(GO) test -run '^$$' -bench 'Fleet|Board' -benchmem -benchtime 1x -timeout 60m ./internal/testing/bench
+	$(GO) test -run '^$$' -bench 'Fleet|Board|Karmada' -benchmem -benchtime 1x -timeout 60m ./internal/testing/bench
 	$(GO) test -run '^$$' -bench . -benchmem ./drift ./model/... ./ui ./kube ./kube/wire
 
 # k9s's Apps view and the board against one seeded API server, with the

@@ -113,6 +113,7 @@ func ConnectKarmada(src KarmadaSource, opts ConnectOptions) ([]ClusterClients, e
 	for _, k := range proxyKinds(workloads, core, dyn, rowCluster) {
 		what := k.Name
 		fs.byKind[what] = karmada.NewFeed(k, names, func(err error) { fs.report(what, err) })
+		fs.byKind[what].OnStray(fs.tellStrays)
 	}
 	out := make([]ClusterClients, 0, len(src.Members))
 	for _, m := range src.Members {
@@ -208,6 +209,31 @@ func (fs *karmadaFeeds) run(ctx context.Context, member string, conn *connState)
 		}
 		go fs.watchClusters(ctx)
 	})
+}
+
+// strayTopic is the running notice of the objects of members not
+// configured: said once, on the first member's line, not on every one.
+const strayTopic = "karmada strays"
+
+func (fs *karmadaFeeds) tellStrays() {
+	n := 0
+	for _, f := range fs.byKind {
+		n += f.Stray()
+	}
+	fs.mu.Lock()
+	var first *connState
+	if len(fs.conns) > 0 {
+		first = fs.conns[0]
+	}
+	fs.mu.Unlock()
+	if first == nil {
+		return
+	}
+	text := ""
+	if n > 0 {
+		text = fmt.Sprintf("Karmada (%s) serves %d objects of clusters not configured as its members: not shown", fs.source, n)
+	}
+	first.setNote(strayTopic, text)
 }
 
 func (fs *karmadaFeeds) report(what string, err error) {

@@ -13,11 +13,20 @@ import (
 )
 
 // startProxied starts the source's feeds and plans the member's one
-// cluster-wide scope: no discovery or access probes reach the member.
+// cluster-wide scope: no discovery or access probes reach the member. A
+// member with a direct context watches the pods of its failing rollouts
+// there, bounded as a direct cluster's, as that context's identity (the
+// proxy does not cache pods); one without says why its pods are unknown.
 func (c *cluster) startProxied(ctx context.Context) map[string]map[string]bool {
-	c.clients.proxy.feeds.run(ctx, c.clients.proxy.name, c.conn)
-	c.conn.setUp(nil)
-	return map[string]map[string]bool{"": {"apps": true, "deployments": true, "statefulsets": true, "replicasets": true}}
+	p := c.clients.proxy
+	p.feeds.run(ctx, p.name, c.conn)
+	var notices []string
+	if p.noDirect != nil {
+		notices = []string{"pods: not read (failing pods unknown): no kubeconfig context of its own to read them from"}
+	}
+	c.conn.setUp(notices)
+	return map[string]map[string]bool{"": {"apps": true, "deployments": true, "statefulsets": true, "replicasets": true,
+		"pods": p.noDirect == nil}}
 }
 
 // proxiedSpecs are the member's informers over its share of the feeds:

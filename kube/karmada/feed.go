@@ -10,7 +10,6 @@ package karmada
 import (
 	"context"
 	"sync"
-	"sync/atomic"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -46,7 +45,7 @@ type Feed struct {
 	kind    Kind
 	members map[string]*stream
 	report  func(err error) // each call to the proxy: nil when it answered
-	stray   atomic.Int64    // objects of no configured member, dropped
+	strays  strays          // objects naming a member not configured, dropped
 	listed  chan struct{}   // closed once the proxy's first list is in
 	once    sync.Once
 
@@ -83,9 +82,6 @@ func NewFeed(kind Kind, members []string, report func(err error)) *Feed {
 	return f
 }
 
-// Stray counts the objects dropped because they named no configured member.
-func (f *Feed) Stray() int64 { return f.stray.Load() }
-
 // Run lists and watches the kind through the proxy until ctx ends.
 func (f *Feed) Run(ctx context.Context) {
 	r := cache.NewReflectorWithOptions(proxyLW{f}, f.kind.Example, f, cache.ReflectorOptions{Name: "karmada " + f.kind.Name})
@@ -103,8 +99,7 @@ func (f *Feed) memberOf(obj any) (*stream, string, metav1.Object, bool) {
 	name := ann[CachedFromAnnotation]
 	s, ok := f.members[name]
 	if !ok {
-		f.stray.Add(1)
-		return nil, "", nil, false
+		return nil, name, m, false
 	}
 	if len(ann) == 1 {
 		m.SetAnnotations(nil)
@@ -121,6 +116,9 @@ func (f *Feed) Resync() error        { return nil }
 func (f *Feed) put(obj any) error {
 	s, name, m, ok := f.memberOf(obj)
 	if !ok {
+		if m != nil {
+			f.strays.add(strayKey(name, m))
+		}
 		return nil
 	}
 	conv, err := f.kind.Convert(name, obj.(runtime.Object))
@@ -151,8 +149,11 @@ func (f *Feed) Delete(obj any) error {
 	if t, ok := obj.(cache.DeletedFinalStateUnknown); ok {
 		obj = t.Obj
 	}
-	s, _, m, ok := f.memberOf(obj)
+	s, name, m, ok := f.memberOf(obj)
 	if !ok {
+		if m != nil {
+			f.strays.remove(strayKey(name, m))
+		}
 		return nil
 	}
 	f.mu.Lock()
@@ -174,9 +175,13 @@ func (f *Feed) Replace(list []any, _ string) error {
 		e   entry
 	}
 	items := make([]item, 0, len(list))
+	stray := map[string]bool{}
 	for _, obj := range list {
 		s, name, m, ok := f.memberOf(obj)
 		if !ok {
+			if key := strayKey(name, m); m != nil && key != "" {
+				stray[key] = true
+			}
 			continue
 		}
 		conv, err := f.kind.Convert(name, obj.(runtime.Object))
@@ -185,6 +190,7 @@ func (f *Feed) Replace(list []any, _ string) error {
 		}
 		items = append(items, item{s, m.GetNamespace() + "/" + m.GetName(), entry{conv, m.GetResourceVersion()}})
 	}
+	f.strays.replace(stray)
 	f.mu.Lock()
 	seen := map[*stream]map[string]bool{}
 	for _, it := range items {

@@ -46,7 +46,8 @@ func names(t *testing.T, f *Feed, member string) map[string]string {
 }
 
 // An object is a member's only when its annotation names a configured
-// member exactly; anything else is dropped and counted.
+// member exactly; anything else is dropped, and counted when it names a
+// member (Karmada's own objects name none).
 func TestFeedSplitsByConfiguredMembersOnly(t *testing.T) {
 	f := newTestFeed("member1", "member2")
 	err := f.Replace([]any{
@@ -66,8 +67,14 @@ func TestFeedSplitsByConfiguredMembersOnly(t *testing.T) {
 	if got := names(t, f, "member2"); len(got) != 1 || got["a/web"] != "2" {
 		t.Errorf("member2's objects = %v, want a/web at 2", got)
 	}
-	if f.Stray() != 4 {
-		t.Errorf("stray objects = %d, want 4", f.Stray())
+	if f.Stray() != 3 {
+		t.Errorf("stray objects = %d, want 3", f.Stray())
+	}
+	if err := f.Replace([]any{object("member1", "a", "web", "1"), object("member3", "a", "web", "7")}, ""); err != nil {
+		t.Fatal(err)
+	}
+	if f.Stray() != 1 {
+		t.Errorf("stray objects after a relist serving one = %d, want 1", f.Stray())
 	}
 	if _, err := f.MemberList(context.Background(), "member3"); err == nil {
 		t.Error("an unconfigured member has a list")

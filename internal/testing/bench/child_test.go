@@ -61,7 +61,7 @@ func runChild() int {
 	begin := time.Now()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	clients, failed := kube.Connect(kube.ConnectOptions{Kubeconfig: os.Getenv(childKubeconfigEnv)})
+	clients, failed := childClients()
 	if len(clients) == 0 {
 		fmt.Fprintf(os.Stderr, "child: connect: %+v\n", failed)
 		return 2

@@ -32,10 +32,11 @@ type childStats struct {
 	Goroutines int
 }
 
-func startBoard(tb testing.TB, kubeconfig string, rows int) *boardProcess {
+func startBoard(tb testing.TB, kubeconfig string, rows int, env ...string) *boardProcess {
 	tb.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), childKubeconfigEnv+"="+kubeconfig, childRowsEnv+"="+strconv.Itoa(rows), "GOMAXPROCS=2")
+	cmd.Env = append(cmd.Env, env...)
 	p := &boardProcess{cmd: cmd, control: make(chan string, 16), seen: map[string]time.Time{}}
 	cmd.Stderr = &p.stderr
 	stdout, err := cmd.StdoutPipe()
