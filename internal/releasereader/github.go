@@ -187,23 +187,30 @@ func (r *Reader) block(until time.Time, why string) {
 // least a minute, doubling on repeats. The headers are read here rather than
 // from go-github's RetryAfter, which it measures on the wall clock.
 func (r *Reader) blockSecondary(now time.Time, resp *http.Response) {
-	r.mu.Lock()
-	if !now.Before(r.blockedUntil) || r.secondaryHits == 0 {
-		r.secondaryHits++ // requests already in flight when the block began are one hit
-	}
-	wait := min(secondaryWait<<min(r.secondaryHits-1, 5), secondaryMaxWait)
-	r.mu.Unlock()
-	until := now.Add(wait)
+	until, named := now, false
 	if resp != nil {
 		if s, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && s > 0 {
-			until = now.Add(time.Duration(s) * time.Second) // GitHub's word wins, however long
+			until, named = now.Add(time.Duration(s)*time.Second), true // GitHub's word wins, however long
 		} else if resp.Header.Get(github.HeaderRateRemaining) == "0" {
 			if reset, err := strconv.ParseInt(resp.Header.Get(github.HeaderRateReset), 10, 64); err == nil && time.Unix(reset, 0).After(now) {
-				until = time.Unix(reset, 0)
+				until, named = time.Unix(reset, 0), true
 			}
 		}
 	}
-	r.block(until, "secondary rate limit")
+	// The hit is counted and the block set under one lock: answers in flight
+	// together all find the block their first one set, and are one hit.
+	r.mu.Lock()
+	if !now.Before(r.blockedUntil) || r.secondaryHits == 0 {
+		r.secondaryHits++
+	}
+	if !named {
+		until = now.Add(min(secondaryWait<<min(r.secondaryHits-1, 5), secondaryMaxWait))
+	}
+	if until.After(r.blockedUntil) {
+		r.blockedUntil, r.blockWhy = until, "secondary rate limit"
+	}
+	r.mu.Unlock()
+	r.notify()
 }
 
 func (r *Reader) clearSecondary() {
