@@ -28,7 +28,7 @@ func TestFilterRanksExactNameFirst(t *testing.T) {
 	if len(apps) < 3 || apps[0] != "iam" || apps[1] != "iam-proxy" {
 		t.Errorf("/iam shows %v, want iam, then iam-proxy, then the rest:\n%s", apps, plainView(m))
 	}
-	press(m, "esc", "?")
+	press(m, "esc", "?", "pgdown") // the legend is under the keys
 	if v := plainView(m); !strings.Contains(v, "exact name first, then prefix") {
 		t.Errorf("help does not say how free text ranks:\n%s", v)
 	}

@@ -218,7 +218,8 @@ func keyMsg(k string) tea.KeyPressMsg {
 func runSyncIfQuick(m *Model, cmd tea.Cmd) {
 	feedBack(m, cmd, 50*time.Millisecond, func(msg tea.Msg) bool {
 		switch msg.(type) {
-		case checkedMsg, restartedMsg, followedMsg, identityMsg, loginPromptMsg, loginDoneMsg, promotePlannedMsg, promoteOpenedMsg:
+		case checkedMsg, restartedMsg, followedMsg, identityMsg, loginPromptMsg, loginDoneMsg, promotePlannedMsg, promoteOpenedMsg,
+			promoteMergedMsg, promoteSyncedMsg:
 			return true
 		}
 		return false

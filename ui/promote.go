@@ -135,7 +135,7 @@ func (m *Model) onPromote(msg promoteMsg) tea.Cmd {
 	case promotePollMsg:
 		return m.pollPromotions()
 	}
-	return nil
+	return m.onPromoteStep(msg)
 }
 
 // keepPromotions records proms and arms the poll while one is in flight.

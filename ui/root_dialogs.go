@@ -69,6 +69,10 @@ func (m *Model) perform(d dialog.Dialog, act dialog.Action) tea.Cmd {
 		return m.planPromotion(a.D)
 	case dialog.ProposePromotion:
 		return m.proposePromotion(a.D)
+	case dialog.MergePromotion:
+		return m.mergePromotion(a.D)
+	case dialog.SyncPromotion:
+		return m.syncPromotion(a.D)
 	case dialog.Quit:
 		return m.quit()
 	case dialog.OpenRestart:

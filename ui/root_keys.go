@@ -91,6 +91,10 @@ func (m *Model) boardKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.openSetRestart()
 	case key.Matches(msg, k.Promote):
 		return m.openPromote()
+	case key.Matches(msg, k.PromoteMerge):
+		return m.openPromoteStep(dialog.StepMerge)
+	case key.Matches(msg, k.PromoteSync):
+		return m.openPromoteStep(dialog.StepSync)
 	case key.Matches(msg, k.Login):
 		return m.startLogin()
 	case key.Matches(msg, k.Help):

@@ -41,6 +41,10 @@ type (
 	// ProposePromotion: the user answered the promotion the dialog shows;
 	// the use case decides whether the answer confirms it.
 	ProposePromotion struct{ D *Promote }
+	// MergePromotion, SyncPromotion: the user answered the step the dialog
+	// shows; the use case decides whether it confirms and may run.
+	MergePromotion struct{ D *PromoteStep }
+	SyncPromotion  struct{ D *PromoteStep }
 	// CancelLogin stops the login running behind the dialog and pops it.
 	CancelLogin struct{ Status string }
 	// From the pickers: open the restart dialog, the detail, the logs or a
@@ -72,6 +76,8 @@ func (RestartSet) dialogAction()       {}
 func (CancelLogin) dialogAction()      {}
 func (PlanPromotion) dialogAction()    {}
 func (ProposePromotion) dialogAction() {}
+func (MergePromotion) dialogAction()   {}
+func (SyncPromotion) dialogAction()    {}
 func (OpenRestart) dialogAction()      {}
 func (OpenDetail) dialogAction()       {}
 func (OpenLogs) dialogAction()         {}

@@ -18,6 +18,7 @@ type Map struct {
 	Mark, MarkAll, RestartSet             key.Binding // marks and their set restart (ui's marks.go, setrestart.go)
 	Logs                                  key.Binding // the pods' logs (ui/logs)
 	Promote                               key.Binding // promote a release through git (ui's promote.go)
+	PromoteMerge, PromoteSync             key.Binding // the row's kept promotion: merge its PR, ask CD to sync it
 
 	// In the log view only (a scope of their own, rebindable): they may
 	// reuse board keys, as the view has its keys to itself. Search, n/N,
@@ -66,6 +67,8 @@ func New() Map {
 		RestartSet:   key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "restart marked…")),
 		Logs:         key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "logs")),
 		Promote:      key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "promote…")),
+		PromoteMerge: key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "merge promotion…")),
+		PromoteSync:  key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "sync promotion…")),
 		LogFollow:    key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "follow on/off")),
 		LogPrevious:  key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "previous (crashed) instance")),
 		LogWrap:      key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "wrap on/off")),
@@ -113,12 +116,14 @@ func (k Map) FullHelp() [][]key.Binding {
 	k.RestartSet = long(k.RestartSet, "restart the marked set")
 	k.Logs = long(k.Logs, "the pods' logs (read-only)")
 	k.Promote = long(k.Promote, "promote a release (asks first)")
+	k.PromoteMerge = long(k.PromoteMerge, "merge the promotion's PR")
+	k.PromoteSync = long(k.PromoteSync, "CD: sync the merged promotion")
 	logKey := func(b key.Binding) key.Binding { return long(b, "logs: "+b.Help().Desc) }
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.HalfPageUp, k.HalfPageDown, k.Home, k.End},
 		{k.Filter, k.Jump, k.Back, k.Sort, k.NextProblem, k.PrevProblem, k.OnlyDrifted, k.Env, k.Saved},
 		{k.Detail, k.YAML, k.Logs, k.Actions, k.Restart, k.Mark, k.RestartSet, k.Promote},
-		{k.Copy, k.Open, k.Login, k.Help, k.Suspend, k.Quit},
+		{k.PromoteMerge, k.PromoteSync, k.Copy, k.Open, k.Login, k.Help, k.Suspend, k.Quit},
 		{logKey(k.LogFollow), logKey(k.LogPrevious), logKey(k.LogWrap), logKey(k.LogPick)},
 	}
 }

@@ -39,7 +39,7 @@ func (k *Map) actions() []keyAction {
 		{"copy", &k.Copy, b}, {"open", &k.Open, b}, {"yaml", &k.YAML, b}, {"jump", &k.Jump, b},
 		{"login", &k.Login, b}, {"help", &k.Help, b}, {"suspend", &k.Suspend, b}, {"quit", &k.Quit, b},
 		{"mark", &k.Mark, b}, {"markAll", &k.MarkAll, b}, {"restartSet", &k.RestartSet, b}, {"logs", &k.Logs, b},
-		{"promote", &k.Promote, b},
+		{"promote", &k.Promote, b}, {"promoteMerge", &k.PromoteMerge, b}, {"promoteSync", &k.PromoteSync, b},
 		{"yes", &k.Yes, d}, {"no", &k.No, d}, {"accept", &k.Accept, d}, {"promoteTag", &k.PromoteTag, d},
 		{"logFollow", &k.LogFollow, l}, {"logPrevious", &k.LogPrevious, l}, {"logWrap", &k.LogWrap, l}, {"logPick", &k.LogPick, l},
 	}
