@@ -90,6 +90,11 @@ var scenes = []scene{
 		d.typeText("git:out")
 		d.press("enter", "enter")
 	}, "Git (CD)"},
+	{"promote", "Promoting a release through git (p): the plan, the one-line diff, who it acts as; default No", 160, 40, func(d *driver) {
+		d.press("/")
+		d.typeText("env:test sev:yellow")
+		d.press("enter", "p")
+	}, "Open this pull request?"},
 	{"help", "Help", 160, 40, func(d *driver) { d.press("?") }, "keys"},
 	{"login", "Logging in again from inside the board", 160, 40, func(d *driver) { d.press("L") }, "WDJB-MJHT"},
 }
@@ -110,7 +115,7 @@ func Render(ctx context.Context) ([]Frame, error) {
 	}
 	settled := make(chan struct{})
 	close(settled)
-	board := cli.NewBoard(d.Fleet(), config.Effective{}) // as `driftboard demo` assembles it
+	board := cli.NewDemoBoard(d, config.Effective{}) // as `driftboard demo` assembles it
 	src := frozenFleet{Fleet: board.Fleet, snap: snap, ch: make(chan struct{}), settled: settled}
 	id := fixedIdentity{state: ui.IdentityState{Principal: d.Principal(), Expiry: d.Expiry(), Source: d.Source()}}
 	dark := true

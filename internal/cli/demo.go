@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hanzoai/driftboard/internal/config"
 	"github.com/hanzoai/driftboard/internal/demo"
 	"github.com/hanzoai/driftboard/internal/githubforge"
 	"github.com/hanzoai/driftboard/internal/promote"
@@ -79,4 +80,10 @@ func (i demoIdentity) Login(ctx context.Context, prompt func(ui.LoginPrompt)) er
 // demoForge is the demo's GitHub, whose repositories are on github.com.
 func demoForge(d *demo.Demo) forgeSource {
 	return forgeSource{forge: d.GitHub(), repoOf: func(u string) (promote.Repo, error) { return githubforge.ParseRepoURL(u, "github.com") }}
+}
+
+// NewDemoBoard is the board over the demo as `driftboard demo` assembles
+// it, its GitHub included.
+func NewDemoBoard(d *demo.Demo, eff config.Effective) Board {
+	return composeBoard(oneFleet{d.Fleet()}, eff, false, demoForge(d))
 }
