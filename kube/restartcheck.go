@@ -189,3 +189,18 @@ func (c *cluster) namespaceLabels(ctx context.Context, namespace string) map[str
 	}
 	return ns.Labels
 }
+
+// Asker is who asks for a change, as a pull request names it: the IAM
+// principal's e-mail, else its user; "" when no IAM identity acts here.
+func (f *Fleet) Asker() string {
+	if f.opts.Principal == nil {
+		return ""
+	}
+	if p := f.opts.Principal(); p != nil {
+		if p.Email != "" {
+			return p.Email
+		}
+		return p.User
+	}
+	return ""
+}

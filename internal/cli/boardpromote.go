@@ -62,8 +62,9 @@ func (b *boardPromotions) request(key model.Key, to string) (promote.Request, er
 	if err != nil {
 		return promote.Request{}, err
 	}
-	apps, tracking := b.src.current().PromotionLookup(key)
-	return promote.Request{Row: r, To: to,
+	fl := b.src.current()
+	apps, tracking := fl.PromotionLookup(key)
+	return promote.Request{Row: r, To: to, Asker: fl.Asker(),
 		Lookup: promote.Lookup{Applications: apps, TrackingID: tracking, Override: fileOverride(b.eff, r)}}, nil
 }
 

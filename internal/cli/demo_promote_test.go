@@ -39,6 +39,9 @@ func TestDemoPromotionThroughTheBoard(t *testing.T) {
 	if plan.Key.Name == "" {
 		t.Fatal("no row of the demo plans a promotion")
 	}
+	if who := d.Principal(); who == nil || plan.Asker == "" || (plan.Asker != who.Email && plan.Asker != who.User) {
+		t.Fatalf("the plan names %q as who asked, want the demo's IAM user %+v", plan.Asker, who)
+	}
 	prom, err := uc.ProposePromotion(ctx, plan, promote.Confirmation{Yes: true})
 	if err != nil {
 		t.Fatal(err)
