@@ -91,6 +91,9 @@ type Promotion struct {
 	Steps    []StepAt `json:"steps"`
 	Late     string   `json:"late,omitempty"` // the reason a step is over its budget
 	Why      string   `json:"why,omitempty"`  // an exit's reason, or a note on the step
+	// Unread: the last attempt to read it again failed (why); the rest is
+	// what was observed before, not now.
+	Unread string `json:"unread,omitempty"`
 	// LeadTime is opened → live, set once live.
 	LeadTime time.Duration `json:"leadTime,omitempty"`
 }

@@ -40,9 +40,10 @@ type (
 		err   error
 	}
 	promotionsMsg struct {
-		found map[model.Key]model.Promotion
-		err   error
-		poll  bool // an answer to the poll (not the start's lookup)
+		found  map[model.Key]model.Promotion
+		unread map[model.Key]string // the polled promotions that could not be read again, and why
+		err    error
+		poll   bool // an answer to the poll (not the start's lookup)
 	}
 	promotePollMsg struct{}
 )
@@ -127,9 +128,15 @@ func (m *Model) onPromote(msg promoteMsg) tea.Cmd {
 		if msg.err != nil && !model.IsNotAvailable(msg.err) {
 			m.status = statusLine{text: "promotions: " + format.OneLine(msg.err.Error()), bad: true}
 		}
-		proms := make([]model.Promotion, 0, len(msg.found))
+		proms := make([]model.Promotion, 0, len(msg.found)+len(msg.unread))
 		for _, p := range msg.found {
 			proms = append(proms, p)
+		}
+		for k, why := range msg.unread { // kept as last observed, said to be so
+			if p, ok := m.promotions[k]; ok {
+				p.Unread = why
+				proms = append(proms, p)
+			}
 		}
 		return m.keepPromotions(proms...)
 	case promotePollMsg:
@@ -174,17 +181,19 @@ func (m *Model) pollPromotions() tea.Cmd {
 	}
 	ctx, f := m.ctx, m.fleet
 	return func() tea.Msg {
-		found := map[model.Key]model.Promotion{}
+		found, unread := map[model.Key]model.Promotion{}, map[model.Key]string{}
 		var first error
 		for _, p := range todo {
 			next, err := f.FollowPromotion(ctx, p)
 			if err != nil {
 				first = cmpOr(first, err)
+				unread[p.Key] = err.Error()
 				continue
 			}
+			next.Unread = "" // read now
 			found[p.Key] = next
 		}
-		return promotionsMsg{found: found, err: first, poll: true}
+		return promotionsMsg{found: found, unread: unread, err: first, poll: true}
 	}
 }
 

@@ -24,6 +24,7 @@ type fakePromoter struct {
 	proposed []promote.Confirmation
 	steps    []model.PromotionStep
 	inFlight map[model.Key]model.Promotion
+	failNext error // the next Follow's answer
 }
 
 func (f *fakePromoter) PlanPromotion(_ context.Context, key model.Key, to string) (promote.Planned, error) {
@@ -49,6 +50,10 @@ func (f *fakePromoter) ProposePromotion(_ context.Context, p promote.Planned, c 
 func (f *fakePromoter) FollowPromotion(_ context.Context, p model.Promotion) (model.Promotion, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if err := f.failNext; err != nil {
+		f.failNext = nil
+		return model.Promotion{}, err
+	}
 	if len(f.steps) > 0 {
 		p.Step, f.steps = f.steps[0], f.steps[1:]
 		p.Steps = append(p.Steps, model.StepAt{Step: p.Step, At: t0.Add(time.Duration(len(p.Steps)) * time.Minute)})

@@ -24,5 +24,8 @@ func PromoteCell(p model.Promotion) string {
 	if p.Late != "" || p.Step.Exit() {
 		return "! " + w
 	}
+	if p.Unread != "" { // the last read failed: this is what was seen before
+		return "? " + w
+	}
 	return w
 }

@@ -31,6 +31,9 @@ func promotionLines(st *styles.Styles, p *model.Promotion, now time.Time, width 
 		state += " · merge " + model.ShortRevision(p.MergeSHA)
 	}
 	kv("state", state)
+	if p.Unread != "" {
+		out = append(out, format.Wrap(st.WarnText.Render("? not read again: ")+format.Safe(p.Unread)+"; the state above is the last observed", width)...)
+	}
 	for _, s := range p.Steps {
 		kv("  "+model.PromotionStepWords.Of(s.Step).Text, format.Clock(s.At, now)+" ("+format.ShortDuration(now.Sub(s.At))+" ago)")
 	}
