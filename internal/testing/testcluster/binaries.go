@@ -17,19 +17,24 @@ var requiredBinaries = []string{"etcd", "kube-apiserver", "kube-controller-manag
 
 // findBinDir returns the folder holding every control-plane binary: $DRIFTBOARD_TESTENV,
 // else .testenv/<Version>/bin in the working directory or one of its parents.
-func findBinDir() (string, error) {
-	if dir := os.Getenv(EnvVar); dir != "" {
-		return dir, checkBinaries(dir)
+func findBinDir() (string, error) { return FindBinDir(EnvVar, Version, requiredBinaries...) }
+
+// FindBinDir returns the folder 'make testenv' built names into: $envVar,
+// else .testenv/<version>/bin in the working directory or one of its
+// parents; the error says which binary is missing or not executable.
+func FindBinDir(envVar, version string, names ...string) (string, error) {
+	if dir := os.Getenv(envVar); dir != "" {
+		return dir, checkBinaries(dir, names)
 	}
 	wd, err := os.Getwd()
 	if err != nil {
 		return "", err
 	}
-	rel := filepath.Join(".testenv", Version, "bin")
+	rel := filepath.Join(".testenv", version, "bin")
 	for dir := wd; ; dir = filepath.Dir(dir) {
 		candidate := filepath.Join(dir, rel)
 		if _, err := os.Stat(candidate); err == nil {
-			return candidate, checkBinaries(candidate)
+			return candidate, checkBinaries(candidate, names)
 		}
 		if filepath.Dir(dir) == dir {
 			return filepath.Join(wd, rel), fmt.Errorf("no %s in %s or any parent", rel, wd)
@@ -37,8 +42,8 @@ func findBinDir() (string, error) {
 	}
 }
 
-func checkBinaries(dir string) error {
-	for _, name := range requiredBinaries {
+func checkBinaries(dir string, names []string) error {
+	for _, name := range names {
 		info, err := os.Stat(filepath.Join(dir, name))
 		if err != nil {
 			return err
