@@ -43,7 +43,7 @@ type Karmada struct {
 	host   *testcluster.Cluster // Karmada's own API server and etcd
 	binDir string
 	dyn    dynamic.Interface
-	procs  []*process
+	procs  []*testcluster.Process
 	// Started is how long the control plane took to answer on both
 	// aggregated APIs.
 	Started time.Duration
@@ -71,16 +71,16 @@ func Start(t testing.TB) *Karmada {
 		{"karmada-aggregated-apiserver", "karmada-aggregated-apiserver", "cluster.karmada.io"},
 		{"karmada-search", "karmada-search", "search.karmada.io"},
 	} {
-		port, err := freePort()
+		ports, err := testcluster.FreePorts(1)
 		if err != nil {
 			t.Fatal(err)
 		}
-		p := k.server(s.name, s.binary, port)
-		if err := p.start(); err != nil {
+		p := k.server(s.name, s.binary, ports[0])
+		if err := p.Start(); err != nil {
 			t.Fatal(err)
 		}
 		k.procs = append(k.procs, p)
-		if err := k.register(ctx, s.name, s.group, port); err != nil {
+		if err := k.register(ctx, s.name, s.group, ports[0]); err != nil {
 			k.fatalf("register %s: %v", s.name, err)
 		}
 	}
@@ -109,8 +109,8 @@ func (k *Karmada) ProxyConfig() *rest.Config {
 func (k *Karmada) PIDs() map[string]int {
 	out := map[string]int{}
 	for _, p := range k.procs {
-		if p.cmd != nil {
-			out[p.name] = p.cmd.Process.Pid
+		if pid := p.PID(); pid != 0 {
+			out[p.Name()] = pid
 		}
 	}
 	return out
@@ -119,23 +119,20 @@ func (k *Karmada) PIDs() map[string]int {
 // server is one aggregated server: Karmada's own objects in the shared etcd,
 // a self-signed serving certificate, the host's admin for delegated
 // authentication and authorization.
-func (k *Karmada) server(name, binary string, port int) *process {
+func (k *Karmada) server(name, binary string, port int) *testcluster.Process {
 	kubeconfig := k.host.KubeconfigPath()
 	dir := filepath.Join(k.host.Dir(), name)
-	return &process{
-		name: name, path: filepath.Join(k.binDir, binary), logPath: dir + ".log",
-		args: []string{
-			"--kubeconfig=" + kubeconfig,
-			"--authentication-kubeconfig=" + kubeconfig,
-			"--authorization-kubeconfig=" + kubeconfig,
-			"--etcd-servers=" + k.host.EtcdURL(),
-			"--bind-address=127.0.0.1",
-			"--secure-port=" + strconv.Itoa(port),
-			"--cert-dir=" + dir + "-certs",
-			"--audit-log-maxbackup=0",
-			"--v=2",
-		},
-	}
+	return testcluster.NewProcess(name, filepath.Join(k.binDir, binary), dir+".log",
+		"--kubeconfig="+kubeconfig,
+		"--authentication-kubeconfig="+kubeconfig,
+		"--authorization-kubeconfig="+kubeconfig,
+		"--etcd-servers="+k.host.EtcdURL(),
+		"--bind-address=127.0.0.1",
+		"--secure-port="+strconv.Itoa(port),
+		"--cert-dir="+dir+"-certs",
+		"--audit-log-maxbackup=0",
+		"--v=2",
+	)
 }
 
 // waitServed polls path through the host's aggregator until it answers 200,
@@ -144,8 +141,8 @@ func (k *Karmada) waitServed(ctx context.Context, path string) error {
 	var last string
 	for {
 		for _, p := range k.procs {
-			if ended, err := p.exited(); ended {
-				return fmt.Errorf("%s exited: %v", p.name, err)
+			if ended, err := p.Exited(); ended {
+				return fmt.Errorf("%s exited: %v", p.Name(), err)
 			}
 		}
 		status, body, err := k.get(ctx, path)
@@ -169,23 +166,23 @@ func (k *Karmada) fatalf(format string, args ...any) {
 func (k *Karmada) shutdown() {
 	if k.t.Failed() {
 		for _, p := range k.procs {
-			k.t.Logf("--- %s log (%s), last lines:\n%s", p.name, p.logPath, p.tail(40))
+			k.t.Logf("--- %s log (%s), last lines:\n%s", p.Name(), p.LogPath(), p.Tail(40))
 		}
 	}
 	for i := len(k.procs) - 1; i >= 0; i-- {
-		k.procs[i].stop()
+		k.procs[i].Stop(0)
 	}
 }
 
 // StopSearch kills karmada-search: the proxy answers no more (the
 // aggregator says 503) until StartSearch.
-func (k *Karmada) StopSearch() { k.proc("karmada-search").stop() }
+func (k *Karmada) StopSearch() { k.proc("karmada-search").Stop(0) }
 
 // StartSearch starts karmada-search again, on its port, and waits until the
 // proxy serves Apps.
 func (k *Karmada) StartSearch() {
 	k.t.Helper()
-	if err := k.proc("karmada-search").start(); err != nil {
+	if err := k.proc("karmada-search").Start(); err != nil {
 		k.fatalf("%v", err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -195,9 +192,9 @@ func (k *Karmada) StartSearch() {
 	}
 }
 
-func (k *Karmada) proc(name string) *process {
+func (k *Karmada) proc(name string) *testcluster.Process {
 	for _, p := range k.procs {
-		if p.name == name {
+		if p.Name() == name {
 			return p
 		}
 	}
