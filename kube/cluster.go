@@ -171,7 +171,7 @@ func (c *cluster) run(ctx context.Context) {
 	bounded, stopBound := context.WithCancel(ctx) // the first sync's bound runs while CD is set up too
 	defer stopBound()
 	go c.boundFirstSync(bounded)
-	if c.clients.proxy == nil { // a proxied member is heard of through the proxy's calls
+	if p := c.clients.proxy; p == nil || p.noDirect == nil { // a proxied member is judged only while read direct
 		go c.watchLiveness(ctx) // a server frozen during the first lists is not "syncing" for ever
 	}
 	select {

@@ -253,3 +253,17 @@ func missingContext(raw *clientcmdapi.Config, name string) error {
 	}
 	return fmt.Errorf("context %q does not exist in the kubeconfig (its contexts: %s)", name, list)
 }
+
+// ContextConfig is the client configuration of one kubeconfig context, as
+// Connect would open it (for a Karmada source's API server).
+func ContextConfig(opts ConnectOptions, name string) (*rest.Config, error) {
+	opts.Contexts, opts.AllContexts = []string{name}, false
+	configs, failed := contextConfigs(opts)
+	if len(failed) > 0 {
+		return nil, errors.New(failed[0].Reason)
+	}
+	if len(configs) == 0 {
+		return nil, fmt.Errorf("context %s: not found", name)
+	}
+	return configs[0].config(), nil
+}

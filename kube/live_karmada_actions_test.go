@@ -2,6 +2,7 @@ package kube
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -96,40 +97,56 @@ func TestKarmadaMemberNotReadyTurnsStale(t *testing.T) {
 	waitFor("member2 live again", func() bool { return state("member2").Phase == model.ConnLive })
 }
 
-// The search proxy down: every member read through it turns stale, the
-// proxy named as the cause; live again once it serves.
-func TestKarmadaProxyDownSaidAsItsDegradation(t *testing.T) {
+// The search proxy down: a member without a context of its own turns
+// stale, the proxy named as the cause; one with a context is read direct
+// after testDirectAfter, live, and says so, as does a board started while
+// the proxy is down. Once it serves, every member is read through it again.
+func TestKarmadaProxyDownMembersReadDirect(t *testing.T) {
 	fl := startKarmadaFleets(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	states := func() map[string]model.ClusterState {
-		out := map[string]model.ClusterState{}
-		for _, st := range fl.proxy.ClusterStates() {
-			out[st.Name] = st
-		}
-		return out
+	const degraded, direct = "search proxy of Karmada (karmada) is degraded", "read direct, as its context's identity"
+	readDirect := func(st model.ClusterState) bool {
+		return slices.ContainsFunc(st.Notices, func(n string) bool { return strings.Contains(n, direct) })
 	}
-	waitFor := func(what string, ok func(model.ClusterState) bool) {
+	waitFor := func(what string, f *Fleet, ok1, ok2 func(model.ClusterState) bool) {
 		t.Helper()
 		for {
-			st := states()
-			if ok(st["member1"]) && ok(st["member2"]) {
+			st1, st2 := clusterState(f, "member1"), clusterState(f, "member2")
+			if ok1(st1) && ok2(st2) {
 				return
 			}
 			select {
 			case <-ctx.Done():
-				t.Fatalf("%s: %+v", what, st)
-			case <-fl.proxy.Changed():
+				t.Fatalf("%s:\nmember1 %+v\nmember2 %+v", what, st1, st2)
+			case <-f.Changed():
 			case <-time.After(100 * time.Millisecond):
 			}
 		}
 	}
+	liveDirect := func(st model.ClusterState) bool { return st.Phase == model.ConnLive && readDirect(st) }
+	staleForTheProxy := func(st model.ClusterState) bool {
+		return st.Phase != model.ConnLive && strings.Contains(st.Reason, degraded) && !readDirect(st)
+	}
+	liveThroughTheProxy := func(st model.ClusterState) bool { return st.Phase == model.ConnLive && !readDirect(st) }
+
 	fl.karmada.StopSearch()
-	waitFor("both members stale, the proxy named", func(st model.ClusterState) bool {
-		return st.Phase != model.ConnLive && strings.Contains(st.Reason, "search proxy of Karmada (karmada) is degraded")
-	})
+	waitFor("member1 read direct, member2 stale for the proxy", fl.proxy, liveDirect, staleForTheProxy)
+	setTag(t, fl.members["member1"], "web", "v7")
+	waitRow(t, fl.proxy, model.Key{Cluster: "member1", Namespace: "hanzo", Name: "web"}, "member1's change read direct",
+		func(r *model.AppView) bool { return r != nil && r.DeclaredTag == "v7" })
+
+	late := fl.proxyFleet(t, testDirectAfter, false, "member1") // started while the proxy is down
+	waitFor("a board started while the proxy is down reads member1 direct", late, liveDirect, staleForTheProxy)
+	waitRow(t, late, model.Key{Cluster: "member1", Namespace: "hanzo", Name: "web"}, "member1's rows read direct",
+		func(r *model.AppView) bool { return r != nil && r.DeclaredTag == "v7" })
+
 	fl.karmada.StartSearch()
-	waitFor("both members live again", func(st model.ClusterState) bool { return st.Phase == model.ConnLive })
+	for _, f := range []*Fleet{fl.proxy, late} {
+		waitFor("both members live through the proxy again", f, liveThroughTheProxy, liveThroughTheProxy)
+		waitRow(t, f, model.Key{Cluster: "member2", Namespace: "hanzo", Name: "web"}, "member2's rows through the proxy",
+			func(r *model.AppView) bool { return r != nil && r.DeclaredTag == "v1" })
+	}
 }
 
 // A member removed from Karmada: its rows go, its line says why.

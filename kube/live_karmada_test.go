@@ -18,6 +18,10 @@ import (
 	"github.com/hanzoai/driftboard/model/store"
 )
 
+// testDirectAfter is how long the proxy fails before the tests' members
+// with a context are read direct (DefaultDirectAfter is longer).
+const testDirectAfter = 3 * time.Second
+
 // proxiedActionsAgent is the user agent of the proxied fleet's clients for
 // member1's actions.
 const proxiedActionsAgent = "driftboard-proxied-actions"
@@ -42,7 +46,8 @@ func startKarmadaFleets(t *testing.T) karmadaFleets {
 	k.Join("member1", m1)
 	k.Join("member2", m2)
 	k.Cache("member1", "member2")
-	ctx := ctxT(t)
+	ctx, stop := context.WithTimeout(context.Background(), 5*time.Minute) // a hung member's test runs ~2 minutes
+	t.Cleanup(stop)
 	for _, m := range []*testcluster.Cluster{m1, m2} {
 		m.CreateNamespaces("hanzo", "hanzo-cd")
 		for _, a := range []struct{ name, role, tag string }{{"web", "service", "v1"}, {"db", "sql", "v2"}, {"site", "spa", "v3"}} {
@@ -81,7 +86,8 @@ func startKarmadaFleets(t *testing.T) karmadaFleets {
 		t.Fatal(err)
 	}
 	proxied, err := ConnectKarmada(KarmadaSource{Name: "karmada", Config: k.Host().AdminConfig(),
-		Members: []KarmadaMember{{Cluster: "member1", Direct: &direct1}, {Cluster: "member2"}}}, ConnectOptions{})
+		Members:     []KarmadaMember{{Cluster: "member1", Direct: &direct1}, {Cluster: "member2"}},
+		DirectAfter: testDirectAfter}, ConnectOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

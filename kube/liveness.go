@@ -78,6 +78,10 @@ func (c *cluster) watchLiveness(ctx context.Context) {
 			return
 		case <-t.C:
 		}
+		if !c.readDirect() { // read through Karmada's proxy: heard of through its calls, or stale for its state
+			c.conn.heard()
+			continue
+		}
 		if c.conn.silentFor() >= pingAfter && pinging.CompareAndSwap(false, true) {
 			go func() {
 				defer pinging.Store(false)
@@ -90,6 +94,17 @@ func (c *cluster) watchLiveness(ctx context.Context) {
 			c.markSettled()
 		}
 	}
+}
+
+// readDirect says whether the cluster is read from its own API server:
+// not a Karmada member read through the proxy.
+func (c *cluster) readDirect() bool {
+	p := c.clients.proxy
+	if p == nil {
+		return true
+	}
+	direct, _ := p.feeds.reading(p.name)
+	return direct
 }
 
 // ping asks the API server's /livez with a short timeout.

@@ -2,10 +2,10 @@ package kube
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"sync"
+	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -37,6 +37,10 @@ type KarmadaSource struct {
 	Name    string       // its kubeconfig context, named in the members' notices
 	Config  *rest.Config // Karmada's API server (the proxy path is added)
 	Members []KarmadaMember
+	// DirectAfter is how long the proxy fails before members with a
+	// context of their own are read direct, until it answers again
+	// (0: DefaultDirectAfter; negative: never, their rows wait stale).
+	DirectAfter time.Duration
 }
 
 // KarmadaMember is one member read through the proxy.
@@ -72,6 +76,17 @@ type karmadaFeeds struct {
 	conns    []*connState
 	byMember map[string]*connState // by Karmada's name of the member
 	status   map[string]error      // the members' Clusters: why not Ready, nil when Ready
+
+	// While the proxy fails (proxieddirect.go): the kinds whose last call
+	// failed, and whether the members with a context are read direct.
+	directAfter time.Duration
+	withContext map[string]bool // members with a context of their own
+	failing     map[string]error
+	timer       *time.Timer
+	direct      bool
+	switched    chan struct{}              // closed (and replaced) when direct changes
+	kinds       map[string]map[string]bool // member → the kinds its informers read
+	answered    map[string]map[string]bool // member → the kinds listed direct since the switch
 }
 
 // ConnectKarmada makes the clients of each member of src: their rows read
@@ -104,7 +119,15 @@ func ConnectKarmada(src KarmadaSource, opts ConnectOptions) ([]ClusterClients, e
 		}
 		names = append(names, m.Cluster)
 	}
-	fs := &karmadaFeeds{source: src.Name, byKind: map[string]*karmada.Feed{}, byMember: map[string]*connState{}, status: map[string]error{}}
+	fs := &karmadaFeeds{source: src.Name, byKind: map[string]*karmada.Feed{}, byMember: map[string]*connState{}, status: map[string]error{},
+		directAfter: src.DirectAfter, withContext: map[string]bool{}, failing: map[string]error{},
+		switched: make(chan struct{}), kinds: map[string]map[string]bool{}, answered: map[string]map[string]bool{}}
+	if fs.directAfter == 0 {
+		fs.directAfter = DefaultDirectAfter
+	}
+	for _, m := range src.Members {
+		fs.withContext[m.Cluster] = m.Direct != nil
+	}
 	host, err := NewClusterClients(src.Name, src.Config, opts)
 	if err != nil {
 		return nil, err
@@ -125,7 +148,7 @@ func ConnectKarmada(src KarmadaSource, opts ConnectOptions) ([]ClusterClients, e
 			// the Karmada context's identity.
 			cc.Notices = make([]string, 0, len(m.Direct.Notices))
 			for _, n := range m.Direct.Notices {
-				cc.Notices = append(cc.Notices, "actions, direct: "+n)
+				cc.Notices = append(cc.Notices, "actions and pods, direct: "+n)
 			}
 		} else {
 			noDirect = fmt.Errorf("cluster %s is read through Karmada (%s) and has no kubeconfig context of its own: restarts, logs and Events need one", m.Cluster, src.Name)
@@ -238,16 +261,9 @@ func (fs *karmadaFeeds) tellStrays() {
 
 func (fs *karmadaFeeds) report(what string, err error) {
 	fs.mu.Lock()
-	conns := append([]*connState(nil), fs.conns...)
+	fs.degraded(what, err)
 	fs.mu.Unlock()
-	id := "karmada " + fs.source + "/" + what
-	for _, c := range conns {
-		if err != nil { // the proxy's own state (429 while its cache re-initializes), said as such
-			c.callFailed(id, fmt.Errorf("the search proxy of Karmada (%s) is degraded: %w", fs.source, callError(err)))
-		} else {
-			c.callOK(id)
-		}
-	}
+	fs.tell()
 }
 
 // refusingClients are a member's clients when it has no direct context:
@@ -269,17 +285,3 @@ func refusingClients(member string, why error) (ClusterClients, error) {
 type refusing struct{ why error }
 
 func (r refusing) RoundTrip(*http.Request) (*http.Response, error) { return nil, r.why }
-
-// ContextConfig is the client configuration of one kubeconfig context, as
-// Connect would open it (for a Karmada source's API server).
-func ContextConfig(opts ConnectOptions, name string) (*rest.Config, error) {
-	opts.Contexts, opts.AllContexts = []string{name}, false
-	configs, failed := contextConfigs(opts)
-	if len(failed) > 0 {
-		return nil, errors.New(failed[0].Reason)
-	}
-	if len(configs) == 0 {
-		return nil, fmt.Errorf("context %s: not found", name)
-	}
-	return configs[0].config(), nil
-}

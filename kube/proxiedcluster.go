@@ -66,20 +66,29 @@ func (c *cluster) proxiedSpecs() []informerSpec {
 	return specs
 }
 
-// proxiedLW is the member's share of the feed of what (an informer's name).
+// proxiedLW is the member's share of the feed of what (an informer's name),
+// or, while the proxy is degraded and the member has a context of its own,
+// the member itself (proxieddirect.go).
 func (c *cluster) proxiedLW(what string) (*observedLW, error) {
 	p := c.clients.proxy
 	f, ok := p.feeds.byKind[what]
 	if !ok {
 		return nil, fmt.Errorf("%s are not read through Karmada (%s)", what, p.feeds.source)
 	}
-	return &observedLW{id: "/" + what, conn: c.conn, unsupported: true,
+	proxy := lwFuncs{
 		list: func(ctx context.Context, _ metav1.ListOptions) (runtime.Object, error) {
 			return f.MemberList(ctx, p.name)
 		},
 		watch: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
 			return f.MemberWatch(ctx, p.name, o)
-		}}, nil
+		}}
+	lw := &observedLW{id: "/" + what, conn: c.conn, unsupported: true, list: proxy.list, watch: proxy.watch}
+	if direct, ok := c.directLW(what); ok && p.noDirect == nil && p.feeds.directAfter >= 0 {
+		p.feeds.expect(p.name, what)
+		r := &readSwitch{fs: p.feeds, member: p.name, what: what, proxy: proxy, direct: direct}
+		lw.list, lw.watch = r.list, r.watch
+	}
+	return lw, nil
 }
 
 // proxiedExtras sets up a proxied member's namespaces' labels and CD (the
