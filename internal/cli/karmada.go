@@ -66,7 +66,11 @@ func (a *app) throughKarmada(k *config.Karmada, chosen []string, clusters []kube
 	if err != nil {
 		return fail(err)
 	}
-	proxied, err := kube.ConnectKarmada(kube.KarmadaSource{Name: k.Context, Config: cfg, Members: members}, opts)
+	src := kube.KarmadaSource{Name: k.Context, Config: cfg, Members: members}
+	if k.WhileDegraded == config.WhileDegradedWait {
+		src.DirectAfter = -1 // never: the members' rows wait, stale, for the proxy
+	}
+	proxied, err := kube.ConnectKarmada(src, opts)
 	if err != nil {
 		return fail(err)
 	}

@@ -100,7 +100,7 @@ func TestKarmadaRestartAsIAMUser(t *testing.T) {
 	e.loginAs(iss, iss.token(t, "u-ops", "ops@hanzo.ai", orgRole{"admin", "admin"}))
 	r := e.run(t, "restart", "hanzo/web", "--yes", "--kubeconfig", kubeconfig, "--releases=off", "--iam-cluster", "prod-1")
 	// Its rows are read as Karmada's identity: the IAM identity is its actions'.
-	r.expect(t, ExitOK, "prod-1: actions, direct: read as IAM user iam:u-ops")
+	r.expect(t, ExitOK, "prod-1: actions and pods, direct: read as IAM user iam:u-ops")
 	if by := deploymentBy(t, m1, "hanzo", "web"); by != "iam:u-ops" {
 		t.Errorf("restartedBy = %q, want the IAM user", by)
 	}

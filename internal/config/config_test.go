@@ -124,6 +124,7 @@ func TestParseErrorsNameFileLineField(t *testing.T) {
 		{"bad issuer", "issuer: hanzo.id\n", "issuer", "http(s) URL", 1},
 		{"karmada without its context", "karmada:\n  members:\n    member1: prod\n", "karmada.context", "context of Karmada's API server", 1},
 		{"karmada without members", "karmada:\n  context: karmada\n", "karmada.members", "at least one member", 1},
+		{"karmada's fallback misspelt", "karmada:\n  context: karmada\n  members:\n    m1: prod\n  whileDegraded: fallback\n", "karmada.whileDegraded", "want \"direct\" or \"wait\"", 5},
 		{"karmada's context as a member's", "karmada:\n  context: karmada\n  members:\n    m1: karmada\n", "karmada.members.m1", "Karmada's own context", 4},
 		{"duplicate field", "theme: dark\ntheme: light\n", "theme", "", 2},
 		{"syntax error", "theme: dark\n  bad: [\n", "", "invalid YAML", 2},

@@ -41,6 +41,7 @@ var descriptions = map[string]string{
 	"karmada.context":         "the kubeconfig context of Karmada's API server (its search proxy serves the members' Apps, workloads, ReplicaSets and Hanzo CD Applications)",
 	"karmada.members":         "each member's Cluster name in Karmada to the kubeconfig context its restarts, logs and Events go to (with that context's identity and IAM trust); \"\" for none: its actions are refused. A member's context is not also watched direct",
 	"karmada.members.*":       "the member's kubeconfig context for actions, or \"\"",
+	"karmada.whileDegraded":   "while the search proxy fails: \"direct\" (default) reads each member with a context from it, as that identity, until the proxy answers; \"wait\" keeps their rows stale until then",
 	"releases":                "GitHub release checks (latest tag, release URL, assets)",
 	"releases.enabled":        "false hides release-derived drift (flag --releases=off)",
 	"releases.interval":       "how often each repository is re-read, a Go duration (minimum 1m, default 10m)",
