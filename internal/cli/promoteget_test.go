@@ -21,8 +21,8 @@ func (lookupOnly) SyncApplication(context.Context, model.Key, promote.SyncReques
 	return promote.SyncResult{}, &promote.SyncRefused{Reason: "not here"}
 }
 
-// get carries a row's promotion in flight, found from the open pull
-// requests alone, in its JSON and its detail.
+// get carries a row's promotion in flight, found from the pull requests
+// alone, in its JSON and its detail: open, and merged but not live.
 func TestGetCarriesThePromotionInFlight(t *testing.T) {
 	ctx := context.Background()
 	universe := promote.Repo{Owner: "hanzoai", Name: "universe"}
@@ -40,7 +40,8 @@ func TestGetCarriesThePromotionInFlight(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := promote.Propose(ctx, g, p, promote.Confirmation{Yes: true}); err != nil {
+	pr, err := promote.Propose(ctx, g, p, promote.Confirmation{Yes: true})
+	if err != nil {
 		t.Fatal(err)
 	}
 	got := promotionsOnRows(ctx, g, repoOf, fl, []*model.AppView{row}, model.DefaultPromotionBudgets)[0]
@@ -53,5 +54,13 @@ func TestGetCarriesThePromotionInFlight(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "Promotion:") || !strings.Contains(out.String(), "pr-open to v1.9.0, pull request #1 https://github.com/hanzoai/universe/pull/1") {
 		t.Errorf("detail:\n%s", out.String())
+	}
+	g.SetChecks(universe, pr.Number, promote.ChecksPassed)
+	if _, err := g.Merge(ctx, universe, pr.Number, pr.HeadSHA); err != nil {
+		t.Fatal(err)
+	}
+	got = promotionsOnRows(ctx, g, repoOf, fl, []*model.AppView{row}, model.DefaultPromotionBudgets)[0]
+	if got.Promotion == nil || got.Promotion.Step != model.PromotionMerged || got.Promotion.PR != pr.Number {
+		t.Fatalf("merged, not declared yet: promotion %+v", got.Promotion)
 	}
 }

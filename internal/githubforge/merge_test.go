@@ -2,7 +2,9 @@ package githubforge
 
 import (
 	"context"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/hanzoai/driftboard/internal/promote"
 	"github.com/hanzoai/driftboard/internal/testing/githubtest"
@@ -149,5 +151,55 @@ func TestOpenPullRequestsByPrefix(t *testing.T) {
 	c := change(t, f)
 	if len(open) != 1 || open[0].Number != pr.Number || open[0].Branch != pr.Branch || open[0].Checks != promote.ChecksNone || open[0].Body != c.Body || c.Body == "" {
 		t.Errorf("open driftboard pull requests (a set's body names its Apps): %+v", open)
+	}
+}
+
+// Merged promotions are found again by their branch prefix and merge time,
+// the newest first; one closed unmerged, or on another prefix, is not.
+func TestMergedPullRequestsByPrefixAndTime(t *testing.T) {
+	s := newUniverse(t, githubtest.Options{})
+	f := newForge(t, s, "gho_writer")
+	ctx := context.Background()
+	propose := func(branch string, files ...string) promote.PullRequest {
+		t.Helper()
+		c := change(t, f, files...)
+		c.Branch = branch
+		pr, err := f.Propose(ctx, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return pr
+	}
+	merge := func(pr promote.PullRequest) {
+		t.Helper()
+		if _, err := f.Merge(ctx, universe, pr.Number, pr.HeadSHA); err != nil {
+			t.Fatal(err)
+		}
+	}
+	since := time.Now().Add(-time.Minute)
+	older := propose("driftboard/prod/iam-v1.5.0", iamPath)
+	merge(older)
+	renovate := propose("renovate/kms", kmsPath)
+	closed := propose("driftboard/prod/kms-v2.1.0", kmsPath)
+	s.ClosePull(closed.Number)
+	merge(renovate)
+	newer := propose("driftboard/prod/kms-v2.1.0-b", kmsPath)
+	merge(newer)
+	got, err := f.MergedPullRequests(ctx, universe, "driftboard/", since)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var numbers []int
+	for _, pr := range got {
+		numbers = append(numbers, pr.Number)
+		if pr.State != promote.PRMerged || pr.MergeSHA == "" || pr.MergedAt.IsZero() || pr.Body == "" {
+			t.Errorf("#%d: %+v", pr.Number, pr)
+		}
+	}
+	if want := []int{newer.Number, older.Number}; !slices.Equal(numbers, want) {
+		t.Errorf("merged driftboard pull requests: %v, want %v (newest first)", numbers, want)
+	}
+	if got, err := f.MergedPullRequests(ctx, universe, "driftboard/", time.Now().Add(time.Minute)); err != nil || len(got) != 0 {
+		t.Errorf("merged since a minute ahead: %+v, %v", got, err)
 	}
 }

@@ -1,10 +1,13 @@
 package githubforge
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/google/go-github/v84/github"
 
@@ -100,6 +103,40 @@ func (f *Forge) OpenPullRequests(ctx context.Context, repo promote.Repo, prefix 
 		}
 		opts.Page = resp.NextPage
 	}
+}
+
+// MergedPullRequests lists the pull requests from branches of repo itself
+// on prefix merged since since, the newest merge first: the closed ones,
+// most recently updated first, read until a page ends before since.
+func (f *Forge) MergedPullRequests(ctx context.Context, repo promote.Repo, prefix string, since time.Time) ([]promote.PullRequest, error) {
+	if err := f.noToken(); err != nil {
+		return nil, err
+	}
+	var out []promote.PullRequest
+	opts := &github.PullRequestListOptions{State: "closed", Sort: "updated", Direction: "desc", ListOptions: github.ListOptions{PerPage: 100}}
+	for {
+		prs, resp, err := f.gh.PullRequests.List(ctx, repo.Owner, repo.Name, opts)
+		if err != nil {
+			return nil, f.refusal("list the merged pull requests of "+repo.String(), resp, err)
+		}
+		for _, pr := range prs {
+			if at := pr.GetMergedAt().Time; !at.IsZero() && !at.Before(since) &&
+				strings.HasPrefix(pr.GetHead().GetRef(), prefix) && sameRepo(pr.GetHead().GetRepo(), repo) {
+				out = append(out, convert(repo, pr)) // merged: its checks no longer matter
+			}
+		}
+		if resp.NextPage == 0 || len(prs) == 0 || prs[len(prs)-1].GetUpdatedAt().Before(since) {
+			slices.SortFunc(out, newestMergeFirst)
+			return out, nil
+		}
+		opts.Page = resp.NextPage
+	}
+}
+
+// newestMergeFirst orders by merge time, the later number first within a
+// second (GitHub's times are in seconds).
+func newestMergeFirst(a, b promote.PullRequest) int {
+	return cmp.Or(b.MergedAt.Compare(a.MergedAt), b.Number-a.Number)
 }
 
 // sameRepo: a fork's branch of the same name is someone else's change.

@@ -78,8 +78,13 @@ func setMember(pr PullRequest, v *model.AppView) (string, bool) {
 	return tag, ok
 }
 
+// MergedLookback is how far back promotions merged but not live are found
+// again at start; a day bounds the closed pull requests read per start.
+const MergedLookback = 24 * time.Hour
+
 // FindInFlight is the state of every row's promotion in flight, found from
-// the open pull requests on the promotion branch prefix: one list per
+// the open pull requests on the promotion branch prefix, and those merged
+// in the last MergedLookback whose release is not live yet: two lists per
 // repository the rows' CD Applications name. apps gives a cluster's
 // Applications. A repository that cannot be listed is an error for its
 // rows alone, returned beside what was found.
@@ -119,10 +124,29 @@ func FindInFlightEach(ctx context.Context, f Forge, repoOf RepoParser, rows []*m
 			}
 			continue
 		}
+		merged, mergedErr := f.MergedPullRequests(ctx, repo, model.PromotionBranchPrefix, now.Add(-MergedLookback))
+		if mergedErr != nil {
+			mergedErr = fmt.Errorf("list merged pull requests on %s: %w", repo, mergedErr)
+			errs = append(errs, mergedErr)
+		}
 		for _, o := range list {
-			if pr, tag, ok := promotionOf(prs, o.row); ok {
-				out[o.row.Key()] = model.FollowPromotion(model.Promotion{Key: o.row.Key(), To: tag},
+			follow := func(pr PullRequest, tag string) model.Promotion {
+				return model.FollowPromotion(model.Promotion{Key: o.row.Key(), To: tag},
 					model.PromotionFacts{PR: Facts(pr), CD: o.cd, Row: o.row}, b, now)
+			}
+			if pr, tag, ok := promotionOf(prs, o.row); ok {
+				out[o.row.Key()] = follow(pr, tag)
+				continue
+			}
+			if mergedErr != nil {
+				unknown[o.row.Key()] = mergedErr.Error()
+				continue
+			}
+			// The newest merged one, unless it is live: then nothing is in flight.
+			if pr, tag, ok := promotionOf(merged, o.row); ok {
+				if p := follow(pr, tag); p.Step != model.PromotionLive {
+					out[o.row.Key()] = p
+				}
 			}
 		}
 	}

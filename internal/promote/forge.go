@@ -97,6 +97,10 @@ type Forge interface {
 	// OpenPullRequests lists the open pull requests whose branch starts with
 	// prefix, so promotions in flight are found again when the board starts.
 	OpenPullRequests(ctx context.Context, repo Repo, branchPrefix string) ([]PullRequest, error)
+	// MergedPullRequests lists the pull requests whose branch starts with
+	// prefix merged since since, the newest merge first, so a promotion
+	// merged but not yet live is found again when the board starts.
+	MergedPullRequests(ctx context.Context, repo Repo, branchPrefix string, since time.Time) ([]PullRequest, error)
 	// Merge merges a pull request if its head is still headSHA.
 	Merge(ctx context.Context, repo Repo, number int, headSHA string) (PullRequest, error)
 }

@@ -6,6 +6,7 @@
 package demogithub
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha1"
 	"encoding/hex"
@@ -162,6 +163,28 @@ func (g *GitHub) OpenPullRequests(ctx context.Context, r promote.Repo, prefix st
 			}
 		}
 	}
+	return out, nil
+}
+
+func (g *GitHub) MergedPullRequests(ctx context.Context, r promote.Repo, prefix string, since time.Time) ([]promote.PullRequest, error) {
+	if _, err := g.Login(ctx); err != nil {
+		return nil, err
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	var out []promote.PullRequest
+	if rp := g.repos[r]; rp != nil {
+		for _, pr := range rp.pulls {
+			if pr.State == promote.PRMerged && !pr.MergedAt.Before(since) && strings.HasPrefix(pr.Branch, prefix) {
+				cp := *pr
+				cp.Body = rp.bodies[pr.Number]
+				out = append(out, cp)
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b promote.PullRequest) int { // GitHub's times are in seconds: the later number breaks a tie
+		return cmp.Or(b.MergedAt.Compare(a.MergedAt), b.Number-a.Number)
+	})
 	return out, nil
 }
 

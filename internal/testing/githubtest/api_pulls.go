@@ -1,9 +1,11 @@
 package githubtest
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -43,6 +45,7 @@ func (s *Server) pullJSON(p *pull) *github.PullRequest {
 		Head: &github.PullRequestBranch{Ref: github.Ptr(p.head), SHA: github.Ptr(head), Label: github.Ptr(s.opts.Owner + ":" + p.head), Repo: repo},
 		Base: &github.PullRequestBranch{Ref: github.Ptr(p.base), SHA: github.Ptr(s.repo.resolve("refs/heads/" + p.base)), Repo: repo},
 	}
+	out.UpdatedAt = &github.Timestamp{Time: p.updated()}
 	if p.closed {
 		out.ClosedAt = &github.Timestamp{Time: p.closedAt}
 	}
@@ -52,7 +55,21 @@ func (s *Server) pullJSON(p *pull) *github.PullRequest {
 	return out
 }
 
-// listPulls filters by state (default open), head (owner:branch) and base.
+// updated is when p last changed, as GitHub's updated_at.
+func (p *pull) updated() time.Time {
+	at := p.created
+	for _, t := range []time.Time{p.closedAt, p.mergedAtT} {
+		if t.After(at) {
+			at = t
+		}
+	}
+	return at
+}
+
+// listPulls filters by state (default open), head (owner:branch) and base,
+// and sorts as GitHub does: by creation (or, sort=updated, by the last
+// change), descending for creation and ascending for the others unless
+// direction says.
 func (s *Server) listPulls(w http.ResponseWriter, r *http.Request, _ caller) {
 	q := r.URL.Query()
 	state := q.Get("state")
@@ -74,6 +91,17 @@ func (s *Server) listPulls(w http.ResponseWriter, r *http.Request, _ caller) {
 		}
 		out = append(out, s.pullJSON(p))
 	}
+	at := func(p *github.PullRequest) time.Time { return p.GetCreatedAt().Time }
+	if q.Get("sort") == "updated" {
+		at = func(p *github.PullRequest) time.Time { return p.GetUpdatedAt().Time }
+	}
+	asc := q.Get("direction") == "asc" || q.Get("direction") == "" && q.Get("sort") == "updated"
+	slices.SortStableFunc(out, func(a, b *github.PullRequest) int {
+		if asc { // times are in seconds, as GitHub's: the number breaks a tie
+			return cmp.Or(at(a).Compare(at(b)), a.GetNumber()-b.GetNumber())
+		}
+		return cmp.Or(at(b).Compare(at(a)), b.GetNumber()-a.GetNumber())
+	})
 	writeJSON(w, http.StatusOK, out)
 }
 
