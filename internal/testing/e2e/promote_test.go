@@ -34,9 +34,10 @@ spec:
 // A promotion from the board, the built binary in a terminal against a real
 // API server and a GitHub whose git is real: without a token p is refused
 // and nothing is written; with one, p and y open a pull request whose diff
-// is the tag's one line, the row says PR open; the test merges it and plays
-// CD (the Application's sync revision, the App CR's tag, the Deployment;
-// kwok rolls the pods) and the row reaches live.
+// is the tag's one line, the row says PR open; the test merges it, a board
+// started again finds it merged, and the test plays CD (the Application's
+// sync revision, the App CR's tag, the Deployment; kwok rolls the pods) and
+// the row reaches live.
 func TestPromoteOnTheBoard(t *testing.T) {
 	bin, err := builtBinary()
 	if err != nil {
@@ -114,6 +115,12 @@ func TestPromoteOnTheBoard(t *testing.T) {
 		t.Fatal(err)
 	}
 	term.awaitScreen("the row: merged", rowSays("gateway", "merged"))
+
+	// A board started after the merge, before live, finds it again.
+	term.keys("\x03")
+	<-term.Done()
+	term = startTerminal(t, bin, []string{"--kubeconfig", c.KubeconfigPath()}, append(env, "GH_ENTERPRISE_TOKEN=engineer-token"))
+	term.awaitScreen("the row, the board started again: merged", rowSays("gateway", "merged"))
 	applyAsCD(ctx, t, c, pr.MergeSHA, "v1.9.0")
 	term.awaitScreen("the row: live", rowSays("gateway", "v1.9.0", "live"))
 }
