@@ -1,9 +1,13 @@
 package kube
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 )
 
 // DefaultDirectAfter is how long Karmada's search proxy fails before the
@@ -20,6 +24,9 @@ const directTopic = "karmada direct"
 // reads on the first failure, and ends direct reads once every kind's
 // calls answer again (fs.mu held).
 func (fs *karmadaFeeds) degraded(what string, err error) {
+	if errors.Is(err, context.Canceled) || apierrors.IsResourceExpired(err) || apierrors.IsGone(err) {
+		return // our own shutdown, or a routine relist: not the proxy failing
+	}
 	if err != nil {
 		if len(fs.failing) == 0 && fs.directAfter >= 0 {
 			fs.timer = time.AfterFunc(fs.directAfter, fs.readDirect)
