@@ -6,9 +6,6 @@ import (
 	"testing"
 	"time"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-
 	"github.com/hanzoai/driftboard/internal/testing/githubtest"
 	"github.com/hanzoai/driftboard/internal/testing/testcluster"
 )
@@ -27,37 +24,23 @@ func TestPromoteRefusalsOnTheBoard(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := testcluster.Start(t, testcluster.Options{})
-	c.CreateNamespaces("hanzo-testnet", "hanzo-cd")
-	c.InstallApplicationCRD(testcluster.HanzoCDApplicationsGVR.Group)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	names := []string{"twice", "templ", "nofile", "gateway"}
-	var resources []any
+	var apps []seededApp
 	for _, n := range names {
-		if err := c.SeedApp(ctx, "hanzo-testnet", n, "service", "ghcr.io/hanzoai/"+n, "v1.8.2", 1); err != nil {
-			t.Fatal(err)
-		}
-		resources = append(resources, map[string]any{"group": "hanzo.ai", "kind": "App", "namespace": "hanzo-testnet", "name": n, "status": "Synced"})
+		apps = append(apps, seededApp{n, "v1.8.2"})
 	}
-	gh := githubtest.New(t, githubtest.Options{Files: map[string]string{
+	c, gh := universeFleet(ctx, t, testcluster.Options{}, apps, map[string]string{
 		"crs/twice-v1.yaml":   appCR("twice", "v1.8.2"),
 		"crs/twice-copy.yaml": appCR("twice", "v1.8.2"),
 		"crs/templ-v1.yaml":   appCR("templ", `"{{ .Values.tag }}"`),
 		"crs/gateway-v1.yaml": gatewayCR,
-	}})
+	})
 	gh.AddToken("reader-token", "octo-reader", githubtest.Read)
 	gh.AddToken("engineer-token", "octo-engineer", githubtest.Write)
 	for _, n := range names {
 		gh.SetReleases("hanzoai", n, "v1.9.0", "v1.8.2")
-	}
-	if _, err := c.AdminDynamic().Resource(testcluster.HanzoCDApplicationsGVR).Namespace("hanzo-cd").Create(ctx, &unstructured.Unstructured{Object: map[string]any{
-		"apiVersion": "apps.hanzo.ai/v1alpha1", "kind": "Application",
-		"metadata": map[string]any{"name": "universe-crs", "namespace": "hanzo-cd"},
-		"spec":     map[string]any{"source": map[string]any{"repoURL": gh.URL + "/hanzoai/universe.git", "path": "crs", "targetRevision": "main"}},
-		"status":   map[string]any{"sync": map[string]any{"status": "Synced", "revision": gh.Head("main")}, "resources": resources},
-	}}, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
 	}
 	env := githubUserEnv(t, gh, "releases:\n  githubURL: "+gh.APIURL()+"\n")
 	// filterTo shows app's row alone: / keeps the query, esc clears it.

@@ -6,9 +6,6 @@ import (
 	"testing"
 	"time"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-
 	"github.com/hanzoai/driftboard/internal/githubforge"
 	"github.com/hanzoai/driftboard/internal/promote"
 	"github.com/hanzoai/driftboard/internal/testing/githubtest"
@@ -23,33 +20,14 @@ func TestPromoteMarkedSetOnTheBoard(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := testcluster.Start(t, testcluster.Options{})
-	c.CreateNamespaces("hanzo-testnet", "hanzo-cd")
-	c.InstallApplicationCRD(testcluster.HanzoCDApplicationsGVR.Group)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	ledgerCR := strings.NewReplacer("gateway", "ledger", "v1.8.2", "v2.0.0", "the public API edge", "the books").Replace(gatewayCR)
-	for _, a := range []struct{ name, tag string }{{"gateway", "v1.8.2"}, {"ledger", "v2.0.0"}} {
-		if err := c.SeedApp(ctx, "hanzo-testnet", a.name, "service", "ghcr.io/hanzoai/"+a.name, a.tag, 1); err != nil {
-			t.Fatal(err)
-		}
-	}
-	gh := githubtest.New(t, githubtest.Options{Files: map[string]string{"crs/gateway-v1.yaml": gatewayCR, "crs/ledger-v1.yaml": ledgerCR}})
+	c, gh := universeFleet(ctx, t, testcluster.Options{}, []seededApp{{"gateway", "v1.8.2"}, {"ledger", "v2.0.0"}},
+		map[string]string{"crs/gateway-v1.yaml": gatewayCR, "crs/ledger-v1.yaml": ledgerCR})
 	gh.AddToken("engineer-token", "octo-engineer", githubtest.Write)
 	gh.SetReleases("hanzoai", "gateway", "v1.9.0", "v1.8.2")
 	gh.SetReleases("hanzoai", "ledger", "v2.1.0", "v2.0.0")
-	resource := func(name string) any {
-		return map[string]any{"group": "hanzo.ai", "kind": "App", "namespace": "hanzo-testnet", "name": name, "status": "Synced"}
-	}
-	if _, err := c.AdminDynamic().Resource(testcluster.HanzoCDApplicationsGVR).Namespace("hanzo-cd").Create(ctx, &unstructured.Unstructured{Object: map[string]any{
-		"apiVersion": "apps.hanzo.ai/v1alpha1", "kind": "Application",
-		"metadata": map[string]any{"name": "universe-crs", "namespace": "hanzo-cd"},
-		"spec":     map[string]any{"source": map[string]any{"repoURL": gh.URL + "/hanzoai/universe.git", "path": "crs", "targetRevision": "main"}},
-		"status": map[string]any{"sync": map[string]any{"status": "Synced", "revision": gh.Head("main")},
-			"resources": []any{resource("gateway"), resource("ledger")}},
-	}}, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
 	env := append(githubUserEnv(t, gh, "releases:\n  githubURL: "+gh.APIURL()+"\n"), "GH_ENTERPRISE_TOKEN=engineer-token")
 	term := startTerminal(t, bin, []string{"--kubeconfig", c.KubeconfigPath()}, env)
 	term.await("the rows and their releases", 90*time.Second, "gateway", "ledger", "v1.9.0", "v2.1.0")

@@ -43,27 +43,12 @@ func TestPromoteOnTheBoard(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := testcluster.Start(t, testcluster.Options{Controllers: true})
-	c.CreateNamespaces("hanzo-testnet", "hanzo-cd")
-	c.InstallApplicationCRD(testcluster.HanzoCDApplicationsGVR.Group)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	if err := c.SeedApp(ctx, "hanzo-testnet", "gateway", "service", "ghcr.io/hanzoai/gateway", "v1.8.2", 1); err != nil {
-		t.Fatal(err)
-	}
-	gh := githubtest.New(t, githubtest.Options{Files: map[string]string{"crs/gateway-v1.yaml": gatewayCR}})
+	c, gh := universeFleet(ctx, t, testcluster.Options{Controllers: true}, []seededApp{{"gateway", "v1.8.2"}},
+		map[string]string{"crs/gateway-v1.yaml": gatewayCR})
 	gh.AddToken("engineer-token", "octo-engineer", githubtest.Write)
 	gh.SetReleases("hanzoai", "gateway", "v1.9.0", "v1.8.2")
-	apps := c.AdminDynamic().Resource(testcluster.HanzoCDApplicationsGVR).Namespace("hanzo-cd")
-	if _, err := apps.Create(ctx, &unstructured.Unstructured{Object: map[string]any{
-		"apiVersion": "apps.hanzo.ai/v1alpha1", "kind": "Application",
-		"metadata": map[string]any{"name": "universe-crs", "namespace": "hanzo-cd"},
-		"spec":     map[string]any{"source": map[string]any{"repoURL": gh.URL + "/hanzoai/universe.git", "path": "crs", "targetRevision": "main"}},
-		"status": map[string]any{"sync": map[string]any{"status": "Synced", "revision": gh.Head("main")},
-			"resources": []any{map[string]any{"group": "hanzo.ai", "kind": "App", "namespace": "hanzo-testnet", "name": "gateway", "status": "Synced"}}},
-	}}, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
 	env := githubUserEnv(t, gh, "releases:\n  githubURL: "+gh.APIURL()+"\n")
 
 	// No token: refused with the reason, nothing written.
