@@ -1,7 +1,6 @@
 package githubforge
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"path"
@@ -126,17 +125,11 @@ func (f *Forge) MergedPullRequests(ctx context.Context, repo promote.Repo, prefi
 			}
 		}
 		if resp.NextPage == 0 || len(prs) == 0 || prs[len(prs)-1].GetUpdatedAt().Before(since) {
-			slices.SortFunc(out, newestMergeFirst)
+			slices.SortFunc(out, promote.NewestMergeFirst)
 			return out, nil
 		}
 		opts.Page = resp.NextPage
 	}
-}
-
-// newestMergeFirst orders by merge time, the later number first within a
-// second (GitHub's times are in seconds).
-func newestMergeFirst(a, b promote.PullRequest) int {
-	return cmp.Or(b.MergedAt.Compare(a.MergedAt), b.Number-a.Number)
 }
 
 // sameRepo: a fork's branch of the same name is someone else's change.

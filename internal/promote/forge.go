@@ -4,6 +4,7 @@
 package promote
 
 import (
+	"cmp"
 	"context"
 	"time"
 )
@@ -103,6 +104,13 @@ type Forge interface {
 	MergedPullRequests(ctx context.Context, repo Repo, branchPrefix string, since time.Time) ([]PullRequest, error)
 	// Merge merges a pull request if its head is still headSHA.
 	Merge(ctx context.Context, repo Repo, number int, headSHA string) (PullRequest, error)
+}
+
+// NewestMergeFirst orders pull requests as MergedPullRequests returns them:
+// by merge time, the later number first within a second (GitHub's times
+// are in seconds).
+func NewestMergeFirst(a, b PullRequest) int {
+	return cmp.Or(b.MergedAt.Compare(a.MergedAt), b.Number-a.Number)
 }
 
 // Refused is an answer that wrote nothing: no token, no permission, a host

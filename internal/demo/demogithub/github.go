@@ -6,7 +6,6 @@
 package demogithub
 
 import (
-	"cmp"
 	"context"
 	"crypto/sha1"
 	"encoding/hex"
@@ -148,25 +147,21 @@ func (g *GitHub) PullRequest(ctx context.Context, r promote.Repo, n int) (promot
 }
 
 func (g *GitHub) OpenPullRequests(ctx context.Context, r promote.Repo, prefix string) ([]promote.PullRequest, error) {
-	if _, err := g.Login(ctx); err != nil {
-		return nil, err
-	}
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	var out []promote.PullRequest
-	if rp := g.repos[r]; rp != nil {
-		for _, pr := range rp.pulls {
-			if pr.State == promote.PROpen && strings.HasPrefix(pr.Branch, prefix) {
-				cp := *pr
-				cp.Body = rp.bodies[pr.Number]
-				out = append(out, cp)
-			}
-		}
-	}
-	return out, nil
+	return g.pulls(ctx, r, func(pr *promote.PullRequest) bool {
+		return pr.State == promote.PROpen && strings.HasPrefix(pr.Branch, prefix)
+	})
 }
 
 func (g *GitHub) MergedPullRequests(ctx context.Context, r promote.Repo, prefix string, since time.Time) ([]promote.PullRequest, error) {
+	out, err := g.pulls(ctx, r, func(pr *promote.PullRequest) bool {
+		return pr.State == promote.PRMerged && !pr.MergedAt.Before(since) && strings.HasPrefix(pr.Branch, prefix)
+	})
+	slices.SortFunc(out, promote.NewestMergeFirst)
+	return out, err
+}
+
+// pulls are r's pull requests that keep takes, with their bodies.
+func (g *GitHub) pulls(ctx context.Context, r promote.Repo, keep func(*promote.PullRequest) bool) ([]promote.PullRequest, error) {
 	if _, err := g.Login(ctx); err != nil {
 		return nil, err
 	}
@@ -175,16 +170,13 @@ func (g *GitHub) MergedPullRequests(ctx context.Context, r promote.Repo, prefix 
 	var out []promote.PullRequest
 	if rp := g.repos[r]; rp != nil {
 		for _, pr := range rp.pulls {
-			if pr.State == promote.PRMerged && !pr.MergedAt.Before(since) && strings.HasPrefix(pr.Branch, prefix) {
+			if keep(pr) {
 				cp := *pr
 				cp.Body = rp.bodies[pr.Number]
 				out = append(out, cp)
 			}
 		}
 	}
-	slices.SortFunc(out, func(a, b promote.PullRequest) int { // GitHub's times are in seconds: the later number breaks a tie
-		return cmp.Or(b.MergedAt.Compare(a.MergedAt), b.Number-a.Number)
-	})
 	return out, nil
 }
 
